@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers (lower never imports higher) — see README "Architecture":
+//   SwingCore  <- SwingAudio, SwingBiomech (pure Swift)
+//   CFFmpeg    <- SwingMedia          (the only FFmpeg importer)
+//   SwingInference (ONNX Runtime C API loaded at run time; the only ORT user)
+//   SwingVision, SwingPose  <- SwingInference + SwingCore
+//   SwingStore (GRDB, value types only)
+//   SwingPipeline <- all engine modules;  SwingCLI <- everything;  swingmaster = thin @main
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "Swingmaster",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "swingmaster", targets: ["swingmaster"]),
+        .library(name: "SwingCore", targets: ["SwingCore"]),
+        .library(name: "SwingAudio", targets: ["SwingAudio"]),
+        .library(name: "SwingMedia", targets: ["SwingMedia"]),
+        .library(name: "SwingInference", targets: ["SwingInference"]),
+        .library(name: "SwingVision", targets: ["SwingVision"]),
+        .library(name: "SwingPose", targets: ["SwingPose"]),
+        .library(name: "SwingBiomech", targets: ["SwingBiomech"]),
+        .library(name: "SwingPipeline", targets: ["SwingPipeline"]),
+        .library(name: "SwingStore", targets: ["SwingStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        .target(name: "SwingCore", swiftSettings: swiftSettings),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"]),
+                .brew(["ffmpeg"]),
+            ]
+        ),
+        .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg"], swiftSettings: swiftSettings),
+        .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
+        .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
+        .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        .target(name: "SwingStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(
+            name: "SwingPipeline",
+            dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingPose", "SwingBiomech", "SwingVision", "SwingStore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SwingCLI",
+            dependencies: [
+                "SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingVision", "SwingPose",
+                "SwingBiomech", "SwingPipeline", "SwingStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingMediaTests", dependencies: ["SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], swiftSettings: swiftSettings),
+    ]
+)

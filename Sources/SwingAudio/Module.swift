@@ -1,0 +1,1 @@
+// SwingAudio — module placeholder; replaced as the module is built.

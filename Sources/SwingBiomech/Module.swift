@@ -1,0 +1,1 @@
+// SwingBiomech — module placeholder; replaced as the module is built.

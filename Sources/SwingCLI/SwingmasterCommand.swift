@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import SwingCore
+
+/// The `swingmaster` root command. Subcommands live one per file; the work they start lives in the
+/// library modules so tests can call it directly.
+public struct SwingmasterCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "swingmaster",
+        abstract: "Tennis contact-point analytics and a composable YOLO / BlazePose vision engine.",
+        version: "0.1.0",
+        subcommands: SubcommandRegistry.all
+    )
+
+    public init() {}
+
+    /// Parses `CommandLine.arguments`, runs the command, and exits with the error's status code on failure.
+    public static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as any UserFacingError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Foundation.exit(error.statusCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// SwingInference — module placeholder; replaced as the module is built.

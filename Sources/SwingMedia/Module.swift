@@ -1,0 +1,1 @@
+// SwingMedia — module placeholder; replaced as the module is built.

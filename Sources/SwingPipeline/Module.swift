@@ -1,0 +1,1 @@
+// SwingPipeline — module placeholder; replaced as the module is built.

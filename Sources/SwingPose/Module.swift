@@ -1,0 +1,1 @@
+// SwingPose — module placeholder; replaced as the module is built.

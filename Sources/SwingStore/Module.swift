@@ -1,0 +1,1 @@
+// SwingStore — module placeholder; replaced as the module is built.

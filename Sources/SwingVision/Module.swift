@@ -1,0 +1,1 @@
+// SwingVision — module placeholder; replaced as the module is built.

@@ -1,0 +1,3 @@
+import SwingCLI
+
+await SwingmasterCommand.main()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Idempotent machine set-up for Swingmaster. Called by every Makefile target.
+#  1. Debian packages: FFmpeg dev libraries (+ the ffmpeg CLI used by tests to encode fixtures),
+#     pkg-config, SQLite — installed only when missing.
+#  2. ONNX Runtime shared library from the pinned `onnxruntime` wheel on PyPI, checksum-verified,
+#     extracted to .deps/onnxruntime/lib (the binary finds it there; SWINGMASTER_ONNXRUNTIME overrides).
+#  3. A Python venv (.deps/venv, sees system site-packages) with numpy, scipy and the same
+#     onnxruntime, used only by the Python reference implementations, tests and benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ORT_VERSION="1.23.2"
+ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
+ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
+DEPS=".deps"
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v2"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+if [ -f "$STAMP" ] && [ -z "${SWINGMASTER_FORCE_SETUP:-}" ]; then
+  exit 0
+fi
+
+# ---- 1. Debian packages -------------------------------------------------------------------
+if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+  pkgs=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
+        pkg-config libsqlite3-dev python3-venv unzip)
+  missing=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian packages: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+elif [ "$(uname -s)" = "Darwin" ]; then
+  command -v ffmpeg >/dev/null || { say "install FFmpeg first: brew install ffmpeg pkg-config"; exit 1; }
+fi
+
+# ---- 2. ONNX Runtime shared library ------------------------------------------------------
+mkdir -p "$DEPS/wheels" "$DEPS/onnxruntime/lib"
+wheel="$DEPS/wheels/$ORT_WHEEL"
+if [ "$(uname -s)" = "Linux" ]; then
+  if [ ! -f "$wheel" ] || ! echo "$ORT_SHA256  $wheel" | sha256sum -c --status; then
+    say "downloading onnxruntime==$ORT_VERSION wheel"
+    rm -f "$wheel"
+    python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
+      --platform manylinux_2_27_x86_64 -d "$DEPS/wheels" "onnxruntime==$ORT_VERSION"
+  fi
+  echo "$ORT_SHA256  $wheel" | sha256sum -c --status || { say "onnxruntime wheel checksum mismatch"; exit 1; }
+  lib="$DEPS/onnxruntime/lib/libonnxruntime.so.$ORT_VERSION"
+  if [ ! -f "$lib" ]; then
+    unzip -q -o -j "$wheel" "onnxruntime/capi/libonnxruntime.so.$ORT_VERSION" -d "$DEPS/onnxruntime/lib"
+  fi
+  ln -sf "libonnxruntime.so.$ORT_VERSION" "$DEPS/onnxruntime/lib/libonnxruntime.so"
+fi
+
+# ---- 3. Python venv for reference implementations and benchmark peers --------------------
+if [ ! -x "$DEPS/venv/bin/python" ]; then
+  say "creating Python venv $DEPS/venv"
+  python3 -m venv --system-site-packages "$DEPS/venv"
+fi
+if ! "$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime; assert onnxruntime.__version__ == '$ORT_VERSION'" 2>/dev/null; then
+  say "installing numpy, scipy, onnxruntime==$ORT_VERSION into the venv"
+  "$DEPS/venv/bin/pip" install -q numpy scipy "$wheel" 2>/dev/null \
+    || "$DEPS/venv/bin/pip" install -q numpy scipy "onnxruntime==$ORT_VERSION"
+fi
+
+# ---- verify ---------------------------------------------------------------------------------
+pkg-config --exists libavformat libavcodec libswresample libswscale || { say "FFmpeg pkg-config files missing"; exit 1; }
+command -v ffmpeg >/dev/null || { say "ffmpeg CLI missing"; exit 1; }
+"$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime" || { say "Python venv broken"; exit 1; }
+command -v swift >/dev/null || [ -x /opt/swift/usr/bin/swift ] || { say "swift toolchain not found"; exit 1; }
+touch "$STAMP"
+say "ok (FFmpeg $(pkg-config --modversion libavformat), ONNX Runtime $ORT_VERSION)"
