@@ -63,6 +63,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings),
+        // Benchmarks (`make bench`): our side of each comparison; peers are run by scripts/bench.sh.
+        .executableTarget(
+            name: "swingbench",
+            dependencies: [
+                "SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingVision", "SwingPose",
+                "SwingBiomech", "SwingPipeline", "SwingStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore"], swiftSettings: swiftSettings),

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `swingbench AREA …` — our side of each `make bench` comparison. Each area is one file + one line here.
+@main
+struct SwingBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swingbench",
+        abstract: "Benchmarks for Swingmaster (run via `make bench`).",
+        subcommands: [
+        ]
+    )
+}
