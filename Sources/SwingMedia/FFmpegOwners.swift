@@ -143,14 +143,15 @@ final class InputFile {
     /// Short demuxer name(s).
     var formatName: String { context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown" }
 
-    /// Encoder priming samples at the start of the audio stream that the container does not signal
-    /// (so neither demuxer nor decoder drops them). Matroska/WebM store no AAC encoder delay, and
-    /// AAC-LC encoders (FFmpeg's, FDK, most phones) prime with 1024 samples; Opus/MP3/MP4 signal theirs.
+    /// Encoder priming samples at the start of the audio stream that the stream's start time does not
+    /// already account for. libavformat folds `AV_PKT_DATA_SKIP_SAMPLES` (MP4/MOV edit lists, MP3 LAME
+    /// headers, Ogg Opus) into `start_time`; Matroska/WebM instead signal Opus pre-skip as
+    /// `initial_padding`, and store nothing at all for AAC, whose encoders (FFmpeg's, FDK, phones)
+    /// prime with ``AudioExtractor/assumedAACPrimingSamples``.
     func unsignalledPriming(audioStream index: Int32) -> Int {
-        guard let par = stream(index)?.pointee.codecpar else { return 0 }
-        let isAAC = par.pointee.codec_id == AV_CODEC_ID_AAC
-        guard isAAC, formatName.contains("matroska"), par.pointee.initial_padding == 0 else { return 0 }
-        return AudioExtractor.assumedAACPrimingSamples
+        guard let par = stream(index)?.pointee.codecpar, formatName.contains("matroska") else { return 0 }
+        if par.pointee.initial_padding > 0 { return Int(par.pointee.initial_padding) }
+        return par.pointee.codec_id == AV_CODEC_ID_AAC ? AudioExtractor.assumedAACPrimingSamples : 0
     }
 
     /// Start time of a stream in seconds (container units), including unsignalled priming for audio.

@@ -19,7 +19,15 @@ final class Fixtures: @unchecked Sendable {   // mutable state guarded by `lock`
     private var made: Set<String> = []
 
     private init() {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("swingmedia-tests-\(getpid())")
+        let tmp = FileManager.default.temporaryDirectory
+        // Remove folders left by earlier runs whose process is gone (the suite cannot hook its own end).
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []
+        where name.hasPrefix("swingmedia-tests-") {
+            if let pid = Int32(name.dropFirst("swingmedia-tests-".count)), pid != getpid(), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: tmp.appendingPathComponent(name))
+            }
+        }
+        dir = tmp.appendingPathComponent("swingmedia-tests-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
