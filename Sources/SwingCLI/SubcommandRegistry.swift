@@ -6,5 +6,6 @@ enum SubcommandRegistry {
         ContactsCommand.self,
         MeasureCommand.self,
         SessionsCommand.self,
+        PoseCommand.self,
     ]
 }
