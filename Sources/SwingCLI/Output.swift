@@ -26,9 +26,18 @@ final class ProgressBar: @unchecked Sendable {
     private var stage = ""
     private var lastDrawn = -1
 
-    init(force: Bool = false) {
+    private let fixedLabel: String
+
+    init(label: String = "", force: Bool = false) {
+        self.fixedLabel = label
         self.enabled = force || isatty(2) != 0 || ProcessInfo.processInfo.environment["SWINGMASTER_PROGRESS"] == "1"
     }
+
+    /// Draws `fraction` for the bar's own label (single-stage use).
+    func update(_ fraction: Double) { update(stage: fixedLabel, fraction) }
+
+    /// Completes the single-stage bar.
+    func finish() { update(stage: fixedLabel, 1) }
 
     /// A `ProgressHandler` that draws one bar per stage.
     static func stagedHandler() -> ProgressHandler {
