@@ -46,6 +46,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var biomech: BiomechOptions
 
     func run() async throws {
+        // Watch for Ctrl-C from the start, so an interrupt while models load also stores nothing.
+        let cancellation = CancellationBox()
+        let interrupt = InterruptWatcher { cancellation.cancel() }
+        defer { interrupt.stop() }
         let db: AppDatabase? = noStore ? nil : try AppDatabase.open()
         let hand = try resolveHand(db)
         var options = AnalysisOptions()
@@ -60,9 +64,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let path = video
         let progress = ProgressBar.stagedHandler()
         let task = Task.detached { try analyzer.analyze(path: path, progress: progress) }
-        let interrupt = InterruptWatcher { task.cancel() }
-        defer { interrupt.stop() }
+        cancellation.attach { task.cancel() }
         let analysis = try await task.value
+        if cancellation.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
         for w in analysis.warnings { Console.warn("warning: \(w)") }
 
         var sessionId: Int64?

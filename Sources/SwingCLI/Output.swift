@@ -106,3 +106,23 @@ final class InterruptWatcher: @unchecked Sendable {
         signal(SIGINT, SIG_DFL)
     }
 }
+
+/// Remembers a cancellation request that may arrive before the work to cancel exists.
+final class CancellationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var action: (@Sendable () -> Void)?
+
+    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+
+    func cancel() {
+        lock.lock(); cancelled = true; let a = action; lock.unlock()
+        a?()
+    }
+
+    /// Runs `action` on cancellation (immediately if already cancelled).
+    func attach(_ action: @escaping @Sendable () -> Void) {
+        lock.lock(); self.action = action; let c = cancelled; lock.unlock()
+        if c { action() }
+    }
+}
