@@ -18,6 +18,9 @@ struct MediaBench: ParsableCommand {
     @Option(help: "Also decode resized to WIDTHxHEIGHT (e.g. 640x360); empty to skip.")
     var resize: String = "640x360"
 
+    @Option(help: "Also time audio extraction on a generated AAC track this many minutes long (0 to skip).")
+    var audioMinutes: Double = 10
+
     func run() throws {
         let path = try file ?? generateClip()
         let info = try MediaProbe.probe(path)
@@ -36,6 +39,7 @@ struct MediaBench: ParsableCommand {
             print(String(format: "media: SwingMedia decode+RGB resized %dx%d: %.1f frames/s",
                          parts[0], parts[1], Double(small.frames) / small.seconds))
         }
+        try benchLongAudio()
         if info.audio != nil {
             let t0 = Date()
             let pcm = try AudioExtractor.extract(path)
@@ -43,6 +47,25 @@ struct MediaBench: ParsableCommand {
             print(String(format: "media: audio → mono 44.1 kHz: %.1f s of audio in %.3f s = %.0f× real time",
                          pcm.duration, dt, pcm.duration / dt))
         }
+    }
+
+    private func benchLongAudio() throws {
+        guard audioMinutes > 0 else { return }
+        let secs = Int(audioMinutes * 60)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("swingbench-audio-\(secs)s.m4a").path
+        if !FileManager.default.fileExists(atPath: out) {
+            print("media: generating \(out) (stereo AAC 48 kHz) with the ffmpeg CLI …")
+            try ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=\(secs):c=pink:r=48000:a=0.2", "-ac", "2", "-c:a", "aac", "-b:a", "128k", out])
+        }
+        let t0 = Date()
+        let pcm = try AudioExtractor.extract(out)
+        let dt = Date().timeIntervalSince(t0)
+        print(String(format: "media: %@ → mono 44.1 kHz: %.0f s of audio in %.2f s = %.0f× real time",
+                     (out as NSString).lastPathComponent, pcm.duration, dt, pcm.duration / dt))
+        let p0 = Date()
+        try ffmpeg(["-i", out, "-ac", "1", "-ar", "44100", "-f", "f32le", "-y", "/dev/null"])
+        let pdt = Date().timeIntervalSince(p0)
+        print(String(format: "media: ffmpeg CLI same conversion (peer): %.2f s; ratio SwingMedia/ffmpeg speed = %.2f", pdt, pdt / dt))
     }
 
     private func timeFrames(_ path: String, size: (Int, Int)?) throws -> (frames: Int, seconds: Double) {
