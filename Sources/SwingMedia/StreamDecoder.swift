@@ -14,6 +14,9 @@ final class StreamDecoder {
     private var inputDone = false
     /// Packets the decoder rejected as invalid.
     private(set) var badPackets = 0
+    private var consecutiveErrors = 0
+    /// Decode errors in a row after which the stream counts as undecodable.
+    static let maxConsecutiveErrors = 50
     /// Time base of the stream in seconds per tick.
     let timeBase: Double
     /// Container time that is media time 0 (see ``InputFile/origin``).
@@ -42,10 +45,17 @@ final class StreamDecoder {
         let ctx = decoder.context
         while true {
             let r = avcodec_receive_frame(ctx, frame.pointer)
-            if r == 0 { return true }
+            if r == 0 { consecutiveErrors = 0; return true }
             if r == swm_averror_eof() { return false }
             if r != swm_averror_eagain() {
-                throw MediaError(.unreadable, "\(input.path) could not be decoded", underlying: ffErrorText(r))
+                // Frame-threaded decoders report a corrupt or cut-off packet here; skip it like a bad
+                // packet, but give up on a stream that keeps failing.
+                badPackets += 1
+                consecutiveErrors += 1
+                if consecutiveErrors > Self.maxConsecutiveErrors {
+                    throw MediaError(.unreadable, "\(input.path) could not be decoded", underlying: ffErrorText(r))
+                }
+                continue
             }
             if inputDone { return false }
             let rr = av_read_frame(input.context, packet.pointer)
@@ -57,7 +67,13 @@ final class StreamDecoder {
             defer { av_packet_unref(packet.pointer) }
             guard packet.pointer.pointee.stream_index == streamIndex else { continue }
             let s = avcodec_send_packet(ctx, packet.pointer)
-            if s < 0 && s != swm_averror_eagain() { badPackets += 1 }
+            if s < 0 && s != swm_averror_eagain() {
+                badPackets += 1
+                consecutiveErrors += 1
+                if consecutiveErrors > Self.maxConsecutiveErrors {
+                    throw MediaError(.unreadable, "\(input.path) could not be decoded", underlying: ffErrorText(s))
+                }
+            }
         }
     }
 

@@ -16,6 +16,13 @@ public final class VideoFrameReader {
     private var lastTime: Double?
     /// Timestamps closer than this to a window edge count as inside (float noise, far below a frame).
     static let timeEpsilon = 1e-4
+    /// Longest gap (seconds) between windows that is decoded through rather than seeked over:
+    /// about one phone-camera GOP, i.e. what a keyframe seek would decode anyway.
+    public static let maxForwardDecode = 1.0
+
+    /// The frame that ended the last window (decoded, not delivered) and that window's end.
+    private struct Pending { let time: Double; let previousEnd: Double }
+    private var pending: Pending?
 
     /// Opens `path` for decoding.
     /// - Parameters:
@@ -42,6 +49,10 @@ public final class VideoFrameReader {
     /// - Returns: The frame, or `nil` at the end of the video.
     /// - Throws: ``MediaError`` `.unreadable` when a frame cannot be decoded or converted.
     public func nextFrame() throws -> VideoFrame? {
+        if let p = pending {
+            pending = nil
+            return try convertCurrent(time: p.time)
+        }
         guard try decoder.next() else { return nil }
         return try convertCurrent(time: currentTime())
     }
@@ -64,12 +75,28 @@ public final class VideoFrameReader {
             throw MediaError(.invalidTimeRange, "the frame stride must be at least 1, not \(stride)")
         }
         let eps = Self.timeEpsilon
-        if !decoder.seek(to: start) { decoder.rewind() }
-        lastTime = nil
-        var first = true
+        // Windows read in time order (swing windows around successive contacts) continue decoding
+        // from the frame that ended the previous window when the gap is short, instead of seeking
+        // back to a keyframe and decoding the same frames again.
+        var held: Double?   // time of the undelivered frame still in the decoder's frame buffer
+        if let p = pending, start > p.previousEnd + eps, start - p.time <= Self.maxForwardDecode {
+            held = p.time
+        } else {
+            if !decoder.seek(to: start) { decoder.rewind() }
+            lastTime = nil
+        }
+        pending = nil
+        var first = held == nil
         var inWindow = 0
-        while try decoder.next() {
-            var t = currentTime()
+        while true {
+            var t: Double
+            if let h = held {
+                t = h
+                held = nil
+            } else {
+                guard try decoder.next() else { return }
+                t = currentTime()
+            }
             if first {
                 first = false
                 // A seek that lands after the target (sparse or wrong index) would skip frames.
@@ -81,7 +108,10 @@ public final class VideoFrameReader {
                 }
             }
             if t < start - eps { continue }
-            if t > end + eps { return }
+            if t > end + eps {
+                pending = Pending(time: t, previousEnd: end)
+                return
+            }
             defer { inWindow += 1 }
             guard inWindow % stride == 0 else { continue }
             if try !body(convertCurrent(time: t)) { return }

@@ -81,6 +81,24 @@ import Testing
         }
     }
 
+    @Test func truncatedStreamableMP4DecodesWhatIsThere() throws {
+        // With the index at the front (`-movflags +faststart`, as streaming apps write) a cut file
+        // still opens: decoding stops cleanly where the data ends instead of crashing.
+        let full = try Fixtures.shared.avMP4()
+        let cut = try Fixtures.shared.path("faststart-cut.mp4") { p in
+            let fs = p + ".full.mp4"
+            try Fixtures.ffmpeg(["-i", full, "-c", "copy", "-movflags", "+faststart", fs])
+            let data = try Data(contentsOf: URL(fileURLWithPath: fs))
+            try data.prefix(data.count * 3 / 10).write(to: URL(fileURLWithPath: p))
+        }
+        let pcm = try AudioExtractor.extract(cut)
+        #expect(pcm.duration > 0.5 && pcm.duration < 6.0, "partial audio: \(pcm.duration) s")
+        let reader = try VideoFrameReader(path: cut, targetSize: (160, 90))
+        var n = 0
+        while try reader.nextFrame() != nil { n += 1 }
+        #expect(n > 10 && n < 195, "partial video: \(n) frames")
+    }
+
     @Test func textFileRenamedMP4() throws {
         let p = try Fixtures.shared.textAsMP4()
         Self.expectError(.unreadable, code: StatusCode.unreadableMedia, contains: "not a readable audio or video file") {

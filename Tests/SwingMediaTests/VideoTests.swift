@@ -38,6 +38,25 @@ import Testing
         #expect(back == [15, 16, 17, 18])
     }
 
+    @Test func successiveWindowsMatchFreshReads() throws {
+        // Windows in time order reuse the decoder position; the frames must be exactly those a
+        // fresh reader (which seeks) returns, including the frame that ended the previous window.
+        let path = try Fixtures.shared.smallMP4()
+        let windows: [(Double, Double)] = [(1.0, 1.5), (1.51, 2.0), (2.4, 2.6), (4.0, 4.2), (3.0, 3.1)]
+        let shared = try VideoFrameReader(path: path)
+        for (a, b) in windows {
+            var got: [VideoFrame] = [], want: [VideoFrame] = []
+            try shared.frames(from: a, to: b) { got.append($0); return true }
+            try VideoFrameReader(path: path).frames(from: a, to: b) { want.append($0); return true }
+            #expect(got.map(\.index) == want.map(\.index), "window \(a)–\(b)")
+            #expect(got.map(\.image) == want.map(\.image), "window \(a)–\(b) pixels")
+            #expect(!got.isEmpty)
+        }
+        // After a window, nextFrame continues with the frame right after it.
+        try shared.frames(from: 5.0, to: 5.1) { _ in true }
+        #expect(try shared.nextFrame()?.index == 154)
+    }
+
     @Test func strideAndEarlyStop() throws {
         let reader = try VideoFrameReader(path: try Fixtures.shared.smallMP4())
         var idx: [Int] = []
