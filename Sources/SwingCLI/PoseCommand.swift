@@ -45,6 +45,9 @@ struct PoseCommand: ParsableCommand {
     @Flag(name: .customLong("no-heatmap-refine"), help: "Skip MediaPipe's heatmap refinement of landmark positions.")
     var noHeatmapRefine = false
 
+    @Option(help: "Refine a landmark from the heatmap only when its window's peak confidence reaches this.")
+    var minHeatmapConfidence: Double = PoseOptions().minHeatmapConfidence
+
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
 
     func validate() throws {
@@ -65,6 +68,7 @@ struct PoseCommand: ParsableCommand {
         options.minPoseScore = minPoseScore
         options.nmsIoU = nmsIou
         options.refineWithHeatmap = !noHeatmapRefine
+        options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let ext = (source as NSString).pathExtension.lowercased()
         if Self.imageExtensions.contains(ext) {

@@ -30,6 +30,9 @@ struct PoseBench: ParsableCommand {
     @Option(help: "Models folder (default: SWINGMASTER_MODELS or ./Models).")
     var models: String?
 
+    @Option(help: "ONNX Runtime intra-op threads per model (0 = one per core).")
+    var threads = 0
+
     func validate() throws {
         guard (video != nil) != !images.isEmpty else { throw ValidationError("give either --video or --images") }
     }
@@ -45,7 +48,9 @@ struct PoseBench: ParsableCommand {
             for _ in 0..<max(1, repeat_) { inputs += imgs.map { ($0, 0) } }
         }
         guard let first = inputs.first else { throw ValidationError("no frames to benchmark") }
-        let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) })
+        var options = PoseOptions()
+        options.threads = max(0, threads)
+        let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         _ = try estimator.estimate(image: first.0)  // warm-up (ORT allocations), as the peer does
         let tracker = PoseTracker(estimator: estimator)
         var persons = 0
