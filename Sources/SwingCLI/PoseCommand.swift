@@ -39,13 +39,22 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Minimum pose-presence score of the landmark model.")
     var minPoseScore: Double = PoseOptions().minPoseScore
 
+    @Option(help: "Detector candidates overlapping more than this (IoU) are merged.")
+    var nmsIou: Double = PoseOptions().nmsIoU
+
+    @Flag(name: .customLong("no-heatmap-refine"), help: "Skip MediaPipe's heatmap refinement of landmark positions.")
+    var noHeatmapRefine = false
+
+    @Option(help: "Refine a landmark from the heatmap only when its window's peak confidence reaches this.")
+    var minHeatmapConfidence: Double = PoseOptions().minHeatmapConfidence
+
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
 
     func validate() throws {
         guard start.isFinite, start >= 0 else { throw ValidationError("--start must be a time ≥ 0 seconds") }
         if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be > 0 seconds") }
-        guard (0...1).contains(minDetectionScore), (0...1).contains(minPoseScore) else {
-            throw ValidationError("--min-detection-score and --min-pose-score must be in [0, 1]")
+        guard (0...1).contains(minDetectionScore), (0...1).contains(minPoseScore), (0...1).contains(nmsIou) else {
+            throw ValidationError("--min-detection-score, --min-pose-score and --nms-iou must be in [0, 1]")
         }
     }
 
@@ -57,6 +66,9 @@ struct PoseCommand: ParsableCommand {
         options.smoothing = !noSmooth
         options.minDetectionScore = minDetectionScore
         options.minPoseScore = minPoseScore
+        options.nmsIoU = nmsIou
+        options.refineWithHeatmap = !noHeatmapRefine
+        options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let ext = (source as NSString).pathExtension.lowercased()
         if Self.imageExtensions.contains(ext) {
@@ -95,7 +107,7 @@ struct PoseCommand: ParsableCommand {
         let writer = try save.map {
             try VideoWriter(path: $0, width: w & ~1, height: h & ~1, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30)
         }
-        let bar = ProgressBar(label: "pose")
+        let bar = ProgressBar()
         var frames: [PoseFrame] = []
         try reader.frames(from: start, to: end) { frame in
             let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
@@ -104,11 +116,11 @@ struct PoseCommand: ParsableCommand {
                 let drawn = pose.map { PoseDrawing.draw($0, on: frame.image) } ?? frame.image
                 try writer.append(Self.evenCrop(drawn))
             }
-            if total > 0 { bar.update((frame.time - start) / total) }
+            if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true
         }
         try writer?.finish()
-        bar.finish()
+        bar.update(stage: "pose", 1)
         if json {
             try Console.printJSON(PoseReport(source: source, width: w, height: h, frames: frames))
         } else {

@@ -18,6 +18,9 @@ public final class PoseTracker {
     public private(set) var framesProcessed = 0
     /// Frames on which the detector ran since the last reset.
     public private(set) var detectorRuns = 0
+    /// Seconds spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
+    /// is our pre/post-processing).
+    public private(set) var inferenceSeconds = 0.0
 
     /// - Parameter estimator: the loaded models and options (its options' smoothing settings apply).
     public init(estimator: PoseEstimator) {
@@ -31,7 +34,7 @@ public final class PoseTracker {
     public func reset() {
         nextRegion = nil
         resetFilters()
-        framesProcessed = 0; detectorRuns = 0; frameCounter = 0
+        framesProcessed = 0; detectorRuns = 0; frameCounter = 0; inferenceSeconds = 0
     }
 
     private func resetFilters() {
@@ -52,14 +55,14 @@ public final class PoseTracker {
         var pose: ProjectedPose?
         var ranDetector = false
         if let region = nextRegion {
-            pose = try estimator.landmarks(in: frame, region: region)
+            pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceSeconds)
         }
         if pose == nil {
             ranDetector = true
             detectorRuns += 1
-            if let det = try estimator.detectPerson(in: frame) {
+            if let det = try estimator.detectPerson(in: frame, inference: &inferenceSeconds) {
                 let region = estimator.regionFromDetection(det, width: frame.width, height: frame.height)
-                pose = try estimator.landmarks(in: frame, region: region)
+                pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceSeconds)
             }
         }
         guard var p = pose else {
