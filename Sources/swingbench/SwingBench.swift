@@ -9,6 +9,7 @@ struct SwingBench: AsyncParsableCommand {
         subcommands: [
             MediaBench.self,
             PoseBench.self,
+            BiomechBench.self,
         ]
     )
 }
