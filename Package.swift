@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
