@@ -101,9 +101,12 @@ enum YOLOFixtures {
     struct Cls: Decodable { var classId: Int; var confidence: Double }
     struct TensorRef: Decodable { var file: String; var shape: [Int] }
 
-    static func reference() throws -> Reference {
+    /// Parsed once per test process (the file is ~1 MB).
+    static let cachedReference: Result<Reference, any Error> = Result {
         try JSONDecoder().decode(Reference.self, from: Data(contentsOf: directory.appendingPathComponent("reference.json")))
     }
+
+    static func reference() throws -> Reference { try cachedReference.get() }
 
     static func tensor(_ ref: TensorRef) throws -> RawTensor {
         let data = try Data(contentsOf: directory.appendingPathComponent(ref.file))

@@ -76,7 +76,8 @@ struct MaskDecoder {
         func outRange(_ lo: Int, _ hi: Int, scale: Float, size: Int) -> Range<Int> {
             let a = Int(((Float(lo) - 1) / scale).rounded(.down)) - 1
             let b = Int(((Float(hi) + 1) / scale).rounded(.up)) + 1
-            return max(a, 0)..<min(max(b, 0), size)
+            let upper = min(max(b, 0), size)
+            return min(max(a, 0), upper)..<upper
         }
         @inline(__always) func value(_ x: Int, _ y: Int) -> Float {
             let u = x - bx0, v = y - by0
