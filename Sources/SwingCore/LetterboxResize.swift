@@ -65,25 +65,35 @@ public enum Letterbox {
     public static func tensor(_ image: ImageBuffer, geometry g: LetterboxGeometry, into buffer: inout [Float]) {
         let tw = g.targetWidth, th = g.targetHeight, plane = tw * th
         let pad = unitTable[114]
-        if buffer.count != 3 * plane {
-            buffer = [Float](repeating: pad, count: 3 * plane)
-        } else {
-            buffer.withUnsafeMutableBufferPointer { b in b.update(repeating: pad) }
+        if buffer.count != 3 * plane { buffer = [Float](repeating: pad, count: 3 * plane) }
+        // Only the padding needs the fill value: the content rectangle is overwritten below.
+        buffer.withUnsafeMutableBufferPointer { b in
+            guard let p = b.baseAddress else { return }
+            let x0 = max(g.left, 0), x1 = min(g.left + g.resizedWidth, tw)
+            let y0 = max(g.top, 0), y1 = min(g.top + g.resizedHeight, th)
+            for c in 0..<3 {
+                let q = p + c * plane
+                q.update(repeating: pad, count: y0 * tw)
+                (q + y1 * tw).update(repeating: pad, count: (th - y1) * tw)
+                for y in y0..<max(y1, y0) {
+                    (q + y * tw).update(repeating: pad, count: x0)
+                    (q + y * tw + x1).update(repeating: pad, count: tw - x1)
+                }
+            }
         }
         let rw = g.resizedWidth, left = g.left, top = g.top
         unitTable.withUnsafeBufferPointer { table in
             buffer.withUnsafeMutableBufferPointer { dstRef in
                 let dst = dstRef  // a pointer value the row closure may capture
+                guard let base = dst.baseAddress, let lut = table.baseAddress else { return }
                 let emit: (Int, UnsafeBufferPointer<UInt8>) -> Void = { dy, row in
                     let y = top + dy
-                    guard y >= 0, y < th else { return }
-                    var o = y * tw + left
-                    var i = 0
-                    for _ in 0..<rw {
-                        dst[o] = table[Int(row[i])]
-                        dst[plane + o] = table[Int(row[i + 1])]
-                        dst[2 * plane + o] = table[Int(row[i + 2])]
-                        o += 1; i += 3
+                    guard y >= 0, y < th, let r = row.baseAddress, row.count >= rw * 3 else { return }
+                    let p0 = base + y * tw + left, p1 = p0 + plane, p2 = p1 + plane
+                    for x in 0..<rw {
+                        p0[x] = lut[Int(r[3 * x])]
+                        p1[x] = lut[Int(r[3 * x + 1])]
+                        p2[x] = lut[Int(r[3 * x + 2])]
                     }
                 }
                 if rw == image.width && g.resizedHeight == image.height {
@@ -103,47 +113,51 @@ public enum Letterbox {
     static let unitTable: [Float] = (0..<256).map { Float($0) / 255 }
 
     /// Core of the resize: calls `row(dy, bytes)` with each finished output row (RGB interleaved).
+    ///
+    /// Hot loop: flat per-byte tap tables and raw pointers (no bounds checks), each source row's horizontal
+    /// pass computed once and reused by the (at most two) output rows that need it.
     static func resize(_ image: ImageBuffer, width w: Int, height h: Int,
                        row: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
-        let sw = image.width, sh = image.height
+        let sw = image.width, sh = image.height, n = w * 3
         let xt = taps(source: sw, destination: w, clampWeights: true)
         let yt = taps(source: sh, destination: h, clampWeights: false)
-        // Horizontal pass results for two source rows, cached by source row index.
-        var rowA = [Int32](repeating: 0, count: w * 3), rowB = [Int32](repeating: 0, count: w * 3)
+        // Per output byte: source byte offsets within a row and the two 11-bit weights.
+        let off0 = UnsafeMutablePointer<Int32>.allocate(capacity: n), off1 = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let wt0 = UnsafeMutablePointer<Int32>.allocate(capacity: n), wt1 = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        var rowA = UnsafeMutablePointer<Int32>.allocate(capacity: n), rowB = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+        defer {
+            off0.deallocate(); off1.deallocate(); wt0.deallocate(); wt1.deallocate()
+            rowA.deallocate(); rowB.deallocate(); out.deallocate()
+        }
+        for dx in 0..<w {
+            for c in 0..<3 {
+                off0[dx * 3 + c] = xt.index0[dx] * 3 + Int32(c); off1[dx * 3 + c] = xt.index1[dx] * 3 + Int32(c)
+                wt0[dx * 3 + c] = xt.weight0[dx]; wt1[dx * 3 + c] = xt.weight1[dx]
+            }
+        }
         var idxA = -1, idxB = -1
-        var outRow = [UInt8](repeating: 0, count: w * 3)
-        image.pixels.withUnsafeBufferPointer { src in
-            func horizontal(_ sy: Int, into buf: inout [Int32]) {
-                let base = sy * sw * 3
-                buf.withUnsafeMutableBufferPointer { b in
-                    for dx in 0..<w {
-                        let s0 = base + Int(xt.index0[dx]) * 3, s1 = base + Int(xt.index1[dx]) * 3
-                        let a0 = xt.weight0[dx], a1 = xt.weight1[dx]
-                        b[dx * 3] = Int32(src[s0]) * a0 + Int32(src[s1]) * a1
-                        b[dx * 3 + 1] = Int32(src[s0 + 1]) * a0 + Int32(src[s1 + 1]) * a1
-                        b[dx * 3 + 2] = Int32(src[s0 + 2]) * a0 + Int32(src[s1 + 2]) * a1
-                    }
+        image.pixels.withUnsafeBufferPointer { srcBuf in
+            guard let src = srcBuf.baseAddress else { return }
+            func horizontal(_ sy: Int, into b: UnsafeMutablePointer<Int32>) {
+                let s = src + sy * sw * 3
+                for i in 0..<n {
+                    b[i] = Int32(s[Int(off0[i])]) &* wt0[i] &+ Int32(s[Int(off1[i])]) &* wt1[i]
                 }
             }
             for dy in 0..<h {
                 let sy0 = Int(yt.index0[dy]), sy1 = Int(yt.index1[dy])
                 if idxA != sy0 {
-                    if idxB == sy0 { swap(&rowA, &rowB); swap(&idxA, &idxB) } else { horizontal(sy0, into: &rowA); idxA = sy0 }
+                    if idxB == sy0 { swap(&rowA, &rowB); swap(&idxA, &idxB) } else { horizontal(sy0, into: rowA); idxA = sy0 }
                 }
-                if idxB != sy1 { horizontal(sy1, into: &rowB); idxB = sy1 }
+                if idxB != sy1 { horizontal(sy1, into: rowB); idxB = sy1 }
                 let b0 = yt.weight0[dy], b1 = yt.weight1[dy]
-                rowA.withUnsafeBufferPointer { r0 in
-                    rowB.withUnsafeBufferPointer { r1 in
-                        outRow.withUnsafeMutableBufferPointer { o in
-                            // OpenCV's SIMD vertical step: ((S0>>4)·b0 >> 16) + ((S1>>4)·b1 >> 16), then (+2) >> 2.
-                            for i in 0..<(w * 3) {
-                                let v = (((r0[i] >> 4) &* b0) >> 16) &+ (((r1[i] >> 4) &* b1) >> 16)
-                                o[i] = UInt8(clamping: (v &+ 2) >> 2)
-                            }
-                        }
-                    }
+                // OpenCV's SIMD vertical step: ((S0>>4)·b0 >> 16) + ((S1>>4)·b1 >> 16), then (+2) >> 2.
+                for i in 0..<n {
+                    let v = (((rowA[i] >> 4) &* b0) >> 16) &+ (((rowB[i] >> 4) &* b1) >> 16)
+                    out[i] = UInt8(clamping: (v &+ 2) >> 2)
                 }
-                outRow.withUnsafeBufferPointer { row(dy, $0) }
+                row(dy, UnsafeBufferPointer(start: out, count: n))
             }
         }
     }

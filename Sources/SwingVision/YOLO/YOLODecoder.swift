@@ -69,19 +69,20 @@ public struct YOLODecoder: Sendable {
     func rawRows(_ t: RawTensor, options: PredictionOptions) throws -> [Row] {
         let n = t.shape[2], nc = info.classCount, extra = t.shape[1] - 4 - nc
         let conf = Float(options.conf)
+        // Pass 1: best score per anchor. Class rows are contiguous: scan them one after another with a branchless
+        // max (vectorises). Pass 2 finds the class only for the few anchors above the threshold.
         var best = [Float](repeating: -.infinity, count: n)
         var bestClass = [Int32](repeating: 0, count: n)
-        // Class rows are contiguous in memory: scan them one after another (cache-friendly), tracking the max.
         t.data.withUnsafeBufferPointer { p in
             best.withUnsafeMutableBufferPointer { b in
                 bestClass.withUnsafeMutableBufferPointer { bc in
+                    guard let src = p.baseAddress, let bp = b.baseAddress else { return }
                     for c in 0..<nc {
-                        let row = 4 + c
-                        let base = row * n
-                        for i in 0..<n {
-                            let v = p[base + i]
-                            if v > b[i] { b[i] = v; bc[i] = Int32(c) }
-                        }
+                        let row = src + (4 + c) * n
+                        for i in 0..<n { bp[i] = max(bp[i], row[i]) }
+                    }
+                    for i in 0..<n where bp[i] > conf {
+                        for c in 0..<nc where src[(4 + c) * n + i] == bp[i] { bc[i] = Int32(c); break }
                     }
                 }
             }
