@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
         .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
         .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
-        .target(name: "SwingStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(name: "SwingStore", dependencies: ["SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .target(
             name: "SwingPipeline",
             dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingPose", "SwingBiomech", "SwingVision", "SwingStore"],
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], swiftSettings: swiftSettings),
     ]
 )

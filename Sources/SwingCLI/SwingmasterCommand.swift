@@ -15,7 +15,12 @@ public struct SwingmasterCommand: AsyncParsableCommand {
     public init() {}
 
     /// Parses `CommandLine.arguments`, runs the command, and exits with the error's status code on failure.
-    public static func main() async {
+    public static func main() async { await runAndExit() }
+
+    /// The body of ``main()``. `main.swift` calls this name because a bare `SwingmasterCommand.main()` there
+    /// resolves to ArgumentParser's synchronous `ParsableCommand.main()`, which in debug builds aborts with
+    /// "Asynchronous root command needs availability annotation" and never maps errors to exit codes.
+    public static func runAndExit() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

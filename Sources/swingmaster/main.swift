@@ -1,3 +1,3 @@
 import SwingCLI
 
-await SwingmasterCommand.main()
+await SwingmasterCommand.runAndExit()

@@ -1,0 +1,154 @@
+import SwingCore
+
+/// The result of measuring a track: one entry per contact (in time order) and the session statistics.
+public struct MeasureResult: Sendable, Equatable {
+    public var shots: [ShotMetrics]
+    public var stats: SessionStats
+}
+
+/// Computes contact-point metrics from a pose track and contact times (issue 5, scope 2).
+///
+/// Edge cases, defined here because an independent reference recomputes these numbers:
+/// - **Frames without a pose** (empty `world`, or hips with no horizontal separation) are skipped
+///   everywhere: the ground median, interpolation, the speed indices (i ± k count posed frames only)
+///   and the arc.
+/// - **Contact outside the track** (t_c before the first or after the last frame of the track, posed
+///   or not) or **no posed frame in the window** → the shot is `noPerson` and left out of the stats.
+/// - **Contact exactly on a frame** → that frame's values (the interpolation weight is 0).
+/// - **Only one side of t_c posed inside the window** (e.g. a one-frame window) → the nearest posed window
+///   frame's values are held; nothing is extrapolated.
+/// - **Speed**: i = the posed frame nearest t_c (the earlier on a tie); indices i ± k clamped to the posed
+///   frames of the track; `nil` if they clamp to the same frame.
+/// - **Left-handers**: wrist 15 and h = −r, so a mirrored stroke (x → −x, left/right landmarks swapped)
+///   gives identical numbers.
+public enum BiomechAnalyzer {
+    /// Measures every contact in `contacts` on `track`.
+    /// - Parameters:
+    ///   - track: The validated pose track.
+    ///   - contacts: Contact events; measured in time order and numbered from 1.
+    ///   - parameters: Thresholds and options (should satisfy ``BiomechParameters/problem`` == nil;
+    ///     out-of-range values are clamped to their nearest usable value).
+    /// - Returns: Per-shot metrics and the session statistics.
+    /// - Complexity: O(frames + contacts · (window frames + log frames)).
+    public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> MeasureResult {
+        let posed = track.samples.enumerated().compactMap { i, s in
+            FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
+        }
+        let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let shots = ordered.enumerated().map { n, contact in
+            measure(contact: contact, index: n + 1, track: track, posed: posed, parameters: parameters)
+        }
+        return MeasureResult(shots: shots, stats: SessionStats(shots: shots))
+    }
+
+    static func measure(contact: ContactEvent, index: Int, track: PoseTrack, posed: [FrameMeasure],
+                        parameters p: BiomechParameters) -> ShotMetrics {
+        let tc = contact.time - p.soundDelayMs / 1000
+        var shot = ShotMetrics(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence,
+                               status: .noPerson, windowFrames: [])
+        guard let first = track.samples.first?.time, let last = track.samples.last?.time,
+              tc >= first, tc <= last else { return shot }
+        let lo = tc - max(p.windowBefore, 0), hi = tc + max(p.windowAfter, 0)
+        let window = posed.enumerated().filter { $0.element.time >= lo && $0.element.time <= hi }
+        guard !window.isEmpty else { return shot }
+
+        let ground = median(window.map(\.element.lowestFoot))
+        // Position in `posed` of the posed frame nearest t_c (earlier on a tie).
+        let nearest = nearestIndex(in: posed, to: tc)
+
+        let forward: Double, lateral: Double, wristUp: Double, speedCentre: Int
+        switch p.contactFrame {
+        case .interpolate:
+            let before = window.last { $0.element.time <= tc }?.element
+            let after = window.first { $0.element.time >= tc }?.element
+            switch (before, after) {
+            case let (b?, a?) where a.time > b.time:
+                let alpha = (tc - b.time) / (a.time - b.time)
+                forward = lerp(b.forward, a.forward, alpha)
+                lateral = lerp(b.lateral, a.lateral, alpha)
+                wristUp = lerp(b.wristUp, a.wristUp, alpha)
+            case let (b?, _):
+                (forward, lateral, wristUp) = (b.forward, b.lateral, b.wristUp)
+            case let (nil, a?):
+                (forward, lateral, wristUp) = (a.forward, a.lateral, a.wristUp)
+            case (nil, nil):
+                return shot   // unreachable: the window is not empty
+            }
+            speedCentre = nearest
+        case .bestConfidence:
+            let span = max(p.bestConfidenceSearchFrames, 0)
+            let candidates = max(nearest - span, 0)...min(nearest + span, posed.count - 1)
+            let best = candidates.min { a, b in
+                let fa = posed[a], fb = posed[b]
+                if fa.confidence != fb.confidence { return fa.confidence > fb.confidence }
+                let da = abs(fa.time - tc), db = abs(fb.time - tc)
+                if da != db { return da < db }
+                return a < b
+            } ?? nearest
+            (forward, lateral, wristUp) = (posed[best].forward, posed[best].lateral, posed[best].wristUp)
+            speedCentre = best
+        }
+
+        shot.status = .ok
+        shot.forwardCm = forward * 100
+        shot.lateralCm = lateral * 100
+        shot.heightCm = (wristUp - ground) * 100
+        shot.groundCm = ground * 100
+        shot.wristSpeedCmS = wristSpeed(posed: posed, centre: speedCentre, halfSpan: max(p.speedHalfSpan, 1))
+        shot.classification = ContactClassification.classify(forwardCm: forward * 100, lateBelowCm: p.lateBelowCm,
+                                                             earlyAboveCm: p.earlyAboveCm)
+        shot.contactFrame = posed[speedCentre].trackIndex
+        shot.windowFrames = window.map(\.element.trackIndex)
+        shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
+        return shot
+    }
+
+    /// |(W−P)(i+k) − (W−P)(i−k)| / (t(i+k) − t(i−k)) over posed frames, indices clamped; cm/s.
+    static func wristSpeed(posed: [FrameMeasure], centre: Int, halfSpan: Int) -> Double? {
+        let a = max(centre - halfSpan, 0), b = min(centre + halfSpan, posed.count - 1)
+        guard b > a else { return nil }
+        let dt = posed[b].time - posed[a].time
+        guard dt > 0 else { return nil }
+        return (posed[b].wristFromPelvis - posed[a].wristFromPelvis).length / dt * 100
+    }
+
+    /// Position of the element nearest `t` (earlier on a tie); `posed` is sorted by time and non-empty.
+    static func nearestIndex(in posed: [FrameMeasure], to t: Double) -> Int {
+        // Binary search for the first frame with time >= t.
+        var lo = 0, hi = posed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if posed[mid].time < t { lo = mid + 1 } else { hi = mid }
+        }
+        if lo == 0 { return 0 }
+        if lo == posed.count { return posed.count - 1 }
+        return (t - posed[lo - 1].time) <= (posed[lo].time - t) ? lo - 1 : lo
+    }
+
+    static func arc(_ frames: [FrameMeasure], ground: Double, parameters p: BiomechParameters) -> SwingArc {
+        let smooth = { (values: [Double]) in
+            GaussianSmoother.smooth(values, taps: p.arcSmoothingTaps, sigma: p.arcSmoothingSigmaFrames)
+        }
+        let f = smooth(frames.map { $0.forward * 100 })
+        let l = smooth(frames.map { $0.lateral * 100 })
+        let h = smooth(frames.map { ($0.wristUp - ground) * 100 })
+        let body = frames.indices.map { ArcPoint(forwardCm: f[$0], lateralCm: l[$0], heightCm: h[$0], time: frames[$0].time) }
+        let wrists = frames.compactMap(\.imageWrist)
+        var image: [ImageArcPoint]?
+        if wrists.count == frames.count {
+            let x = smooth(wrists.map(\.x)), y = smooth(wrists.map(\.y))
+            image = frames.indices.map { ImageArcPoint(x: x[$0], y: y[$0], time: frames[$0].time) }
+        }
+        return SwingArc(body: body, image: image)
+    }
+
+    static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+
+    /// Median; the mean of the two middle values for an even count (numpy's `median`).
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return 0 }
+        let m = s.count / 2
+        return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+    }
+}

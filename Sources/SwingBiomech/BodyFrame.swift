@@ -1,0 +1,74 @@
+import SwingCore
+
+/// The body frame of one pose frame (issue 5's definitions, metres, MediaPipe world axes).
+///
+/// - Pelvis **P** = midpoint of the hips (23, 24).
+/// - Up **u** = −y: the spec's camera is level on a tripod, so world −y is vertical; the torso's lean
+///   is deliberately *not* used, so a bent-over player still measures height against gravity.
+/// - Right **r** = right hip − left hip with its component along **u** removed, normalised.
+/// - Forward **f** = **u** × **r** (points in front of the chest).
+/// - Hitting side **h** = **r** for right-handers, −**r** for left-handers, so a left-hander's mirrored
+///   stroke gives identical forward / lateral / height.
+public struct BodyFrame: Sendable, Equatable {
+    public let pelvis: Vec3
+    public let up: Vec3
+    public let right: Vec3
+    public let forward: Vec3
+    public let hitting: Vec3
+
+    /// World up (−y).
+    public static let worldUp = Vec3(x: 0, y: -1, z: 0)
+
+    /// The body frame of `world` (33 landmarks), or `nil` when the hips are missing or vertically
+    /// stacked (no horizontal right direction) — such a frame is treated as having no pose.
+    public init?(world: [Vec3], hand: Hand) {
+        guard world.count == Landmark.count else { return nil }
+        let lh = world[Landmark.leftHip], rh = world[Landmark.rightHip]
+        let u = Self.worldUp
+        let across = rh - lh
+        guard let r = (across - u * across.dot(u)).normalized else { return nil }
+        pelvis = (lh + rh) * 0.5
+        up = u
+        right = r
+        forward = u.cross(r)
+        hitting = hand == .right ? r : -r
+    }
+
+    /// Coordinates of a world point in this frame: (forward, lateral toward the hitting side, up) from the pelvis.
+    public func coordinates(of point: Vec3) -> Vec3 {
+        let d = point - pelvis
+        return Vec3(x: d.dot(forward), y: d.dot(hitting), z: d.dot(up))
+    }
+}
+
+/// What one frame contributes to a shot (metres, unsmoothed).
+struct FrameMeasure: Sendable {
+    /// Index in ``PoseTrack/samples``.
+    let trackIndex: Int
+    let time: Double
+    /// (W − P)·f, (W − P)·h, (W − P)·u for the dominant wrist W.
+    let forward: Double
+    let lateral: Double
+    let wristUp: Double
+    /// min over landmarks 29–32 of (F − P)·u.
+    let lowestFoot: Double
+    /// W − P in world axes (rotation not removed), for the wrist speed.
+    let wristFromPelvis: Vec3
+    let confidence: Double
+    let imageWrist: Point2?
+
+    init?(sample: PoseSample, trackIndex: Int, hand: Hand) {
+        guard let frame = BodyFrame(world: sample.world, hand: hand) else { return nil }
+        let wristIndex = hand == .right ? Landmark.rightWrist : Landmark.leftWrist
+        let w = frame.coordinates(of: sample.world[wristIndex])
+        self.trackIndex = trackIndex
+        time = sample.time
+        forward = w.x
+        lateral = w.y
+        wristUp = w.z
+        lowestFoot = Landmark.feet.map { (sample.world[$0] - frame.pelvis).dot(frame.up) }.min() ?? 0
+        wristFromPelvis = sample.world[wristIndex] - frame.pelvis
+        confidence = sample.confidence
+        if let image = sample.image, image.count == Landmark.count { imageWrist = image[wristIndex] } else { imageWrist = nil }
+    }
+}

@@ -1,1 +1,0 @@
-// SwingBiomech — module placeholder; replaced as the module is built.

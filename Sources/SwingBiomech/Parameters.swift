@@ -1,0 +1,71 @@
+/// The player's dominant (hitting) hand.
+public enum Hand: String, Sendable, Codable, CaseIterable {
+    case right, left
+}
+
+/// How the contact-point metrics are taken at the contact time t_c.
+public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
+    /// Per-frame metrics linearly interpolated to t_c between the window frames just before and after it
+    /// (the default: a wrist at 10 m/s moves 17 cm between two 60 fps frames).
+    case interpolate
+    /// The spec's canonical frame: the frame with the highest pose confidence among the
+    /// ``BiomechParameters/bestConfidenceSearchFrames`` frames either side of the frame nearest t_c.
+    /// A frame's confidence is its pose `score` when present, else the mean of its 33 landmark
+    /// visibilities, else 0. Ties go to the frame nearer t_c, then the earlier one.
+    case bestConfidence = "best-confidence"
+}
+
+/// Every threshold of the biomechanics, with the defaults.
+public struct BiomechParameters: Sendable, Equatable {
+    /// Dominant hand: picks the wrist (16 right / 15 left) and the hitting side (+r / −r).
+    public var hand: Hand
+    /// Audio-to-video delay subtracted from each contact's audio time: t_c = time − delay. Milliseconds.
+    public var soundDelayMs: Double
+    /// Swing window start, seconds before t_c (window: t_c − before ≤ t ≤ t_c + after).
+    public var windowBefore: Double
+    /// Swing window end, seconds after t_c.
+    public var windowAfter: Double
+    /// A contact with forward distance below this is "late" (cm). Equal counts as optimal.
+    public var lateBelowCm: Double
+    /// A contact with forward distance above this is "early" (cm). Equal counts as optimal.
+    public var earlyAboveCm: Double
+    /// Interpolated metrics (default) or the best-confidence frame.
+    public var contactFrame: ContactFrameMode
+    /// Wrist speed uses frames i − k and i + k (clamped to the track); k = this (default 3).
+    public var speedHalfSpan: Int
+    /// Best-confidence mode searches this many frames either side of the frame nearest t_c (default 5).
+    public var bestConfidenceSearchFrames: Int
+    /// Gaussian display smoothing of the swing arc: kernel length in frames (odd; default 5, the spec's).
+    public var arcSmoothingTaps: Int
+    /// Gaussian display smoothing of the swing arc: standard deviation in frames (default 1.0).
+    public var arcSmoothingSigmaFrames: Double
+
+    public init(hand: Hand = .right, soundDelayMs: Double = 0, windowBefore: Double = 1.0,
+                windowAfter: Double = 0.5, lateBelowCm: Double = 20, earlyAboveCm: Double = 60,
+                contactFrame: ContactFrameMode = .interpolate, speedHalfSpan: Int = 3,
+                bestConfidenceSearchFrames: Int = 5, arcSmoothingTaps: Int = 5,
+                arcSmoothingSigmaFrames: Double = 1.0) {
+        self.hand = hand; self.soundDelayMs = soundDelayMs
+        self.windowBefore = windowBefore; self.windowAfter = windowAfter
+        self.lateBelowCm = lateBelowCm; self.earlyAboveCm = earlyAboveCm
+        self.contactFrame = contactFrame; self.speedHalfSpan = speedHalfSpan
+        self.bestConfidenceSearchFrames = bestConfidenceSearchFrames
+        self.arcSmoothingTaps = arcSmoothingTaps; self.arcSmoothingSigmaFrames = arcSmoothingSigmaFrames
+    }
+
+    /// A sentence describing the first invalid parameter, or `nil` when all are usable.
+    public var problem: String? {
+        if !soundDelayMs.isFinite { return "The sound delay must be a finite number of milliseconds." }
+        if !(windowBefore.isFinite && windowBefore >= 0) || !(windowAfter.isFinite && windowAfter >= 0) {
+            return "The swing window bounds must be zero or more seconds."
+        }
+        if !(lateBelowCm.isFinite && earlyAboveCm.isFinite && lateBelowCm <= earlyAboveCm) {
+            return "The late threshold (\(lateBelowCm) cm) must not exceed the early threshold (\(earlyAboveCm) cm)."
+        }
+        if speedHalfSpan < 1 { return "The wrist-speed half span must be at least 1 frame." }
+        if bestConfidenceSearchFrames < 0 { return "The best-confidence search span must be 0 or more frames." }
+        if arcSmoothingTaps < 1 || arcSmoothingTaps % 2 == 0 { return "The arc smoothing length must be an odd number of frames." }
+        if !(arcSmoothingSigmaFrames > 0 && arcSmoothingSigmaFrames.isFinite) { return "The arc smoothing sigma must be positive." }
+        return nil
+    }
+}

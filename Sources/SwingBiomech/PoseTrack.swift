@@ -1,0 +1,85 @@
+import SwingCore
+
+/// One frame of a pose track.
+///
+/// `world` holds the 33 BlazePose world landmarks (MediaPipe convention: metres, hip-centred, x right,
+/// y down, z away from the camera), or is empty when the frame has no person.
+public struct PoseSample: Sendable, Equatable {
+    /// Seconds from the start of the media.
+    public var time: Double
+    /// 33 world landmarks, or empty for "no person in this frame".
+    public var world: [Vec3]
+    /// 33 image landmarks (pixels or normalised, top-left origin), if known; used for the image arc.
+    public var image: [Point2]?
+    /// 33 landmark visibilities in 0…1, if known.
+    public var visibility: [Double]?
+    /// Pose score in 0…1, if known.
+    public var score: Double?
+
+    public init(time: Double, world: [Vec3], image: [Point2]? = nil, visibility: [Double]? = nil, score: Double? = nil) {
+        self.time = time; self.world = world; self.image = image; self.visibility = visibility; self.score = score
+    }
+
+    /// Whether the frame has a person.
+    public var hasPose: Bool { !world.isEmpty }
+
+    /// The confidence best-confidence mode ranks by: `score`, else mean visibility, else 0.
+    public var confidence: Double {
+        if let score { return score }
+        if let v = visibility, !v.isEmpty { return v.reduce(0, +) / Double(v.count) }
+        return 0
+    }
+}
+
+/// A validated pose track: frames sorted by time with distinct, finite times; each frame has 0 or 33
+/// finite world landmarks (and 33 image points / visibilities when given).
+public struct PoseTrack: Sendable, Equatable {
+    /// The frames in time order.
+    public let samples: [PoseSample]
+
+    /// Validates and sorts `samples`.
+    /// - Throws: ``BiomechError/invalidTrack(_:)`` naming the first bad frame (by its position in the input).
+    public init(samples: [PoseSample]) throws {
+        for (i, s) in samples.enumerated() {
+            guard s.time.isFinite else { throw BiomechError.invalidTrack("Frame \(i) of the track has a non-finite time.") }
+            guard s.world.isEmpty || s.world.count == Landmark.count else {
+                throw BiomechError.invalidTrack(
+                    "Frame \(i) of the track has \(s.world.count) world landmarks; expected \(Landmark.count) (BlazePose) or none.")
+            }
+            guard s.world.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
+                throw BiomechError.invalidTrack("Frame \(i) of the track has a non-finite world landmark.")
+            }
+            if let image = s.image, !image.isEmpty, image.count != Landmark.count {
+                throw BiomechError.invalidTrack("Frame \(i) of the track has \(image.count) image landmarks; expected \(Landmark.count).")
+            }
+            if let v = s.visibility, !v.isEmpty, v.count != Landmark.count {
+                throw BiomechError.invalidTrack("Frame \(i) of the track has \(v.count) visibilities; expected \(Landmark.count).")
+            }
+        }
+        let sorted = samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        for i in sorted.indices.dropFirst() where sorted[i].time == sorted[i - 1].time {
+            throw BiomechError.invalidTrack("Two frames of the track share the time \(sorted[i].time) s; frame times must be distinct.")
+        }
+        self.samples = sorted
+    }
+}
+
+/// One contact to measure: the audio time and the detector's confidence.
+public struct ContactEvent: Sendable, Equatable, Codable {
+    /// Seconds from the start of the media (audio clock; the sound delay is subtracted later).
+    public var time: Double
+    /// Detector confidence in 0…1.
+    public var confidence: Double
+    public init(time: Double, confidence: Double) { self.time = time; self.confidence = confidence }
+}
+
+/// BlazePose landmark indices used by the biomechanics.
+public enum Landmark {
+    public static let count = 33
+    public static let leftWrist = 15
+    public static let rightWrist = 16
+    public static let leftHip = 23
+    public static let rightHip = 24
+    /// Left heel, right heel, left foot index, right foot index.
+    public static let feet = [29, 30, 31, 32]
+}

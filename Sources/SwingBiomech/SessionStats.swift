@@ -1,0 +1,62 @@
+import Foundation
+
+/// Mean and population standard deviation of one axis, centimetres.
+public struct AxisStats: Sendable, Equatable, Codable {
+    public var meanCm: Double
+    /// Population SD (ddof 0, numpy's default).
+    public var sdCm: Double
+}
+
+/// Min / max / mean wrist speed, cm/s.
+public struct SpeedStats: Sendable, Equatable, Codable {
+    public var minCmS: Double
+    public var maxCmS: Double
+    public var meanCmS: Double
+}
+
+/// Statistics over the shots with a person ("no person" shots are left out).
+public struct SessionStats: Sendable, Equatable {
+    public var shotCount: Int
+    public var forward: AxisStats?
+    public var lateral: AxisStats?
+    public var height: AxisStats?
+    /// 100·exp(−0.5·(sdF² + sdL² + sdH²)) with the SDs in decimetres; `nil` without shots.
+    public var consistency: Double?
+    public var wristSpeed: SpeedStats?
+
+    /// Computes the statistics of the `ok` shots in `shots`.
+    public init(shots: [ShotMetrics]) {
+        let ok = shots.filter { $0.status == .ok }
+        shotCount = ok.count
+        forward = Self.axis(ok.compactMap(\.forwardCm))
+        lateral = Self.axis(ok.compactMap(\.lateralCm))
+        height = Self.axis(ok.compactMap(\.heightCm))
+        if let f = forward, let l = lateral, let h = height {
+            consistency = Self.consistency(sdForwardCm: f.sdCm, sdLateralCm: l.sdCm, sdHeightCm: h.sdCm)
+        } else {
+            consistency = nil
+        }
+        let speeds = ok.compactMap(\.wristSpeedCmS)
+        if let lo = speeds.min(), let hi = speeds.max() {
+            wristSpeed = SpeedStats(minCmS: lo, maxCmS: hi, meanCmS: speeds.reduce(0, +) / Double(speeds.count))
+        } else {
+            wristSpeed = nil
+        }
+    }
+
+    /// The consistency score from the three SDs in centimetres (converted to decimetres):
+    /// 10 cm on every axis → 22.3, 5 cm → 68.7, 2 cm → 94.2, 0 → 100.
+    public static func consistency(sdForwardCm: Double, sdLateralCm: Double, sdHeightCm: Double) -> Double {
+        let f = sdForwardCm / 10, l = sdLateralCm / 10, h = sdHeightCm / 10
+        return 100 * exp(-0.5 * (f * f + l * l + h * h))
+    }
+
+    /// Mean and population SD, or `nil` for no values.
+    static func axis(_ values: [Double]) -> AxisStats? {
+        guard !values.isEmpty else { return nil }
+        let n = Double(values.count)
+        let mean = values.reduce(0, +) / n
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n
+        return AxisStats(meanCm: mean, sdCm: variance.squareRoot())
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import SwingBiomech
+
+extension Hand: ExpressibleByArgument {}
+extension ContactFrameMode: ExpressibleByArgument {}
+
+/// Command-line overrides for ``BiomechParameters`` (shared by `measure` and `analyze`).
+struct BiomechOptions: ParsableArguments {
+    @Option(name: .customLong("sound-delay-ms"), help: "Sound travel delay subtracted from each audio contact time, ms (default 0).")
+    var soundDelayMs: Double?
+    @Option(name: .customLong("contact-frame"), help: "interpolate | best-confidence (default interpolate).")
+    var contactFrame: ContactFrameMode?
+    @Option(name: .customLong("late-below-cm"), help: "Forward distance below which a contact is late, cm (default 20).")
+    var lateBelowCm: Double?
+    @Option(name: .customLong("early-above-cm"), help: "Forward distance above which a contact is early, cm (default 60).")
+    var earlyAboveCm: Double?
+    @Option(name: .customLong("window-before"), help: "Swing window start before contact, s (default 1.0).")
+    var windowBefore: Double?
+    @Option(name: .customLong("window-after"), help: "Swing window end after contact, s (default 0.5).")
+    var windowAfter: Double?
+    @Option(name: .customLong("speed-half-span"), help: "Wrist speed uses frames i±k (default 3).")
+    var speedHalfSpan: Int?
+
+    /// The parameters for `hand` with the user's overrides.
+    func parameters(hand: Hand) throws -> BiomechParameters {
+        var p = BiomechParameters(hand: hand)
+        if let soundDelayMs { p.soundDelayMs = soundDelayMs }
+        if let contactFrame { p.contactFrame = contactFrame }
+        if let lateBelowCm { p.lateBelowCm = lateBelowCm }
+        if let earlyAboveCm { p.earlyAboveCm = earlyAboveCm }
+        if let windowBefore { p.windowBefore = windowBefore }
+        if let windowAfter { p.windowAfter = windowAfter }
+        if let speedHalfSpan { p.speedHalfSpan = speedHalfSpan }
+        if let problem = p.problem { throw ValidationError(problem) }
+        return p
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// Player profile and analysed sessions (issue 5).
+extension AppDatabase {
+    /// The stored dominant hand, or `nil` if the player was never asked.
+    /// - Throws: ``StoreError/databaseError(_:)``.
+    public func dominantHand() throws -> DominantHand? {
+        try read("read the player profile") { db in
+            try PlayerRecord.order(Column("id")).fetchOne(db)?.dominantHand
+        }
+    }
+
+    /// Stores the dominant hand (creating the profile on first call).
+    /// - Throws: ``StoreError/databaseError(_:)``.
+    public func setDominantHand(_ hand: DominantHand, at date: Date = Date()) throws {
+        try write("save the player profile") { db in
+            if var player = try PlayerRecord.order(Column("id")).fetchOne(db) {
+                player.dominantHand = hand
+                try player.update(db)
+            } else {
+                var player = PlayerRecord(id: nil, dominantHand: hand, createdAt: date)
+                try player.insert(db)
+            }
+        }
+    }
+
+    /// Saves a session and all its shots in **one transaction**: if any insert fails nothing is stored.
+    /// - Returns: The new session id.
+    /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index).
+    @discardableResult
+    public func saveSession(_ session: NewSession, shots: [NewShot]) throws -> Int64 {
+        try write("save the session") { db in
+            try db.execute(
+                sql: """
+                INSERT INTO session (filePath, fileName, fileSHA256, createdAt, durationSeconds, fps, hand,
+                                     statsJSON, shotCount, consistency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                arguments: [session.filePath, session.fileName, session.fileSHA256, session.createdAt,
+                            session.durationSeconds, session.fps, session.hand, session.statsJSON,
+                            session.shotCount, session.consistency])
+            let sessionId = db.lastInsertedRowID
+            for shot in shots {
+                var record = ShotRecord(sessionId: sessionId, shot: shot)
+                try record.insert(db)
+            }
+            return sessionId
+        }
+    }
+
+    /// Every session, newest first (ties by id, newest first).
+    public func sessions() throws -> [SessionRecord] {
+        try read("list the sessions") { db in
+            try SessionRecord.order(SessionRecord.Columns.createdAt.desc, SessionRecord.Columns.id.desc).fetchAll(db)
+        }
+    }
+
+    /// A session with its shots, or `nil` if there is no session `id`.
+    public func session(id: Int64) throws -> SessionDetail? {
+        try read("read session \(id)") { db in
+            guard let session = try SessionRecord.fetchOne(db, key: id) else { return nil }
+            let shots = try ShotRecord
+                .filter(ShotRecord.Columns.sessionId == id)
+                .order(ShotRecord.Columns.index)
+                .fetchAll(db)
+            return SessionDetail(session: session, shots: shots)
+        }
+    }
+
+    /// Deletes a session and (by cascade) its shots.
+    /// - Throws: ``StoreError/notFound(_:)`` if there is no session `id`.
+    public func deleteSession(id: Int64) throws {
+        try write("delete session \(id)") { db in
+            guard try SessionRecord.deleteOne(db, key: id) else {
+                throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
+            }
+        }
+    }
+}

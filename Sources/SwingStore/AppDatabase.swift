@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// The Swingmaster database: player profile, analysed sessions with their shots, and the model
+/// catalog's per-model records. One value owns one `DatabaseWriter` (GRDB's demo-app shape).
+///
+/// Production uses ``open(home:)`` (a WAL `DatabasePool` at `HOME/swingmaster.sqlite`); tests use
+/// ``empty()`` (an in-memory queue). Both run the same named migrations.
+public struct AppDatabase: Sendable {
+    /// File name of the database inside the Swingmaster home directory.
+    public static let fileName = "swingmaster.sqlite"
+
+    let dbWriter: any DatabaseWriter
+
+    /// Wraps an existing writer and migrates it to the current schema.
+    /// - Throws: ``StoreError/databaseError(_:)`` when a migration fails.
+    public init(_ dbWriter: any DatabaseWriter) throws {
+        self.dbWriter = dbWriter
+        do {
+            try Self.migrator.migrate(dbWriter)
+        } catch {
+            throw StoreError.databaseError("Could not prepare the database: \(Self.describe(error)).")
+        }
+    }
+
+    /// Read access for callers that want to run their own GRDB requests.
+    public var reader: any DatabaseReader { dbWriter }
+
+    /// The Swingmaster home directory: `$SWINGMASTER_HOME` when set and non-empty, else `~/.swingmaster`.
+    public static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["SWINGMASTER_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".swingmaster", isDirectory: true)
+    }
+
+    /// Opens (creating if needed) the on-disk database at `home/swingmaster.sqlite` in WAL mode.
+    /// - Parameter home: The Swingmaster home directory; `nil` means ``defaultHome(environment:)``.
+    /// - Throws: ``StoreError/databaseError(_:)`` if the directory or file cannot be created or opened.
+    public static func open(home: URL? = nil) throws -> AppDatabase {
+        let dir = home ?? defaultHome()
+        let path = dir.appendingPathComponent(fileName).path
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            return try AppDatabase(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.databaseError("Could not open the database at \(path): \(describe(error)).")
+        }
+    }
+
+    /// An empty in-memory database with the current schema (for tests and previews).
+    /// - Throws: ``StoreError/databaseError(_:)`` if SQLite cannot create it.
+    public static func empty() throws -> AppDatabase {
+        do {
+            return try AppDatabase(DatabaseQueue(configuration: configuration))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.databaseError("Could not create an in-memory database: \(describe(error)).")
+        }
+    }
+
+    private static var configuration: Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true   // shots cascade with their session
+        config.busyMode = .timeout(5)      // a second CLI process waits instead of failing
+        return config
+    }
+
+    /// Runs a write transaction, mapping GRDB errors to ``StoreError``.
+    func write<T: Sendable>(_ what: String, _ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try dbWriter.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
+        }
+    }
+
+    /// Runs a read, mapping GRDB errors to ``StoreError``.
+    func read<T: Sendable>(_ what: String, _ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try dbWriter.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let db = error as? DatabaseError { return db.message ?? "\(db.resultCode)" }
+        return "\(error)"
+    }
+}

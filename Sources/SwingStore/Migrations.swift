@@ -1,0 +1,66 @@
+import GRDB
+
+extension AppDatabase {
+    /// Schema migrations, registered by name. A shipped migration is never edited: add "v2", "v3"… instead.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("dominantHand", .text).notNull().check { ["right", "left"].contains($0) }
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "session") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("filePath", .text).notNull()
+                t.column("fileName", .text).notNull()
+                t.column("fileSHA256", .text).notNull()
+                t.column("createdAt", .datetime).notNull().indexed()
+                t.column("durationSeconds", .double).notNull()
+                t.column("fps", .double).notNull()
+                t.column("hand", .text).notNull().check { ["right", "left"].contains($0) }
+                t.column("statsJSON", .text).notNull()
+                t.column("shotCount", .integer).notNull()
+                t.column("consistency", .double)
+            }
+            try db.create(table: "shot") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("session", onDelete: .cascade).notNull()
+                t.column("index", .integer).notNull()
+                t.column("time", .double).notNull()
+                t.column("confidence", .double).notNull()
+                t.column("status", .text).notNull()
+                t.column("forwardCm", .double)
+                t.column("lateralCm", .double)
+                t.column("heightCm", .double)
+                t.column("wristSpeedCmS", .double)
+                t.column("classification", .text)
+                t.column("contactFrame", .integer)
+                t.column("arcJSON", .text)
+                t.column("jointsJSON", .text)
+                t.uniqueKey(["sessionId", "index"])
+            }
+            try db.create(table: "modelRecord") { t in
+                t.primaryKey("modelId", .text)
+                t.column("isFavorite", .boolean).notNull().defaults(to: false)
+                t.column("isHidden", .boolean).notNull().defaults(to: false)
+                t.column("confThreshold", .double)
+                t.column("iouThreshold", .double)
+                t.column("downloadedAt", .datetime)
+                t.column("lastUsedAt", .datetime)
+                t.column("usageCount", .integer).notNull().defaults(to: 0)
+                t.column("interpreterConfigJSON", .text)
+            }
+            try db.create(table: "detectionSession") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("modelId", .text).notNull().indexed()
+                t.column("startedAt", .datetime).notNull()
+                t.column("endedAt", .datetime).notNull()
+                t.column("frameCount", .integer).notNull()
+                t.column("detectionCount", .integer).notNull()
+                t.column("averageInferenceMs", .double).notNull()
+            }
+        }
+        return migrator
+    }
+}

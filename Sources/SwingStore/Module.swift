@@ -1,1 +1,0 @@
-// SwingStore — module placeholder; replaced as the module is built.

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import SwingCore
+import SwingStore
+
+/// `swingmaster sessions …` through the real binary, against a database in a temporary SWINGMASTER_HOME
+/// filled with the SwingStore API.
+@Suite struct SessionsCommandTests {
+    struct Home {
+        let url: URL
+        var env: [String: String] { ["SWINGMASTER_HOME": url.path] }
+        func run(_ args: [String]) throws -> SwingmasterBinary.Output { try SwingmasterBinary.run(["sessions"] + args, environment: env) }
+    }
+
+    func makeHome() throws -> (Home, [Int64]) {
+        let url = try SwingmasterBinary.tempDir("sessions-home")
+        let db = try AppDatabase.open(home: url)
+        var ids: [Int64] = []
+        for (name, seconds, consistency) in [("monday.mp4", 1_700_000_000.0, 63.5), ("tuesday.mp4", 1_700_090_000.0, 71.25)] {
+            let session = NewSession(filePath: "/videos/\(name)", fileSHA256: String(repeating: "0", count: 64),
+                                     createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
+                                     hand: .right, statsJSON: #"{"shotCount":2,"consistency":\#(consistency)}"#,
+                                     shotCount: 2, consistency: consistency)
+            let shots = [
+                NewShot(index: 1, time: 3.412, confidence: 0.91, status: "ok", forwardCm: 41.2, lateralCm: 58,
+                        heightCm: 96.3, wristSpeedCmS: 812, classification: "optimal", contactFrame: 205,
+                        arcJSON: #"{"body":[[40.0,57.0,95.0,3.4]]}"#, jointsJSON: "[]"),
+                NewShot(index: 2, time: 7.5, confidence: 0.5, status: "noPerson"),
+            ]
+            ids.append(try db.saveSession(session, shots: shots))
+        }
+        return (Home(url: url), ids)
+    }
+
+    @Test func listShowsNewestFirst() throws {
+        let (home, _) = try makeHome()
+        defer { try? FileManager.default.removeItem(at: home.url) }
+        let out = try home.run(["list"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let tuesday = try #require(out.stdout.range(of: "tuesday.mp4")), monday = try #require(out.stdout.range(of: "monday.mp4"))
+        #expect(tuesday.lowerBound < monday.lowerBound)
+        #expect(out.stdout.contains("71.2") || out.stdout.contains("71.3"))
+    }
+
+    @Test func emptyDatabaseSaysSo() throws {
+        let url = try SwingmasterBinary.tempDir("sessions-empty")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let out = try Home(url: url).run(["list"])
+        #expect(out.status == 0 && out.stdout.contains("No sessions"))
+    }
+
+    @Test func showPrintsTheShotTable() throws {
+        let (home, ids) = try makeHome()
+        defer { try? FileManager.default.removeItem(at: home.url) }
+        let out = try home.run(["show", "\(ids[0])"])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("monday.mp4") && out.stdout.contains("41.2") && out.stdout.contains("no person"))
+    }
+
+    @Test func exportJSONHasTheAnalyzeShape() throws {
+        let (home, ids) = try makeHome()
+        defer { try? FileManager.default.removeItem(at: home.url) }
+        let out = try home.run(["export", "\(ids[1])", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
+        let session = try #require(doc["session"] as? [String: Any])
+        #expect(session["id"] as? Int == Int(ids[1]))
+        #expect((session["stats"] as? [String: Any])?["consistency"] as? Double == 71.25)
+        let shots = try #require(session["shots"] as? [[String: Any]])
+        #expect(shots.count == 2)
+        #expect((shots[0]["contact"] as? [String: Any])?["forwardCm"] as? Double == 41.2)
+        #expect(((shots[0]["arc"] as? [String: Any])?["body"] as? [[Double]])?.first?.count == 4)
+        #expect(shots[1]["contact"] == nil && shots[1]["status"] as? String == "noPerson")
+    }
+
+    @Test func exportCSVHasOneRowPerShot() throws {
+        let (home, ids) = try makeHome()
+        defer { try? FileManager.default.removeItem(at: home.url) }
+        let out = try home.run(["export", "\(ids[0])", "--csv"])
+        let lines = out.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("session,index,time"))
+        #expect(lines[1].contains(",41.2,58.0,96.3,812.0,optimal,205"))
+        #expect(lines[2].hasSuffix(",noPerson,,,,,,"))
+        let neither = try home.run(["export", "\(ids[0])"])
+        #expect(neither.status != 0)
+    }
+
+    @Test func deleteRemovesTheSessionAndUnknownIdsAreNotFound() throws {
+        let (home, ids) = try makeHome()
+        defer { try? FileManager.default.removeItem(at: home.url) }
+        let deleted = try home.run(["delete", "\(ids[0])"])
+        #expect(deleted.status == 0)
+        #expect(try home.run(["list"]).stdout.contains("monday.mp4") == false)
+        for args in [["show", "\(ids[0])"], ["delete", "\(ids[0])"], ["export", "999", "--json"]] {
+            let out = try home.run(args)
+            #expect(out.status == StatusCode.notFound, "\(args)")
+            #expect(out.stderr.hasPrefix("error: There is no session"))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import SwingCore
+@testable import SwingStore
+
+@Suite struct SessionStoreTests {
+    static func newSession(_ name: String, at seconds: Double) -> NewSession {
+        NewSession(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
+                   createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
+                   hand: .right, statsJSON: #"{"shotCount":2}"#, shotCount: 2, consistency: 63.5)
+    }
+
+    static func shot(_ index: Int) -> NewShot {
+        NewShot(index: index, time: Double(index) * 2.5, confidence: 0.9, status: "ok",
+                forwardCm: 41.2, lateralCm: 58, heightCm: 96.3, wristSpeedCmS: 812,
+                classification: "optimal", contactFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
+    }
+
+    @Test func dominantHandIsAskedOnceThenRemembered() throws {
+        let db = try AppDatabase.empty()
+        #expect(try db.dominantHand() == nil)
+        try db.setDominantHand(.left)
+        #expect(try db.dominantHand() == .left)
+        try db.setDominantHand(.right)
+        #expect(try db.dominantHand() == .right)
+    }
+
+    @Test func sessionRoundTripsWithShotsInOrder() throws {
+        let db = try AppDatabase.empty()
+        let noPerson = NewShot(index: 3, time: 9, confidence: 0.5, status: "noPerson")
+        let id = try db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
+                                    shots: [Self.shot(2), Self.shot(1), noPerson])
+        let detail = try #require(try db.session(id: id))
+        #expect(detail.session.fileName == "a.mp4")
+        #expect(detail.session.consistency == 63.5 && detail.session.hand == .right)
+        #expect(detail.shots.map(\.index) == [1, 2, 3])
+        #expect(detail.shots[0].forwardCm == 41.2 && detail.shots[0].contactFrame == 150)
+        #expect(detail.shots[2].forwardCm == nil && detail.shots[2].status == "noPerson")
+    }
+
+    @Test func aFailingShotInsertLeavesNoSession() throws {
+        let db = try AppDatabase.empty()
+        // Two shots with the same index violate the (sessionId, index) unique key on the second insert.
+        #expect(throws: StoreError.self) {
+            try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(1)])
+        }
+        #expect(try db.sessions().isEmpty)
+        let count = try db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
+        #expect(count == 0)
+    }
+
+    @Test func sessionsAreListedNewestFirst() throws {
+        let db = try AppDatabase.empty()
+        try db.saveSession(Self.newSession("old.mp4", at: 1_000), shots: [])
+        try db.saveSession(Self.newSession("new.mp4", at: 3_000), shots: [])
+        try db.saveSession(Self.newSession("mid.mp4", at: 2_000), shots: [])
+        #expect(try db.sessions().map(\.fileName) == ["new.mp4", "mid.mp4", "old.mp4"])
+    }
+
+    @Test func deleteCascadesToShotsAndMissingIdIsNotFound() throws {
+        let db = try AppDatabase.empty()
+        let id = try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(2)])
+        try db.deleteSession(id: id)
+        #expect(try db.session(id: id) == nil)
+        let count = try db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
+        #expect(count == 0)
+        let error = #expect(throws: StoreError.self) { try db.deleteSession(id: id) }
+        #expect(error?.statusCode == StatusCode.notFound)
+    }
+
+    @Test func onDiskDatabaseUsesHomeDirectoryAndPersists() throws {
+        let home = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swingstore-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        do {
+            let db = try AppDatabase.open(home: home)
+            try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1)])
+        }
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("swingmaster.sqlite").path))
+        let reopened = try AppDatabase.open(home: home)
+        #expect(try reopened.sessions().count == 1)
+        let mode = try reopened.reader.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func homeComesFromEnvironmentWithDefault() {
+        #expect(AppDatabase.defaultHome(environment: ["SWINGMASTER_HOME": "/tmp/x"]).path == "/tmp/x")
+        #expect(AppDatabase.defaultHome(environment: [:]).lastPathComponent == ".swingmaster")
+    }
+
+    @Test func unwritableHomeIsADatabaseError() {
+        let error = #expect(throws: StoreError.self) {
+            _ = try AppDatabase.open(home: URL(fileURLWithPath: "/proc/swingmaster-nope"))
+        }
+        #expect(error?.statusCode == StatusCode.databaseError)
+    }
+}

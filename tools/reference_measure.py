@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Independent numpy reference for `swingmaster measure` (issue 5, scope 2).
+
+Written from the issue text, not from the Swift code, so a misreading on either side shows up as a
+mismatch in Tests/SwingBiomechTests/ReferenceCrossCheckTests.swift.
+
+Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the camera):
+  P = (hip23 + hip24) / 2;  u = (0, -1, 0);  r = (hip24 - hip23) minus its u component, normalised;
+  f = u x r;  h = r (right hand) or -r (left hand);  wrist W = 16 (right) / 15 (left).
+  forward = (W-P).f, lateral = (W-P).h, height = (W-P).u - g,
+  g = median over the swing-window frames of min over landmarks 29..32 of (F-P).u.
+  t_c = contact time - sound delay; window = frames with t_c - 1.0 <= t <= t_c + 0.5.
+  interpolate: per-frame values linearly interpolated to t_c (np.interp over the posed window frames;
+  outside the posed frames the end value is held). best-confidence: the posed frame with the highest
+  confidence (score, else mean visibility, else 0) within +-5 posed frames of the nearest one; ties go to
+  the nearer frame, then the earlier.
+  speed = |(W-P)[i+3] - (W-P)[i-3]| / (t[i+3] - t[i-3]) (world axes, indices clamped to the posed frames,
+  i = nearest posed frame to t_c, earlier on a tie; the chosen frame in best-confidence mode), cm/s.
+  A contact before the first / after the last frame, or with no posed frame in its window: "noPerson".
+  Late < 20 cm, early > 60 cm, else optimal. Stats over ok shots: mean, population SD (ddof 0),
+  consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres.
+
+Usage:
+  reference_measure.py --track T.json --contacts C.json [--hand right|left] [--sound-delay-ms MS]
+                       [--contact-frame interpolate|best-confidence]      -> {"shots": [...], "stats": {...}}
+  reference_measure.py --batch CASES.json  (a list of {"track", "contacts", "hand", "soundDelayMs",
+                       "contactFrame"} file-path cases)                   -> a list of reports
+
+Environment: only numpy. The project venv (`./scripts/setup.sh` -> .deps/venv) has it; on a fresh
+machine: `python3 -m venv /tmp/refvenv && /tmp/refvenv/bin/pip install numpy==2.4.6` (tested with 2.4.6;
+any numpy >= 1.24 works).
+"""
+import argparse
+import json
+import sys
+
+import numpy as np
+
+LATE_BELOW_CM = 20.0
+EARLY_ABOVE_CM = 60.0
+WINDOW_BEFORE = 1.0
+WINDOW_AFTER = 0.5
+SPEED_HALF_SPAN = 3
+BEST_SEARCH = 5
+
+
+def load_track(path):
+    with open(path) as fh:
+        doc = json.load(fh)
+    times, worlds, confs, posed = [], [], [], []
+    for fr in doc["frames"]:
+        wl = fr.get("worldLandmarks") or []
+        times.append(float(fr["time"]))
+        if len(wl) == 33:
+            worlds.append([[p["x"], p["y"], p["z"]] for p in wl])
+            posed.append(True)
+        else:
+            worlds.append([[0.0, 0.0, 0.0]] * 33)
+            posed.append(False)
+        lm = fr.get("landmarks") or []
+        if fr.get("score") is not None:
+            confs.append(float(fr["score"]))
+        elif lm and all("visibility" in p for p in lm):
+            confs.append(float(np.mean([p["visibility"] for p in lm])))
+        else:
+            confs.append(0.0)
+    order = np.argsort(np.asarray(times), kind="stable")
+    return (np.asarray(times)[order], np.asarray(worlds, dtype=float)[order],
+            np.asarray(confs)[order], np.asarray(posed)[order])
+
+
+def per_frame(world, hand):
+    up = np.array([0.0, -1.0, 0.0])
+    pelvis = 0.5 * (world[:, 23] + world[:, 24])
+    across = world[:, 24] - world[:, 23]
+    right = across - np.outer(across @ up, up)
+    norm = np.linalg.norm(right, axis=1)
+    ok = norm > 1e-12
+    right = right / np.where(ok, norm, 1.0)[:, None]
+    fwd_axis = np.cross(np.broadcast_to(up, right.shape), right)
+    hit = right if hand == "right" else -right
+    wrist = world[:, 16 if hand == "right" else 15]
+    d = wrist - pelvis
+    feet_up = (world[:, 29:33] - pelvis[:, None, :]) @ up
+    return {
+        "ok": ok,
+        "forward": np.einsum("ij,ij->i", d, fwd_axis),
+        "lateral": np.einsum("ij,ij->i", d, hit),
+        "up": d @ up,
+        "foot": feet_up.min(axis=1),
+        "rel": d,
+    }
+
+
+def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpolate"):
+    times, world, confs, posed = load_track(track_path)
+    with open(contacts_path) as fh:
+        contacts = json.load(fh)["contacts"]
+    m = per_frame(world, hand)
+    keep = posed & m["ok"]
+    tp = times[keep]
+    fwd, lat, up, foot, rel, conf = (m["forward"][keep], m["lateral"][keep], m["up"][keep],
+                                     m["foot"][keep], m["rel"][keep], confs[keep])
+    ctimes = np.asarray([float(c["time"]) for c in contacts])
+    shots = []
+    for n, k in enumerate(np.argsort(ctimes, kind="stable")):
+        c = contacts[k]
+        t = float(c["time"])
+        tc = t - delay_ms / 1000.0
+        shot = {"index": n + 1, "time": t, "contactTime": tc, "confidence": c.get("confidence", 1.0),
+                "status": "noPerson"}
+        shots.append(shot)
+        if len(times) == 0 or tc < times[0] or tc > times[-1]:
+            continue
+        win = (tp >= tc - WINDOW_BEFORE) & (tp <= tc + WINDOW_AFTER)
+        if not win.any():
+            continue
+        g = float(np.median(foot[win]))
+        i = int(np.argmin(np.abs(tp - tc)))
+        if mode == "interpolate":
+            F = float(np.interp(tc, tp[win], fwd[win]))
+            L = float(np.interp(tc, tp[win], lat[win]))
+            U = float(np.interp(tc, tp[win], up[win]))
+            centre = i
+        else:
+            cands = range(max(i - BEST_SEARCH, 0), min(i + BEST_SEARCH, len(tp) - 1) + 1)
+            centre = sorted(cands, key=lambda j: (-conf[j], abs(tp[j] - tc), j))[0]
+            F, L, U = float(fwd[centre]), float(lat[centre]), float(up[centre])
+        a, b = max(centre - SPEED_HALF_SPAN, 0), min(centre + SPEED_HALF_SPAN, len(tp) - 1)
+        speed = float(np.linalg.norm(rel[b] - rel[a]) / (tp[b] - tp[a]) * 100) if b > a else None
+        fcm = F * 100
+        cls = "late" if fcm < LATE_BELOW_CM else ("early" if fcm > EARLY_ABOVE_CM else "optimal")
+        shot.update({"status": "ok", "contact": {"forwardCm": fcm, "lateralCm": L * 100, "heightCm": (U - g) * 100},
+                     "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100})
+    ok = [s for s in shots if s["status"] == "ok"]
+    stats = {"shotCount": len(ok)}
+    if ok:
+        sds = []
+        for axis, key in (("forward", "forwardCm"), ("lateral", "lateralCm"), ("height", "heightCm")):
+            v = np.asarray([s["contact"][key] for s in ok])
+            stats[axis] = {"meanCm": float(v.mean()), "sdCm": float(v.std())}
+            sds.append(float(v.std()) / 10.0)
+        stats["consistency"] = float(100 * np.exp(-0.5 * sum(s * s for s in sds)))
+        sp = np.asarray([s["wristSpeedCmS"] for s in ok if s["wristSpeedCmS"] is not None])
+        if len(sp):
+            stats["wristSpeed"] = {"minCmS": float(sp.min()), "maxCmS": float(sp.max()), "meanCmS": float(sp.mean())}
+    return {"shots": shots, "stats": stats}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--track")
+    ap.add_argument("--contacts")
+    ap.add_argument("--hand", default="right", choices=["right", "left"])
+    ap.add_argument("--sound-delay-ms", type=float, default=0.0)
+    ap.add_argument("--contact-frame", default="interpolate", choices=["interpolate", "best-confidence"])
+    ap.add_argument("--batch")
+    args = ap.parse_args()
+    if args.batch:
+        with open(args.batch) as fh:
+            cases = json.load(fh)
+        out = [measure(c["track"], c["contacts"], c.get("hand", "right"), c.get("soundDelayMs", 0.0),
+                       c.get("contactFrame", "interpolate")) for c in cases]
+    elif args.track and args.contacts:
+        out = measure(args.track, args.contacts, args.hand, args.sound_delay_ms, args.contact_frame)
+    else:
+        ap.error("give --track and --contacts, or --batch")
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
