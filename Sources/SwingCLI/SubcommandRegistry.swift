@@ -6,5 +6,6 @@ enum SubcommandRegistry {
         MeasureCommand.self,
         SessionsCommand.self,
         InterpretCommand.self,
+        ModelsCommand.self,
     ]
 }
