@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// The model catalog (`YOLOModelManager` in the spec): bundled, local and downloaded ONNX models.
 ///
@@ -80,7 +81,10 @@ public struct ModelCatalog: Sendable {
         let ext = url.pathExtension.lowercased() == "zip" ? "zip" : "onnx"
         let partial = locations.cacheDirectory.appendingPathComponent("\(key).\(ext).part")
         _ = try await downloader.fetch(url, into: partial, progress: progress)
-        let actual = try SHA256.hex(fileAt: partial)
+        let actual: String
+        do { actual = try SHA256.hex(ofFile: partial.path) } catch {
+            throw CatalogError.fileSystem("cannot read the downloaded file \(partial.path)")
+        }
         if let expected, actual != expected {
             try? fm.removeItem(at: partial)    // wrong bytes: resuming them would never help
             throw CatalogError.checksumMismatch(expected: expected, actual: actual)
