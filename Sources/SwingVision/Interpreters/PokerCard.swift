@@ -21,6 +21,58 @@ public struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible
     /// followed by a suit (`C`, `D`, `H`, `S` or the symbols ♣ ♦ ♥ ♠). Surrounding spaces are ignored.
     /// Returns `nil` for anything else (the caller reports the label as invalid).
     public init?(label: String) {
+        // Fast path for ASCII labels (every common dataset): no allocation; this runs once per detection.
+        var b: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        var n = 0
+        var ended = false
+        for byte in label.utf8 {
+            if byte >= 0x80 { self.init(unicodeLabel: label); return }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                if n > 0 { ended = true }
+                continue
+            }
+            if ended || n == 3 { return nil }
+            switch n { case 0: b.0 = byte; case 1: b.1 = byte; default: b.2 = byte }
+            n += 1
+        }
+        guard n == 2 || n == 3, let suit = PokerCard.suit(ascii: n == 2 ? b.1 : b.2) else { return nil }
+        let rank: Int?
+        if n == 3 {
+            rank = b.0 == UInt8(ascii: "1") && b.1 == UInt8(ascii: "0") ? 10 : nil
+        } else {
+            rank = PokerCard.rank(ascii: b.0)
+        }
+        guard let rank else { return nil }
+        self.init(rank: rank, suit: suit)
+    }
+
+    private static func suit(ascii c: UInt8) -> Suit? {
+        switch c | 0x20 {   // lower-case
+        case UInt8(ascii: "c"): return .clubs
+        case UInt8(ascii: "d"): return .diamonds
+        case UInt8(ascii: "h"): return .hearts
+        case UInt8(ascii: "s"): return .spades
+        default: return nil
+        }
+    }
+
+    private static func rank(ascii c: UInt8) -> Int? {
+        switch c {
+        case UInt8(ascii: "2")...UInt8(ascii: "9"): return Int(c) - 48
+        default:
+            switch c | 0x20 {
+            case UInt8(ascii: "t"): return 10
+            case UInt8(ascii: "j"): return 11
+            case UInt8(ascii: "q"): return 12
+            case UInt8(ascii: "k"): return 13
+            case UInt8(ascii: "a"): return 14
+            default: return nil
+            }
+        }
+    }
+
+    /// The general path (labels with suit symbols or other non-ASCII characters).
+    private init?(unicodeLabel label: String) {
         var scalars = Array(label.unicodeScalars)
         while let f = scalars.first, f.properties.isWhitespace { scalars.removeFirst() }
         while let l = scalars.last, l.properties.isWhitespace { scalars.removeLast() }

@@ -102,14 +102,13 @@ public struct TennisContactInterpreter: DetectionInterpreter {
         var racket: Detection?
         var ball: Detection?
         for d in frame.detections {
-            // Cheap reject before lower-casing the label: most detections are below both thresholds or other classes.
+            // Cheap reject first: most detections are below both thresholds or of other classes.
             guard d.confidence > min(cfg.racketConfidence, cfg.ballConfidence) else { continue }
-            let label = d.label.lowercased()
-            if d.confidence > cfg.racketConfidence, cfg.racketLabels.contains(label),
-               d.confidence > (racket?.confidence ?? -1) {
+            if d.confidence > cfg.racketConfidence, d.confidence > (racket?.confidence ?? -1),
+               cfg.racketLabels.contains(where: { Self.sameLabel(d.label, $0) }) {
                 racket = d
-            } else if d.confidence > cfg.ballConfidence, cfg.ballLabels.contains(label),
-                      d.confidence > (ball?.confidence ?? -1) {
+            } else if d.confidence > cfg.ballConfidence, d.confidence > (ball?.confidence ?? -1),
+                      cfg.ballLabels.contains(where: { Self.sameLabel(d.label, $0) }) {
                 ball = d
             }
         }
@@ -130,6 +129,19 @@ public struct TennisContactInterpreter: DetectionInterpreter {
                                            iou: iou), reason: nil)
         }
         return Result(contact: nil, reason: "apart")
+    }
+
+    /// Case-insensitive label comparison without allocating (ASCII letters fold; other bytes must match).
+    static func sameLabel(_ a: String, _ b: String) -> Bool {
+        var ib = b.utf8.makeIterator()
+        for x in a.utf8 {
+            guard let y = ib.next() else { return false }
+            if x != y {
+                let fx = (0x41...0x5A).contains(x) ? x | 0x20 : x, fy = (0x41...0x5A).contains(y) ? y | 0x20 : y
+                if fx != fy { return false }
+            }
+        }
+        return ib.next() == nil
     }
 
     /// Merges contacts in consecutive interpreted frames (no contact-free frame between them) into one
