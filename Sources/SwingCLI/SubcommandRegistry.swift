@@ -8,5 +8,7 @@ enum SubcommandRegistry {
         MeasureCommand.self,
         SessionsCommand.self,
         PoseCommand.self,
+        InterpretCommand.self,
+        ModelsCommand.self,
     ]
 }

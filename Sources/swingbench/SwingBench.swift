@@ -10,6 +10,7 @@ struct SwingBench: AsyncParsableCommand {
             MediaBench.self,
             PoseBench.self,
             BiomechBench.self,
+            InterpreterBench.self,
         ]
     )
 }

@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import SwingStore
+import SwingVision
+
+/// `swingmaster models list | info ID | add PATH | download URL [--sha256] | remove ID | favorite ID |
+/// hide ID | set ID --conf --iou` — the model catalog (files: bundled `Models/`, `$SWINGMASTER_HOME/models`)
+/// plus per-model preferences in the database (`$SWINGMASTER_HOME/swingmaster.sqlite`).
+struct ModelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models",
+        abstract: "List, inspect, add, download and configure detection models.",
+        subcommands: [List.self, Info.self, Add.self, Download.self, Remove.self, Favorite.self, Hide.self, Set.self],
+        defaultSubcommand: List.self
+    )
+
+    /// Options for an id argument shared by several subcommands.
+    struct ModelId: ParsableArguments {
+        @Argument(help: "Model id (see `swingmaster models list`).") var id: String
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Models: favourites first, then recently used.")
+        @Flag(help: "Include hidden models.") var all = false
+        @Flag(help: "JSON output.") var json = false
+        func run() throws {
+            let catalog = ModelCatalog()
+            let records = try AppDatabase.open().allModelRecords()
+            let prefs = Dictionary(records.map { ($0.modelId, $0.preferences) }, uniquingKeysWith: { a, _ in a })
+            let models = ModelPreferences.ordered(catalog.models(), preferences: prefs, includeHidden: all)
+            let byId = Dictionary(records.map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+            if json {
+                try Console.printJSON(models.map { ModelView(model: $0, record: byId[$0.id]) })
+                return
+            }
+            guard !models.isEmpty else {
+                print("No models. Add one with `swingmaster models add FILE.onnx` or `models download URL`.")
+                return
+            }
+            print(ModelsFormat.table(models, records: byId), terminator: "")
+        }
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Everything known about one model, as JSON.")
+        @OptionGroup var model: ModelId
+        func run() throws {
+            let m = try ModelCatalog().model(id: model.id)
+            try Console.printJSON(ModelView(model: m, record: try AppDatabase.open().modelRecord(id: m.id)))
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy a local .onnx (or a .zip holding one) into the catalog.")
+        @Argument(help: "Path to the .onnx or .zip file.") var path: String
+        @Option(help: "Id to use (default: the file name).") var id: String?
+        func run() throws {
+            let m = try ModelCatalog().add(fileAt: URL(fileURLWithPath: path), id: id)
+            print("Added \(m.id) (\(m.task ?? "unknown task"), \(m.labels.count) classes, \(m.typeHint.rawValue)).")
+        }
+    }
+
+    struct Download: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download a model (.onnx or .zip) by URL; resumes an interrupted download.")
+        @Argument(help: "http(s) URL of the .onnx or .zip.") var url: String
+        @Option(help: "Expected SHA-256 (hex); nothing is installed on mismatch.") var sha256: String?
+        @Option(help: "Id to use (default: the URL's file name).") var id: String?
+        @Flag(help: "Draw the progress bar even when stderr is not a terminal.") var progress = false
+
+        func validate() throws {
+            guard let u = URL(string: url), u.scheme != nil else { throw ValidationError("'\(url)' is not a URL.") }
+        }
+
+        func run() async throws {
+            guard let u = URL(string: url) else { throw ValidationError("'\(url)' is not a URL.") }
+            let bar = ProgressBar(label: "download", force: progress)
+            let m = try await ModelCatalog().download(u, sha256: sha256, id: id) { p in
+                if let f = p.fraction { bar.update(f) }
+            }
+            bar.finish()
+            let db = try AppDatabase.open()
+            if try db.modelRecord(id: m.id)?.downloadedAt == nil { try db.recordDownload(id: m.id, at: m.downloadedAt ?? Date()) }
+            print("Installed \(m.id) from \(url) (\(m.sizeBytes) bytes, sha256 \(m.sha256 ?? "?")).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an installed model and its preferences.")
+        @OptionGroup var model: ModelId
+        func run() throws {
+            let id = try ModelCatalog().model(id: model.id).id
+            try ModelCatalog().remove(id: id)
+            try AppDatabase.open().removeModelRecord(id: id)
+            print("Removed \(id).")
+        }
+    }
+
+    struct Favorite: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a model as a favourite (listed first).")
+        @OptionGroup var model: ModelId
+        @Flag(help: "Unmark instead.") var off = false
+        func run() throws {
+            let id = try ModelCatalog().model(id: model.id).id
+            try AppDatabase.open().setFavorite(!off, id: id)
+            print(off ? "\(id) is no longer a favourite." : "\(id) is a favourite.")
+        }
+    }
+
+    struct Hide: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Hide a model from `models list` (see it with --all).")
+        @OptionGroup var model: ModelId
+        @Flag(help: "Show it again instead.") var off = false
+        func run() throws {
+            let id = try ModelCatalog().model(id: model.id).id
+            try AppDatabase.open().setHidden(!off, id: id)
+            print(off ? "\(id) is shown." : "\(id) is hidden.")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set per-model thresholds and interpreter options.",
+            discussion: "Thresholds apply when the model is used without --conf/--iou; --clear resets both.")
+        @OptionGroup var model: ModelId
+        @Option(help: "Confidence threshold in (0, 1).") var conf: Double?
+        @Option(help: "NMS IoU threshold in (0, 1).") var iou: Double?
+        @Flag(help: "Clear both thresholds.") var clear = false
+        @Option(name: .customLong("interpreter-config"), help: "Interpreter options as a JSON object ('' clears).")
+        var interpreterConfig: String?
+
+        func validate() throws {
+            for (name, v) in [("--conf", conf), ("--iou", iou)] {
+                if let v, !(v > 0 && v < 1) { throw ValidationError("\(name) must be between 0 and 1 (exclusive).") }
+            }
+            guard clear || conf != nil || iou != nil || interpreterConfig != nil else {
+                throw ValidationError("Give --conf, --iou, --clear or --interpreter-config.")
+            }
+            if let j = interpreterConfig, !j.isEmpty,
+               (try? JSONSerialization.jsonObject(with: Data(j.utf8))) as? [String: Any] == nil {
+                throw ValidationError("--interpreter-config must be a JSON object.")
+            }
+        }
+
+        func run() throws {
+            let id = try ModelCatalog().model(id: model.id).id
+            let db = try AppDatabase.open()
+            if clear || conf != nil || iou != nil {
+                let old = try db.modelRecord(id: id)
+                try db.setThresholds(conf: clear ? nil : conf ?? old?.confThreshold,
+                                     iou: clear ? nil : iou ?? old?.iouThreshold, id: id)
+            }
+            if let j = interpreterConfig { try db.setInterpreterConfig(j.isEmpty ? nil : j, id: id) }
+            let r = try db.modelRecord(id: id)
+            print("\(id): conf \(r?.confThreshold.map { String($0) } ?? "default"), iou \(r?.iouThreshold.map { String($0) } ?? "default")"
+                  + (r?.interpreterConfigJSON.map { ", interpreter \($0)" } ?? ""))
+        }
+    }
+}
+
+/// A catalog model plus its stored preferences, as `models info` / `list --json` print it.
+struct ModelView: Encodable {
+    var model: CatalogModel
+    var record: ModelRecord?
+
+    func encode(to encoder: any Encoder) throws {
+        try model.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(record?.isFavorite ?? false, forKey: .favorite)
+        try c.encode(record?.isHidden ?? false, forKey: .hidden)
+        try c.encodeIfPresent(record?.confThreshold, forKey: .conf)
+        try c.encodeIfPresent(record?.iouThreshold, forKey: .iou)
+        try c.encodeIfPresent(record?.lastUsedAt, forKey: .lastUsedAt)
+        try c.encode(record?.usageCount ?? 0, forKey: .usageCount)
+        try c.encodeIfPresent(record?.interpreterConfigJSON, forKey: .interpreterConfig)
+    }
+
+    enum Keys: String, CodingKey { case favorite, hidden, conf, iou, lastUsedAt, usageCount, interpreterConfig }
+}
+
+extension ModelRecord {
+    var preferences: ModelPreferences {
+        ModelPreferences(isFavorite: isFavorite, isHidden: isHidden, lastUsedAt: lastUsedAt, usageCount: usageCount)
+    }
+}
+
+/// Plain-text table for `models list`.
+enum ModelsFormat {
+    static func table(_ models: [CatalogModel], records: [String: ModelRecord]) -> String {
+        var rows = [["", "ID", "TASK", "TYPE", "SOURCE", "INPUT", "CLASSES", "SIZE", "CONF", "IOU", "USES"]]
+        for m in models {
+            let r = records[m.id]
+            rows.append([
+                r?.isFavorite == true ? "*" : (r?.isHidden == true ? "h" : ""), m.id, m.task ?? "?", m.typeHint.rawValue,
+                m.source.rawValue, m.inputSize.map { $0.map(String.init).joined(separator: "x") } ?? "?",
+                String(m.labels.count), byteCount(m.sizeBytes),
+                r?.confThreshold.map { String($0) } ?? "-", r?.iouThreshold.map { String($0) } ?? "-",
+                String(r?.usageCount ?? 0),
+            ])
+        }
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+        }.joined()
+    }
+
+    static func byteCount(_ n: Int64) -> String {
+        n >= 1 << 20 ? String(format: "%.1f MB", Double(n) / 1_048_576) : String(format: "%.1f KB", Double(n) / 1024)
+    }
+}

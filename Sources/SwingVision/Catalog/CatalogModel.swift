@@ -1,0 +1,78 @@
+import Foundation
+
+/// One model in the catalog, as `models list` / `models info` show it.
+public struct CatalogModel: Sendable, Codable, Equatable {
+    /// Where the model came from.
+    public enum Source: String, Sendable, Codable {
+        /// Shipped in a `Models/` directory next to the package or executable (read-only).
+        case bundled
+        /// Added from a file with `models add`.
+        case local
+        /// Downloaded from a URL with `models download`.
+        case remote
+    }
+
+    /// Stable id: the file name without extension, lower-cased, other characters than `a-z0-9._-` → `-`.
+    public var id: String
+    /// Display name (Ultralytics `description` metadata, else the file name).
+    public var name: String
+    public var source: Source
+    /// The URL a remote model was downloaded from.
+    public var url: String?
+    /// Absolute path of the `.onnx` file.
+    public var path: String
+    /// `detect`, `segment`, `classify`, `pose`, `obb`, or `nil` when the metadata does not say.
+    public var task: String?
+    /// Input `[height, width]` (from `imgsz` metadata, else the graph input), `nil` if dynamic.
+    public var inputSize: [Int]?
+    /// Class labels in id order (from the `names` metadata).
+    public var labels: [String]
+    public var typeHint: ModelTypeHint
+    /// File size in bytes.
+    public var sizeBytes: Int64
+    /// SHA-256 recorded at download time (`nil` for bundled/local models).
+    public var sha256: String?
+    /// When a remote model was downloaded.
+    public var downloadedAt: Date?
+}
+
+/// What the catalog remembers about an installed model next to it (`<id>.json`).
+struct ModelSidecar: Codable, Equatable {
+    var source: CatalogModel.Source
+    var url: String?
+    var sha256: String?
+    var downloadedAt: Date?
+    var originalName: String?
+}
+
+/// Per-model user preferences, as the store keeps them; used to order `models list`.
+public struct ModelPreferences: Sendable, Equatable {
+    public var isFavorite: Bool
+    public var isHidden: Bool
+    public var lastUsedAt: Date?
+    public var usageCount: Int
+    public init(isFavorite: Bool = false, isHidden: Bool = false, lastUsedAt: Date? = nil, usageCount: Int = 0) {
+        self.isFavorite = isFavorite; self.isHidden = isHidden; self.lastUsedAt = lastUsedAt; self.usageCount = usageCount
+    }
+
+    /// Orders models for listing: favourites first, then most recently used, then by id; hidden models
+    /// are dropped unless `includeHidden`.
+    /// - Parameters:
+    ///   - models: catalog models.
+    ///   - preferences: preferences by model id (missing = defaults).
+    ///   - includeHidden: keep hidden models (at their place in the order).
+    public static func ordered(_ models: [CatalogModel], preferences: [String: ModelPreferences],
+                               includeHidden: Bool = false) -> [CatalogModel] {
+        let none = ModelPreferences()
+        return models.filter { includeHidden || !(preferences[$0.id]?.isHidden ?? false) }.sorted { a, b in
+            let pa = preferences[a.id] ?? none, pb = preferences[b.id] ?? none
+            if pa.isFavorite != pb.isFavorite { return pa.isFavorite }
+            switch (pa.lastUsedAt, pb.lastUsedAt) {
+            case let (x?, y?) where x != y: return x > y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a.id < b.id
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import SwingCore
+
+/// Counts detections per label above a confidence threshold, per frame and over a video.
+public struct CounterInterpreter: DetectionInterpreter {
+    /// Options (all keys optional in JSON).
+    public struct Configuration: Sendable, Codable, Equatable {
+        /// Only detections with confidence strictly above this are counted. Default 0.25.
+        public var minimumConfidence: Double
+        /// Count only these labels (all when `nil` or empty).
+        public var labels: [String]?
+        public init(minimumConfidence: Double = 0.25, labels: [String]? = nil) {
+            self.minimumConfidence = minimumConfidence; self.labels = labels
+        }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0.25
+            labels = try c.decodeIfPresent([String].self, forKey: .labels)
+        }
+    }
+
+    /// Counts in one frame.
+    public struct Result: Sendable, Encodable, Equatable {
+        public var counts: [String: Int]
+        public var total: Int
+    }
+
+    /// Counts over a video.
+    public struct VideoResult: Sendable, Encodable {
+        /// Sum of the per-frame counts (an object visible in 10 frames counts 10 times).
+        public var totals: [String: Int]
+        /// The most instances of each label seen in one frame — the usual answer to "how many were there".
+        public var peak: [String: Int]
+        /// In how many frames each label appeared.
+        public var framesWithLabel: [String: Int]
+        public var frameCount: Int
+        public var frames: [InterpretedFrames<Result>.Entry]
+    }
+
+    public let name = "counter"
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+
+    public func interpret(_ frame: InterpreterFrame) -> Result {
+        let filter = configuration.labels.flatMap { $0.isEmpty ? nil : Set($0) }
+        var counts: [String: Int] = [:]
+        var total = 0
+        for d in frame.detections where d.confidence > configuration.minimumConfidence {
+            if let f = filter, !f.contains(d.label) { continue }
+            counts[d.label, default: 0] += 1
+            total += 1
+        }
+        return Result(counts: counts, total: total)
+    }
+
+    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+        var totals: [String: Int] = [:], peak: [String: Int] = [:], present: [String: Int] = [:]
+        for f in frames {
+            for (label, n) in f.result.counts {
+                totals[label, default: 0] += n
+                peak[label] = max(peak[label] ?? 0, n)
+                present[label, default: 0] += 1
+            }
+        }
+        return VideoResult(totals: totals, peak: peak, framesWithLabel: present, frameCount: frames.count,
+                           frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
+    }
+}
+
+/// Returns the detections unchanged (plus normalised boxes), so any model's output can be piped on.
+public struct PassthroughInterpreter: DetectionInterpreter {
+    /// No options; accepts any JSON object.
+    public struct Configuration: Sendable, Codable, Equatable {
+        public init() {}
+    }
+
+    /// One detection with its box also normalised (top-left origin).
+    public struct Item: Sendable, Encodable, Equatable {
+        public var detection: Detection
+        public var normalizedBox: Rect
+    }
+
+    public struct Result: Sendable, Encodable, Equatable {
+        public var detections: [Item]
+    }
+
+    public let name = "passthrough"
+    public init(configuration: Configuration = .init()) {}
+
+    public func interpret(_ frame: InterpreterFrame) -> Result {
+        Result(detections: frame.detections.map {
+            Item(detection: $0, normalizedBox: VisionCoordinates.normalized($0.box, width: frame.width, height: frame.height))
+        })
+    }
+}

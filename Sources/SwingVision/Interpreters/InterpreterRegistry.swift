@@ -1,0 +1,129 @@
+import Foundation
+import SwingCore
+
+/// A type-erased interpreter whose results come out as JSON-encodable values.
+public struct AnyDetectionInterpreter: Sendable {
+    /// The CLI name.
+    public let name: String
+    private let frameBody: @Sendable (InterpreterFrame) -> any Encodable & Sendable
+    private let videoBody: @Sendable ([InterpreterFrame]) -> any Encodable & Sendable
+
+    /// Wraps a concrete interpreter.
+    public init<I: DetectionInterpreter>(_ interpreter: I) {
+        name = interpreter.name
+        frameBody = { interpreter.interpret($0) }
+        videoBody = { interpreter.interpretVideo($0) }
+    }
+
+    /// Interprets one frame.
+    public func interpret(_ frame: InterpreterFrame) -> any Encodable & Sendable { frameBody(frame) }
+
+    /// Interprets a sequence of frames with the interpreter's video-level hook.
+    public func interpretVideo(_ frames: [InterpreterFrame]) -> any Encodable & Sendable { videoBody(frames) }
+
+    /// Interprets a sequence of frames and encodes the video result as JSON (sorted keys).
+    /// - Throws: ``InterpreterError/encodingFailed(_:)`` if the result cannot be encoded (e.g. NaN).
+    public func interpretVideoJSON(_ frames: [InterpreterFrame], pretty: Bool = true) throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
+        do { return try enc.encode(AnyEncodable(interpretVideo(frames))) } catch {
+            throw InterpreterError.encodingFailed(String(describing: error))
+        }
+    }
+}
+
+/// Encodes an existential through its concrete type.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// Picks an interpreter by CLI name or by a model's type hint.
+///
+/// Adding an interpreter is one new ``DetectionInterpreter`` type plus one line in ``standard``.
+public struct InterpreterRegistry: Sendable {
+    /// One registered interpreter.
+    public struct Entry: Sendable {
+        /// CLI name.
+        public let name: String
+        /// Model types this interpreter is the default for.
+        public let hints: [ModelTypeHint]
+        /// One-line help.
+        public let summary: String
+        let make: @Sendable (Data?) throws -> AnyDetectionInterpreter
+
+        /// Registers `type`, configured from an optional JSON object (missing keys take defaults).
+        public static func entry<I: DetectionInterpreter>(_ type: I.Type, name: String, hints: [ModelTypeHint] = [],
+                                                          summary: String) -> Entry {
+            Entry(name: name, hints: hints, summary: summary) { json in
+                guard let json, !json.isEmpty else {
+                    return AnyDetectionInterpreter(I(configuration: try JSONDecoder().decode(I.Configuration.self, from: Data("{}".utf8))))
+                }
+                do {
+                    return AnyDetectionInterpreter(I(configuration: try JSONDecoder().decode(I.Configuration.self, from: json)))
+                } catch {
+                    throw InterpreterError.invalidConfiguration(name, String(describing: error))
+                }
+            }
+        }
+    }
+
+    /// Registered entries, in help order.
+    public let entries: [Entry]
+
+    /// Creates a registry (tests and apps can add their own entries).
+    public init(_ entries: [Entry]) { self.entries = entries }
+
+    /// The built-in interpreters.
+    public static let standard = InterpreterRegistry([
+        .entry(PassthroughInterpreter.self, name: "passthrough", hints: [.generic, .custom, .faceClassification],
+               summary: "raw detections, boxes also normalised"),
+        .entry(CounterInterpreter.self, name: "counter", summary: "counts per label per frame and over a video"),
+        .entry(PokerHandInterpreter.self, name: "poker", hints: [.poker], summary: "best poker hand from card labels"),
+        .entry(TennisContactInterpreter.self, name: "tennis-contact", hints: [.tennis],
+               summary: "racket–ball contact frames merged into events"),
+    ])
+
+    /// All CLI names.
+    public var names: [String] { entries.map(\.name) }
+
+    /// The interpreter registered under `name`.
+    /// - Parameters:
+    ///   - name: a CLI name such as `poker`.
+    ///   - configuration: optional JSON object with the interpreter's options.
+    /// - Throws: ``InterpreterError/unknownInterpreter(_:known:)`` or ``InterpreterError/invalidConfiguration(_:_:)``.
+    public func interpreter(named name: String, configuration: Data? = nil) throws -> AnyDetectionInterpreter {
+        guard let e = entries.first(where: { $0.name == name.lowercased() }) else {
+            throw InterpreterError.unknownInterpreter(name, known: names)
+        }
+        return try e.make(configuration)
+    }
+
+    /// The default interpreter for a model type (passthrough when none claims it).
+    public func interpreter(for hint: ModelTypeHint, configuration: Data? = nil) throws -> AnyDetectionInterpreter {
+        let e = entries.first { $0.hints.contains(hint) } ?? entries.first { $0.name == "passthrough" }
+        guard let e else { throw InterpreterError.unknownInterpreter(hint.rawValue, known: names) }
+        return try e.make(configuration)
+    }
+}
+
+/// Errors from interpreting detections.
+public enum InterpreterError: UserFacingError, Equatable {
+    case unknownInterpreter(String, known: [String])
+    case invalidConfiguration(String, String)
+    case invalidDetections(String)
+    case encodingFailed(String)
+
+    public var description: String {
+        switch self {
+        case .unknownInterpreter(let n, let known):
+            return "unknown interpreter '\(n)'; choose one of: \(known.joined(separator: ", "))."
+        case .invalidConfiguration(let n, let why): return "invalid configuration for interpreter '\(n)': \(why)"
+        case .invalidDetections(let why): return "cannot read detections: \(why)"
+        case .encodingFailed(let why): return "cannot encode the interpreter result: \(why)"
+        }
+    }
+
+    public var statusCode: Int32 { StatusCode.invalidInterpreterInput }
+}

@@ -1,0 +1,100 @@
+import SwingCore
+
+/// Reads playing-card detections (labels like `10H`, `AS`, `Th`) and reports the best poker hand.
+///
+/// Cards detected twice (both corner indices of one card) count once. With 5–7 (or more) distinct
+/// cards the result is the best five-card hand; with fewer, the best partial hand.
+public struct PokerHandInterpreter: DetectionInterpreter {
+    /// Options (all keys optional in JSON).
+    public struct Configuration: Sendable, Codable, Equatable {
+        /// Detections at or below this confidence are ignored. Default 0.25 (the detector's own default).
+        public var minimumConfidence: Double
+        public init(minimumConfidence: Double = 0.25) { self.minimumConfidence = minimumConfidence }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0.25
+        }
+    }
+
+    /// One frame's hand.
+    public struct Result: Sendable, Encodable, Equatable {
+        /// "Royal flush", "Straight flush", … "High card"; "No cards" when nothing was recognised.
+        public var hand: String
+        /// Strength on the 1…7462 scale, **higher is better** (7462 = royal flush); `nil` for a partial hand.
+        public var rank: Int?
+        /// The same strength in the numbering of Cactus Kev / `treys` / `phevaluator`
+        /// (1 = royal flush … 7462 = worst), i.e. `7463 − rank`; `nil` for a partial hand.
+        public var evaluatorRank: Int?
+        /// `[category, tiebreak…]`, comparable lexicographically; also defined for partial hands.
+        public var rankKey: [Int]
+        /// The cards making the hand (canonical labels), ascending; the wheel lists its ace first.
+        public var cards: [String]
+        /// E.g. "Full house, kings over threes".
+        public var description: String
+        /// Whether five cards make the hand.
+        public var complete: Bool
+        /// Every distinct card recognised in the frame, ascending.
+        public var distinctCards: [String]
+        /// How many detections were repeats of an already-seen card.
+        public var duplicates: Int
+        /// Labels that are not cards (reported, never fatal).
+        public var invalidLabels: [String]
+    }
+
+    /// Video summary: the strongest hand seen, and each frame's hand.
+    public struct VideoResult: Sendable, Encodable {
+        public var hand: String
+        public var rank: Int?
+        public var evaluatorRank: Int?
+        public var rankKey: [Int]
+        public var cards: [String]
+        public var description: String
+        public var complete: Bool
+        /// The frame the strongest hand was seen in (first such frame on ties).
+        public var frame: Int?
+        public var frames: [InterpretedFrames<Result>.Entry]
+    }
+
+    public let name = "poker"
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+
+    public func interpret(_ frame: InterpreterFrame) -> Result {
+        var seen = Set<PokerCard>()
+        var duplicates = 0
+        var invalid: [String] = []
+        for d in frame.detections where d.confidence > configuration.minimumConfidence {
+            if let card = PokerCard(label: d.label) {
+                if !seen.insert(card).inserted { duplicates += 1 }
+            } else if !invalid.contains(d.label) {
+                invalid.append(d.label)
+            }
+        }
+        let cards = Array(seen)
+        let best = PokerHandEvaluator.best(cards)
+        let cls = PokerRankTable.equivalenceClass(of: best)
+        return Result(
+            hand: cards.isEmpty ? "No cards" : best.name,
+            rank: cls.map { 7463 - $0 }, evaluatorRank: cls,
+            rankKey: [best.category.rawValue] + best.tiebreak,
+            cards: best.cards.map(\.description), description: best.description,
+            complete: best.isComplete, distinctCards: cards.sorted().map(\.description),
+            duplicates: duplicates, invalidLabels: invalid)
+    }
+
+    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+        var best: (frame: Int, result: Result)?
+        for f in frames {
+            // Strictly stronger replaces, so ties keep the first frame.
+            if let b = best, !b.result.rankKey.lexicographicallyPrecedes(f.result.rankKey) { continue }
+            best = (f.frame.frameIndex, f.result)
+        }
+        let r = best?.result
+        return VideoResult(
+            hand: r?.hand ?? "No cards", rank: r?.rank, evaluatorRank: r?.evaluatorRank, rankKey: r?.rankKey ?? [],
+            cards: r?.cards ?? [], description: r?.description ?? "No cards", complete: r?.complete ?? false,
+            frame: best?.frame,
+            frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
+    }
+}

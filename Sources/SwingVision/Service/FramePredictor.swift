@@ -1,0 +1,40 @@
+import Foundation
+import SwingCore
+
+/// Per-stage latency of one prediction, milliseconds.
+public struct StageTimings: Sendable, Equatable, Codable {
+    public var preMs: Double
+    public var inferenceMs: Double
+    public var postMs: Double
+    public init(preMs: Double, inferenceMs: Double, postMs: Double) {
+        self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
+    }
+    /// pre + inference + post.
+    public var totalMs: Double { preMs + inferenceMs + postMs }
+}
+
+/// What a predictor returns for one image.
+public struct FramePrediction: Sendable, Equatable {
+    public var detections: [Detection]
+    public var timings: StageTimings
+    public init(detections: [Detection], timings: StageTimings) { self.detections = detections; self.timings = timings }
+}
+
+/// Anything that turns an image into standardized detections — a YOLO predictor on ONNX Runtime in the
+/// app, a scripted fake in tests. The detection service depends only on this.
+public protocol FramePredictor: Sendable {
+    /// Runs the model on one image.
+    /// - Throws: the predictor's own (user-facing) error.
+    func predict(_ image: ImageBuffer) throws -> FramePrediction
+}
+
+/// A monotonic time source in seconds, injectable so throttling and FPS are testable.
+public protocol ServiceClock: Sendable {
+    func now() -> Double
+}
+
+/// The system's monotonic clock.
+public struct MonotonicClock: ServiceClock {
+    public init() {}
+    public func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
