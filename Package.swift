@@ -42,7 +42,9 @@ let package = Package(
             ]
         ),
         .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg"], swiftSettings: swiftSettings),
-        .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        // DSP over millions of samples: optimised even in debug builds so `make test` (debug) stays fast.
+        .target(name: "SwingAudio", dependencies: ["SwingCore"],
+                swiftSettings: swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
         .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
         .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),

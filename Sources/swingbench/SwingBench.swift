@@ -7,6 +7,7 @@ struct SwingBench: AsyncParsableCommand {
         commandName: "swingbench",
         abstract: "Benchmarks for Swingmaster (run via `make bench`).",
         subcommands: [
+            ContactsBench.self,
         ]
     )
 }
