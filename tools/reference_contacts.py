@@ -23,7 +23,7 @@ DEFAULTS = dict(
     noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0, noiseFloorHopSeconds=0.5,
     noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
-    envelopeMode="rms", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
+    envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
     prominenceWindowMs=150.0, timeReference="onset", amplitudeReferencePercentile=90.0,
     minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=80.0, thudBandHighHz=400.0,
     maxLowBandRatio=4.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,

@@ -28,7 +28,7 @@ struct ContactsBench: ParsableCommand {
     var seeds = 5
     @Option(help: "Track length for --suite, s.")
     var trackSeconds = 60.0
-    @Option(help: "Parameter variant: default, spec-literal, rectified, one-pass, local-maxima, peak-time, no-thud, no-broadband, no-loudness-gate.")
+    @Option(help: "Parameter variant: default, spec-literal, rms, one-pass, local-maxima, peak-time, no-thud, no-broadband, no-loudness-gate.")
     var variant = "default"
     @Option(help: "Matching tolerance for --suite, ms.")
     var toleranceMs = 20.0
@@ -102,7 +102,7 @@ struct ContactsBench: ParsableCommand {
         switch name {
         case "default": break
         case "spec-literal": p = .specLiteral
-        case "rectified": p.envelopeMode = .rectified
+        case "rms": p.envelopeMode = .rms
         case "one-pass": p.envelopeSmoothingPasses = 1
         case "local-maxima": p.peakPicking = .localMaxima
         case "peak-time": p.timeReference = .peak
