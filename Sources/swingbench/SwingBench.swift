@@ -11,6 +11,7 @@ struct SwingBench: AsyncParsableCommand {
             PoseBench.self,
             BiomechBench.self,
             InterpreterBench.self,
+            ContactsBench.self,
         ]
     )
 }
