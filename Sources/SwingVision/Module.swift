@@ -1,1 +1,0 @@
-// SwingVision — module placeholder; replaced as the module is built.
