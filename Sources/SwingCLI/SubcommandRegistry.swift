@@ -8,5 +8,6 @@ enum SubcommandRegistry {
         MeasureCommand.self,
         SessionsCommand.self,
         PoseCommand.self,
+        DetectCommand.self,
     ]
 }

@@ -8,6 +8,7 @@ struct SwingBench: AsyncParsableCommand {
         abstract: "Benchmarks for Swingmaster (run via `make bench`).",
         subcommands: [
             MediaBench.self,
+            YOLOBench.self,
         ]
     )
 }
