@@ -24,7 +24,7 @@ if [ -z "$IMAGE" ]; then
 fi
 
 "$BENCH" yolo --model "$MODEL" --image "$IMAGE" --runs "$RUNS" --json > "$OUT/swift.json"
-"$PY" bench/yolo_peer.py --model "$MODEL" --image "$IMAGE" --runs "$RUNS" --json 2>/dev/null > "$OUT/python.json"
+"$PY" bench/yolo_peer.py --model "$MODEL" --image "$IMAGE" --runs "$RUNS" --json 2>/dev/null | tail -n 1 > "$OUT/python.json"
 
 "$PY" - "$OUT/swift.json" "$OUT/python.json" "$(basename "$MODEL")" "$(basename "$IMAGE")" <<'PYEOF'
 import json, sys

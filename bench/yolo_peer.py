@@ -17,6 +17,7 @@ Needs numpy + onnxruntime (.deps/venv has them); cv2/Pillow/ultralytics are opti
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -209,13 +210,14 @@ def main() -> None:
     try:
         from ultralytics import YOLO  # type: ignore
 
-        model = YOLO(a.model, task="detect")
         times = []
-        for i in range(a.warmup + a.runs):
-            t0 = time.perf_counter()
-            model.predict(a.image, conf=a.conf, iou=a.iou, max_det=a.max_det, verbose=False, device="cpu")
-            if i >= a.warmup:
-                times.append(time.perf_counter() - t0)
+        with contextlib.redirect_stdout(sys.stderr):  # Ultralytics prints loading messages on stdout
+            model = YOLO(a.model, task="detect")
+            for i in range(a.warmup + a.runs):
+                t0 = time.perf_counter()
+                model.predict(a.image, conf=a.conf, iou=a.iou, max_det=a.max_det, verbose=False, device="cpu")
+                if i >= a.warmup:
+                    times.append(time.perf_counter() - t0)
         result["ultralyticsMs"] = median_ms(times)
     except ImportError:
         result["ultralyticsMs"] = None
