@@ -12,6 +12,7 @@ struct SwingBench: AsyncParsableCommand {
             BiomechBench.self,
             InterpreterBench.self,
             ContactsBench.self,
+            YOLOBench.self,
         ]
     )
 }
