@@ -8,30 +8,41 @@ extension TimeReference: ExpressibleByArgument {}
 /// Command-line overrides for every ``ContactDetectorParameters`` field. An option left out keeps the
 /// library default, so the defaults live in one place (`ContactDetectorParameters`).
 struct DetectorOptions: ParsableArguments {
+    private static let D = ContactDetectorParameters.default
     @Flag(name: .customLong("spec-literal"), help: "Start from the product spec taken literally (no robustness additions).")
     var specLiteral = false
-    @Option(name: .customLong("low-hz"), help: "Band-pass lower corner, Hz (default 1000).") var lowHz: Double?
-    @Option(name: .customLong("high-hz"), help: "Band-pass upper corner, Hz (default 4000).") var highHz: Double?
-    @Option(name: .customLong("filter-order"), help: "Butterworth order (default 4).") var filterOrder: Int?
-    @Option(name: .customLong("envelope-window-ms"), help: "Envelope smoothing window, ms (default 5).") var envelopeWindowMs: Double?
-    @Option(name: .customLong("envelope-mode"), help: "rectified | rms (default rms).") var envelopeMode: EnvelopeMode?
-    @Option(name: .customLong("envelope-passes"), help: "Moving-average passes (default 2).") var envelopeSmoothingPasses: Int?
-    @Option(name: .customLong("noise-percentile"), help: "Noise-floor percentile (default 75).") var noiseFloorPercentile: Double?
-    @Option(name: .customLong("noise-window-s"), help: "Sliding noise-floor window, s (default 5).") var noiseFloorWindowSeconds: Double?
-    @Option(name: .customLong("threshold-factor"), help: "Peak threshold × noise floor (default 3.0).") var peakThresholdFactor: Double?
-    @Option(name: .customLong("max-fwhm-ms"), help: "Widest accepted impact, ms (default 40).") var maxImpactFWHMMs: Double?
-    @Option(name: .customLong("min-gap-ms"), help: "Minimum gap between contacts, ms (default 300).") var minGapMs: Double?
-    @Option(name: .customLong("amplitude-weight"), help: "Confidence weight of amplitude (default 0.2).") var amplitudeWeight: Double?
-    @Option(name: .customLong("narrowness-weight"), help: "Confidence weight of narrowness (default 0.4).") var narrownessWeight: Double?
-    @Option(name: .customLong("symmetry-weight"), help: "Confidence weight of symmetry (default 0.4).") var symmetryWeight: Double?
-    @Option(name: .customLong("min-confidence"), help: "Drop contacts below this confidence (default 0.1).") var minConfidence: Double?
-    @Option(name: .customLong("peak-picking"), help: "localMaxima | prominence (default prominence).") var peakPicking: PeakPicking?
-    @Option(name: .customLong("time-reference"), help: "peak | onset (default onset).") var timeReference: TimeReference?
-    @Option(name: .customLong("min-relative-amplitude"), help: "Drop contacts quieter than this × the session's loud hits (default 0.2; 0 disables).") var minRelativeAmplitude: Double?
-    @Option(name: .customLong("reject-thuds"), help: "Reject low-frequency bounce thuds: true | false (default true).") var rejectThuds: Bool?
-    @Option(name: .customLong("max-low-band-ratio"), help: "Thud gate: low-band / in-band energy (default 4).") var maxLowBandRatio: Double?
-    @Option(name: .customLong("require-broadband"), help: "Require a broadband click: true | false (default true).") var requireBroadband: Bool?
-    @Option(name: .customLong("min-high-band-ratio"), help: "Broadband gate: high-band / in-band energy (default 0.03).") var minHighBandRatio: Double?
+    @Option(name: .customLong("low-hz"), help: "Band-pass lower corner, Hz (default \(Self.D.lowHz))") var lowHz: Double?
+    @Option(name: .customLong("high-hz"), help: "Band-pass upper corner, Hz (default \(Self.D.highHz))") var highHz: Double?
+    @Option(name: .customLong("filter-order"), help: "Butterworth order (default \(Self.D.filterOrder))") var filterOrder: Int?
+    @Option(name: .customLong("envelope-window-ms"), help: "Envelope smoothing window, ms (default \(Self.D.envelopeWindowMs))") var envelopeWindowMs: Double?
+    @Option(name: .customLong("envelope-mode"), help: "rectified | rms (default \(Self.D.envelopeMode.rawValue))") var envelopeMode: EnvelopeMode?
+    @Option(name: .customLong("envelope-passes"), help: "Moving-average passes (default \(Self.D.envelopeSmoothingPasses))") var envelopeSmoothingPasses: Int?
+    @Option(name: .customLong("noise-percentile"), help: "Noise-floor percentile (default \(Self.D.noiseFloorPercentile))") var noiseFloorPercentile: Double?
+    @Option(name: .customLong("noise-window-s"), help: "Sliding noise-floor window, s (default \(Self.D.noiseFloorWindowSeconds))") var noiseFloorWindowSeconds: Double?
+    @Option(name: .customLong("threshold-factor"), help: "Peak threshold × noise floor (default \(Self.D.peakThresholdFactor))") var peakThresholdFactor: Double?
+    @Option(name: .customLong("max-fwhm-ms"), help: "Widest accepted impact, ms (default \(Self.D.maxImpactFWHMMs))") var maxImpactFWHMMs: Double?
+    @Option(name: .customLong("min-gap-ms"), help: "Minimum gap between contacts, ms (default \(Self.D.minGapMs))") var minGapMs: Double?
+    @Option(name: .customLong("amplitude-weight"), help: "Confidence weight of amplitude (default \(Self.D.amplitudeWeight))") var amplitudeWeight: Double?
+    @Option(name: .customLong("narrowness-weight"), help: "Confidence weight of narrowness (default \(Self.D.narrownessWeight))") var narrownessWeight: Double?
+    @Option(name: .customLong("symmetry-weight"), help: "Confidence weight of symmetry (default \(Self.D.symmetryWeight))") var symmetryWeight: Double?
+    @Option(name: .customLong("min-confidence"), help: "Drop contacts below this confidence (default \(Self.D.minConfidence))") var minConfidence: Double?
+    @Option(name: .customLong("peak-picking"), help: "localMaxima | prominence (default \(Self.D.peakPicking.rawValue))") var peakPicking: PeakPicking?
+    @Option(name: .customLong("time-reference"), help: "peak | onset (default \(Self.D.timeReference.rawValue))") var timeReference: TimeReference?
+    @Option(name: .customLong("min-relative-amplitude"), help: "Drop contacts quieter than this × the session's loud hits (default \(Self.D.minRelativeAmplitude))") var minRelativeAmplitude: Double?
+    @Option(name: .customLong("reject-thuds"), help: "Reject low-frequency bounce thuds: true | false (default \(Self.D.rejectThuds))") var rejectThuds: Bool?
+    @Option(name: .customLong("max-low-band-ratio"), help: "Thud gate: low-band / in-band energy (default \(Self.D.maxLowBandRatio))") var maxLowBandRatio: Double?
+    @Option(name: .customLong("require-broadband"), help: "Require a broadband click: true | false (default \(Self.D.requireBroadband))") var requireBroadband: Bool?
+    @Option(name: .customLong("min-high-band-ratio"), help: "Broadband gate: high-band / in-band energy (default \(Self.D.minHighBandRatio))") var minHighBandRatio: Double?
+
+    @Option(name: .customLong("noise-hop-s"), help: "Noise floor evaluated every this many seconds (default \(Self.D.noiseFloorHopSeconds))") var noiseFloorHopSeconds: Double?
+    @Option(name: .customLong("noise-decimation-ms"), help: "Envelope sampling step for the noise floor, ms (default \(Self.D.noiseFloorDecimationMs))") var noiseFloorDecimationMs: Double?
+    @Option(name: .customLong("peak-neighborhood-ms"), help: "A peak must dominate ± this many ms (prominence mode) (default \(Self.D.peakNeighborhoodMs))") var peakNeighborhoodMs: Double?
+    @Option(name: .customLong("prominence-window-ms"), help: "Prominence base search, ms each side (default \(Self.D.prominenceWindowMs))") var prominenceWindowMs: Double?
+    @Option(name: .customLong("amplitude-reference-percentile"), help: "Percentile of candidate peaks used as the amplitude reference (default \(Self.D.amplitudeReferencePercentile))") var amplitudeReferencePercentile: Double?
+    @Option(name: .customLong("thud-band-low-hz"), help: "Thud band lower edge, Hz (default \(Self.D.thudBandLowHz))") var thudBandLowHz: Double?
+    @Option(name: .customLong("thud-band-high-hz"), help: "Thud band upper edge, Hz (default \(Self.D.thudBandHighHz))") var thudBandHighHz: Double?
+    @Option(name: .customLong("click-band-low-hz"), help: "Broadband-click band lower edge, Hz (default \(Self.D.clickBandLowHz))") var clickBandLowHz: Double?
+    @Option(name: .customLong("click-band-high-hz"), help: "Broadband-click band upper edge, Hz (default \(Self.D.clickBandHighHz))") var clickBandHighHz: Double?
 
     /// The detector parameters with the user's overrides applied.
     func parameters() throws -> ContactDetectorParameters {
@@ -49,6 +60,7 @@ struct DetectorOptions: ParsableArguments {
         set(\.timeReference, timeReference); set(\.minRelativeAmplitude, minRelativeAmplitude)
         set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio)
         set(\.requireBroadband, requireBroadband); set(\.minHighBandRatio, minHighBandRatio)
+        set(\.noiseFloorHopSeconds, noiseFloorHopSeconds); set(\.noiseFloorDecimationMs, noiseFloorDecimationMs); set(\.peakNeighborhoodMs, peakNeighborhoodMs); set(\.prominenceWindowMs, prominenceWindowMs); set(\.amplitudeReferencePercentile, amplitudeReferencePercentile); set(\.thudBandLowHz, thudBandLowHz); set(\.thudBandHighHz, thudBandHighHz); set(\.clickBandLowHz, clickBandLowHz); set(\.clickBandHighHz, clickBandHighHz);
         try p.validate(sampleRate: 44_100)
         return p
     }
