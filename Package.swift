@@ -11,6 +11,11 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
+// Pixel, DSP and tensor loops are 10–50× slower unoptimised, which would make the test suite
+// (real images, real audio, real models) crawl; these modules are optimised in debug builds too.
+let hotSettings: [SwiftSetting] = swiftSettings + [
+    .unsafeFlags(["-O"], .when(configuration: .debug)),
+]
 
 let package = Package(
     name: "Swingmaster",
@@ -32,7 +37,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
-        .target(name: "SwingCore", swiftSettings: swiftSettings),
+        .target(name: "SwingCore", swiftSettings: hotSettings),
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
@@ -41,12 +46,12 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
-        .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg"], swiftSettings: swiftSettings),
-        .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
-        .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
-        .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
-        .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: swiftSettings),
-        .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
+        .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg"], swiftSettings: hotSettings),
+        .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: hotSettings),
+        .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: hotSettings),
+        .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
+        .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
+        .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         .target(name: "SwingStore", dependencies: ["SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .target(
             name: "SwingPipeline",
@@ -77,11 +82,12 @@ let package = Package(
         .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], swiftSettings: swiftSettings),
     ]
 )

@@ -13,7 +13,7 @@ ORT_VERSION="1.23.2"
 ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
 ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
 DEPS=".deps"
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v2"
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v3"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -24,7 +24,7 @@ fi
 # ---- 1. Debian packages -------------------------------------------------------------------
 if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
   pkgs=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-        pkg-config libsqlite3-dev python3-venv unzip)
+        pkg-config libsqlite3-dev python3-venv unzip time)
   missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,6 +12,12 @@ public enum MeasureIO {
     /// - Throws: ``BiomechError/invalidTrack(_:)`` for malformed JSON, a missing `frames` array, or frames
     ///   with the wrong number of landmarks.
     public static func decodeTrack(_ data: Data) throws -> PoseTrack {
+        if let samples = TrackScanner.samples([UInt8](data)) { return try PoseTrack(samples: samples) }
+        return try decodeTrackWithFoundation(data)
+    }
+
+    /// The `JSONDecoder` path: the reference for what is accepted, and the source of precise errors.
+    static func decodeTrackWithFoundation(_ data: Data) throws -> PoseTrack {
         let file: TrackFile
         do {
             file = try JSONDecoder().decode(TrackFile.self, from: data)

@@ -77,10 +77,12 @@ enum SessionsFormat {
 
     static func list(_ sessions: [SessionRecord]) -> String {
         guard !sessions.isEmpty else { return "No sessions yet. Analyse a video with `swingmaster analyze VIDEO`.\n" }
-        var out = "   ID  Date              Shots  Consistency  File\n"
+        let width = max(4, sessions.map(\.fileName.count).max() ?? 4)
+        func padRight(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+        var out = "   ID  Date              " + padRight("File") + "  Shots  Consistency\n"
         for s in sessions {
-            out += ShotTable.pad("\(s.id)", 5) + "  " + date(s.createdAt) + ShotTable.pad("\(s.shotCount)", 7)
-                + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "  " + s.fileName + "\n"
+            out += ShotTable.pad("\(s.id)", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
+                + ShotTable.pad("\(s.shotCount)", 7) + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
         }
         return out
     }

@@ -41,4 +41,5 @@ public enum StatusCode {
     public static let checksumMismatch: Int32 = 51
     public static let catalogError: Int32 = 52
     public static let invalidInterpreterInput: Int32 = 53
+    public static let invalidParameter: Int32 = 60  // 60–69: parameters
 }

@@ -7,6 +7,9 @@ struct SwingBench: AsyncParsableCommand {
         commandName: "swingbench",
         abstract: "Benchmarks for Swingmaster (run via `make bench`).",
         subcommands: [
+            MediaBench.self,
+            PoseBench.self,
+            BiomechBench.self,
             InterpreterBench.self,
         ]
     )

@@ -43,7 +43,7 @@ struct RandomCase {
 
     init(rng: inout SplitMix64) {
         let fps = [30.0, 60.0, 120.0, 240.0][rng.int(0...3)]
-        let duration = fps >= 240 ? rng.uniform(1.5, 2.5) : rng.uniform(2.5, 5)
+        let duration = fps >= 240 ? rng.uniform(1.5, 2.0) : rng.uniform(2.0, 4.0)
         let start = rng.uniform(0, 100)
         let count = Int(duration * fps)
         let useScore = rng.int(0...1) == 0
@@ -78,7 +78,10 @@ struct RandomCase {
             for (k, idx) in [29, 30, 31, 32].enumerated() {
                 w[idx] = world(0.1 * Double(k % 2), k < 2 ? -0.15 : 0.15, rng.uniform(-1.0, -0.9))
             }
-            let image = (0..<33).map { _ in TrackJSON.Image(x: rng.uniform(0, 1920), y: rng.uniform(0, 1080), visibility: rng.uniform(0.3, 1)) }
+            // Image landmarks only carry the visibilities when there is no score (keeps the files small).
+            let image = useScore ? [] : (0..<33).map { _ in
+                TrackJSON.Image(x: rng.uniform(0, 1920), y: rng.uniform(0, 1080), visibility: rng.uniform(0.3, 1))
+            }
             frames.append(.init(index: i, time: t, score: useScore ? rng.uniform(0.5, 1) : nil, landmarks: image, worldLandmarks: w))
         }
         track = TrackJSON(frames: frames)

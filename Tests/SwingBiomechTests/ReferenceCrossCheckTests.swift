@@ -43,7 +43,7 @@ import Testing
         let enc = JSONEncoder()
         var cases: [RandomCase] = []
         var manifest: [[String: Any]] = []
-        for n in 0..<16 {
+        for n in 0..<14 {
             let c = RandomCase(rng: &rng)
             let track = dir.appendingPathComponent("track\(n).json"), contacts = dir.appendingPathComponent("contacts\(n).json")
             try enc.encode(c.track).write(to: track)
@@ -99,6 +99,6 @@ import Testing
         }
         // The generated cases must exercise both outcomes, or the comparison proves little.
         print("cross-check: \(okShots) ok shots, \(noPerson) no-person shots")
-        #expect(okShots >= 40 && noPerson >= 3, "ok \(okShots), no person \(noPerson)")
+        #expect(okShots >= 30 && noPerson >= 3, "ok \(okShots), no person \(noPerson)")
     }
 }

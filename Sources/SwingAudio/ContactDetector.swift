@@ -1,0 +1,140 @@
+import Foundation
+import SwingCore
+
+/// One detected racket–ball contact and the features that justified it.
+public struct ContactCandidate: Sendable, Codable, Equatable {
+    /// Contact time, s from the first sample (the onset or the peak, per ``TimeReference``).
+    public var time: Double
+    /// Composite confidence in [0, 1]: weights · (amplitude, narrowness, symmetry) scores.
+    public var confidence: Double
+    /// Width of the envelope peak at half maximum (or half prominence), ms.
+    public var fwhmMs: Double
+    /// min(rise, fall) / max(rise, fall) of the half-level crossings around the peak, in [0, 1].
+    public var symmetry: Double
+    /// Envelope value at the peak (band-passed signal units; full scale = 1).
+    public var amplitude: Double
+    /// Time of the envelope maximum, s.
+    public var peakTime: Double
+    /// Peak height over the local noise floor.
+    public var snr: Double
+    /// Low-band (thud band) transient energy / in-band transient energy; nil when not measured.
+    public var lowBandRatio: Double?
+    /// High-band (click band) transient energy / in-band transient energy; nil when not measured.
+    public var highBandRatio: Double?
+
+    /// Memberwise initialiser.
+    public init(time: Double, confidence: Double, fwhmMs: Double, symmetry: Double, amplitude: Double,
+                peakTime: Double, snr: Double, lowBandRatio: Double? = nil, highBandRatio: Double? = nil) {
+        self.time = time; self.confidence = confidence; self.fwhmMs = fwhmMs; self.symmetry = symmetry
+        self.amplitude = amplitude; self.peakTime = peakTime; self.snr = snr
+        self.lowBandRatio = lowBandRatio; self.highBandRatio = highBandRatio
+    }
+}
+
+/// Finds racket–ball contacts in mono audio (the recipe of `docs/contacts.md`):
+/// band-pass → envelope → sliding-percentile noise floor → peaks above factor × floor → shape
+/// (width, symmetry) → thud / broadband / loudness gates → composite confidence → NMS.
+public struct ContactDetector: Sendable {
+    /// The configuration.
+    public let parameters: ContactDetectorParameters
+
+    /// Creates a detector. Parameters are validated per call, against the audio's sample rate.
+    public init(parameters: ContactDetectorParameters = .default) { self.parameters = parameters }
+
+    /// Detects contacts.
+    /// - Parameters:
+    ///   - samples: mono Float32, full scale ±1; time 0 = first sample.
+    ///   - sampleRate: samples per second (44 100 in the pipeline; anything ≥ 8 kHz above 2 × `highHz`).
+    ///   - progress: optional callback, stage `"contacts"`, fraction 0…1.
+    /// - Returns: contacts sorted by time. Audio shorter than the filter padding (~1 ms) yields none.
+    /// - Throws: ``AudioError`` for invalid parameters, sample rate, or non-finite samples.
+    /// - Complexity: O(n) in the number of samples plus O(k) per candidate.
+    public func detect(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> [ContactCandidate] {
+        let p = parameters
+        try p.validate(sampleRate: sampleRate)
+        if let bad = samples.firstIndex(where: { !$0.isFinite }) { throw AudioError(.nonFiniteSamples(index: bad)) }
+        let fs = sampleRate
+        func samplesFor(ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
+
+        let main = ZeroPhaseFilter(sections: Butterworth.bandPass(order: p.filterOrder, lowHz: p.lowHz, highHz: p.highHz, sampleRate: fs))
+        guard samples.count > main.padLength else { progress?("contacts", 1); return [] }
+        let y = main.apply(samples) { progress?("contacts", 0.8 * $0) }
+
+        var width = samplesFor(ms: p.envelopeWindowMs)
+        if width % 2 == 0 { width += 1 }
+        let env = Envelope.envelope(y, mode: p.envelopeMode, width: width, passes: p.envelopeSmoothingPasses)
+        progress?("contacts", 0.9)
+
+        let floor = Envelope.noiseFloor(env, decimation: max(1, samplesFor(ms: p.noiseFloorDecimationMs)),
+                                        window: samplesFor(ms: p.noiseFloorWindowSeconds * 1000),
+                                        hop: max(1, samplesFor(ms: p.noiseFloorHopSeconds * 1000)),
+                                        percentile: p.noiseFloorPercentile)
+        let hop = max(1, samplesFor(ms: p.noiseFloorHopSeconds * 1000))
+        func floorAt(_ i: Int) -> Double {
+            let k = i / hop
+            guard k + 1 < floor.values.count else { return floor.values.last ?? 0 }
+            let t = Double(i - floor.centres[k]) / Double(hop)
+            return floor.values[k] + t * (floor.values[k + 1] - floor.values[k])
+        }
+        let peaks = PeakShape.candidates(env, threshold: { p.peakThresholdFactor * floorAt($0) },
+                                         picking: p.peakPicking, radius: samplesFor(ms: p.peakNeighborhoodMs))
+
+        // Shape: width gate first (cheap), then the band-energy gates on the survivors only.
+        let spectral = SpectralFeatures(parameters: p, sampleRate: fs)
+        var kept: [(MeasuredPeak, Double?, Double?)] = []
+        for i in peaks {
+            let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
+            let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
+            guard fwhm <= p.maxImpactFWHMMs else { continue }
+            var low: Double?, high: Double?
+            if p.rejectThuds || p.requireBroadband {
+                (low, high) = spectral.ratios(samples: samples, bandPassed: y, onset: Int(m.leftCrossing.rounded(.down)))
+                if p.rejectThuds, let low, low > p.maxLowBandRatio { continue }
+                if p.requireBroadband, let high, high < p.minHighBandRatio { continue }
+            }
+            kept.append((m, low, high))
+        }
+
+        var amplitudes = kept.map { Float($0.0.height) }
+        let reference = max(Envelope.percentile(&amplitudes, p.amplitudeReferencePercentile), 1e-12)
+        let weightSum = p.amplitudeWeight + p.narrownessWeight + p.symmetryWeight
+        var scored: [ContactCandidate] = []
+        for (m, low, high) in kept {
+            guard m.height >= p.minRelativeAmplitude * reference else { continue }
+            let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
+            let rise = Double(m.peakIndex) - m.leftCrossing, fall = m.rightCrossing - Double(m.peakIndex)
+            let symmetry = max(rise, fall) > 0 ? min(rise, fall) / max(rise, fall) : 1
+            let ampScore = min(1, m.height / reference)
+            let narrow = max(0, 1 - fwhm / p.maxImpactFWHMMs)
+            let confidence = (p.amplitudeWeight * ampScore + p.narrownessWeight * narrow + p.symmetryWeight * symmetry) / weightSum
+            guard confidence >= p.minConfidence else { continue }
+            let time = p.timeReference == .onset ? m.leftCrossing / fs : Double(m.peakIndex) / fs
+            scored.append(ContactCandidate(time: time, confidence: confidence, fwhmMs: fwhm, symmetry: symmetry,
+                                           amplitude: m.height, peakTime: Double(m.peakIndex) / fs,
+                                           snr: m.floor > 0 ? m.height / m.floor : .greatestFiniteMagnitude,
+                                           lowBandRatio: low, highBandRatio: high))
+        }
+        let result = NonMaximumSuppression.apply(scored, minGap: p.minGapMs / 1000)
+        progress?("contacts", 1)
+        return result
+    }
+}
+
+/// Greedy NMS in time: highest confidence first (ties: earlier), keep unless within `minGap` of a kept one.
+enum NonMaximumSuppression {
+    static func apply(_ candidates: [ContactCandidate], minGap: Double) -> [ContactCandidate] {
+        let order = candidates.sorted { ($0.confidence, -$0.time) > ($1.confidence, -$1.time) }
+        var keptTimes: [Double] = []  // sorted
+        var kept: [ContactCandidate] = []
+        for c in order {
+            // Binary search for the insertion point; only the neighbours can be within minGap.
+            var lo = 0, hi = keptTimes.count
+            while lo < hi { let mid = (lo + hi) / 2; if keptTimes[mid] < c.time { lo = mid + 1 } else { hi = mid } }
+            if lo < keptTimes.count, keptTimes[lo] - c.time < minGap { continue }
+            if lo > 0, c.time - keptTimes[lo - 1] < minGap { continue }
+            keptTimes.insert(c.time, at: lo)
+            kept.append(c)
+        }
+        return kept.sorted { $0.time < $1.time }
+    }
+}

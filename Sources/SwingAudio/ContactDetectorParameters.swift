@@ -1,0 +1,187 @@
+import SwingCore
+
+/// How the amplitude envelope is formed from the band-passed signal.
+public enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
+    /// The spec, literally: `|y|` averaged over the envelope window. Ripples at twice the carrier.
+    case rectified
+    /// `sqrt(mean(y²))` over the window: an energy envelope, smoother and less biased by phase.
+    case rms
+}
+
+/// How envelope maxima become candidate events.
+public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
+    /// The spec, literally: every sample-level local maximum above the threshold is a candidate;
+    /// widths are measured at half the *maximum* (FWHM). Ripple gives many maxima per impact.
+    case localMaxima
+    /// One candidate per event: a maximum must dominate ±`peakNeighborhoodMs`, and widths are measured
+    /// at half its *prominence* (scipy `peak_widths(rel_height=0.5)`), so an impact riding on a
+    /// grunt or on wind keeps its own narrow width.
+    case prominence
+}
+
+/// Which instant of an event is reported as the contact `time`.
+public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
+    /// The envelope maximum (the spec's reading). It lags the true impact by the resonance decay.
+    case peak
+    /// The acoustic onset: the leading-edge crossing of the envelope at half the peak's height
+    /// (half prominence in `prominence` mode). With a symmetric smoothing kernel this crossing sits on
+    /// the instant the sound starts, i.e. when the ball meets the strings.
+    case onset
+}
+
+/// Every knob of the audio contact detector. Defaults are the product spec's values plus the
+/// robustness additions documented in `docs/contacts.md` (each switchable back to the spec literal
+/// with ``specLiteral``).
+public struct ContactDetectorParameters: Sendable, Codable, Equatable {
+    // MARK: Spec recipe
+    /// Band-pass lower corner (−3 dB), Hz.
+    public var lowHz = 1000.0
+    /// Band-pass upper corner (−3 dB), Hz. Must be below Nyquist.
+    public var highHz = 4000.0
+    /// Butterworth prototype order N (scipy `butter(N, …, btype="band")`): the band-pass has 2N poles,
+    /// N second-order sections, −24·N dB/decade… per side. 4 gives a steep 8-pole band-pass that keeps
+    /// wind and bounce energy below 400 Hz about 60 dB down while staying numerically tame in SOS form.
+    public var filterOrder = 4
+    /// Envelope smoothing window, ms (centred moving average).
+    public var envelopeWindowMs = 5.0
+    /// Percentile of the envelope taken as the noise floor.
+    public var noiseFloorPercentile = 75.0
+    /// Length of the sliding window the noise floor percentile is taken over, s. 5 s follows gusts of
+    /// wind and crowd changes yet holds ≥ 80 % background even in a fast rally (an impact occupies
+    /// ~30 ms of envelope above the floor, so even 10 impacts per window shift the 75th percentile little).
+    public var noiseFloorWindowSeconds = 5.0
+    /// The floor is evaluated every `noiseFloorHopSeconds` on the envelope sampled every
+    /// `noiseFloorDecimationMs`, then linearly interpolated — O(n) overall for any file length.
+    public var noiseFloorHopSeconds = 0.5
+    /// Envelope sampling step used for the floor percentile, ms.
+    public var noiseFloorDecimationMs = 1.0
+    /// A candidate's envelope peak must exceed this factor × the local noise floor.
+    public var peakThresholdFactor = 3.0
+    /// Peaks wider than this (full width at half maximum / half prominence) are not impacts, ms.
+    public var maxImpactFWHMMs = 40.0
+    /// Non-maximum suppression: two contacts are never closer than this, ms.
+    public var minGapMs = 300.0
+    /// Confidence weights (their sum should be 1 so confidence stays in [0, 1]).
+    public var amplitudeWeight = 0.2
+    public var narrownessWeight = 0.4
+    public var symmetryWeight = 0.4
+    /// Candidates with a composite confidence below this are dropped. 0.1 only removes shapes that
+    /// are both wide and lopsided; genuine impacts score ≥ 0.4 on the synthetic suite.
+    public var minConfidence = 0.1
+
+    // MARK: Robustness additions (documented in docs/contacts.md)
+    /// Envelope formation; `.rms` by default (spec literal: `.rectified`).
+    public var envelopeMode = EnvelopeMode.rms
+    /// How many times the moving average is applied. 2 = triangular kernel: no ripple, still 5 ms FWHM.
+    public var envelopeSmoothingPasses = 2
+    /// Candidate selection; `.prominence` by default (spec literal: `.localMaxima`).
+    public var peakPicking = PeakPicking.prominence
+    /// In `.prominence` mode a peak must be the maximum of ±this many ms of envelope.
+    public var peakNeighborhoodMs = 15.0
+    /// How far each side the prominence base is searched, ms.
+    public var prominenceWindowMs = 150.0
+    /// Reported time; `.onset` by default (spec literal: `.peak`).
+    public var timeReference = TimeReference.onset
+    /// Amplitude score = amplitude / reference, where the reference is this percentile of all shape-valid
+    /// candidates' amplitudes (robust to one very loud outlier).
+    public var amplitudeReferencePercentile = 90.0
+    /// Candidates quieter than this fraction of the reference amplitude are dropped (−14 dB at 0.2):
+    /// distant hits from other courts are not the player's contacts. 0 disables.
+    public var minRelativeAmplitude = 0.2
+    /// Reject bounce thuds: low-band transient energy / in-band transient energy above `maxLowBandRatio`.
+    public var rejectThuds = true
+    /// Low band used to recognise thuds, Hz (below the band-pass, above most wind rumble).
+    public var thudBandLowHz = 80.0
+    public var thudBandHighHz = 400.0
+    /// A candidate whose low-band energy excess is more than this × its in-band excess is a thud.
+    public var maxLowBandRatio = 4.0
+    /// Require a broadband click: high-band transient energy / in-band transient energy ≥ `minHighBandRatio`.
+    /// Rejects narrowband squeaks and tonal sounds; wind and thuds have nothing up there.
+    public var requireBroadband = true
+    /// High band used to recognise the broadband click, Hz (clamped to 0.45 × sample rate).
+    public var clickBandLowHz = 5000.0
+    public var clickBandHighHz = 10000.0
+    /// Minimum high-band / in-band energy-excess ratio of an impact.
+    public var minHighBandRatio = 0.03
+
+    /// The defaults described above.
+    public init() {}
+
+    /// The defaults.
+    public static let `default` = ContactDetectorParameters()
+
+    /// The product spec taken literally: rectified single-pass envelope, every local maximum, FWHM at half
+    /// maximum, peak time, no amplitude/thud/broadband gates. Kept to measure what each addition buys.
+    public static var specLiteral: ContactDetectorParameters {
+        var p = ContactDetectorParameters()
+        p.envelopeMode = .rectified
+        p.envelopeSmoothingPasses = 1
+        p.peakPicking = .localMaxima
+        p.timeReference = .peak
+        p.minRelativeAmplitude = 0
+        p.rejectThuds = false
+        p.requireBroadband = false
+        return p
+    }
+
+    /// Checks every value against the sample rate it will be used with.
+    /// - Parameter sampleRate: samples per second of the audio to analyse.
+    /// - Throws: ``AudioError`` naming the first offending parameter.
+    public func validate(sampleRate: Double) throws {
+        func bad(_ name: String, _ why: String) -> AudioError { .invalidParameter(name: name, reason: why) }
+        guard sampleRate.isFinite, sampleRate >= 8000 else {
+            throw AudioError.invalidSampleRate(sampleRate)
+        }
+        let nyquist = sampleRate / 2
+        guard lowHz.isFinite, lowHz > 0 else { throw bad("low-hz", "must be a positive frequency (got \(lowHz))") }
+        guard highHz.isFinite, highHz > lowHz else {
+            throw bad("high-hz", "must be above low-hz (\(lowHz) Hz) (got \(highHz))")
+        }
+        guard highHz < nyquist else {
+            throw bad("high-hz", "must be below the Nyquist frequency \(nyquist) Hz (got \(highHz))")
+        }
+        guard (1...12).contains(filterOrder) else { throw bad("filter-order", "must be 1…12 (got \(filterOrder))") }
+        let positives: [(String, Double)] = [
+            ("envelope-window-ms", envelopeWindowMs), ("noise-floor-window-seconds", noiseFloorWindowSeconds),
+            ("noise-floor-hop-seconds", noiseFloorHopSeconds), ("noise-floor-decimation-ms", noiseFloorDecimationMs),
+            ("peak-threshold-factor", peakThresholdFactor), ("max-impact-fwhm-ms", maxImpactFWHMMs),
+            ("peak-neighborhood-ms", peakNeighborhoodMs), ("prominence-window-ms", prominenceWindowMs),
+        ]
+        for (name, v) in positives where !(v.isFinite && v > 0) {
+            throw bad(name, "must be a positive number (got \(v))")
+        }
+        guard minGapMs.isFinite, minGapMs >= 0 else { throw bad("min-gap-ms", "must be ≥ 0 (got \(minGapMs))") }
+        for (name, v) in [("noise-floor-percentile", noiseFloorPercentile),
+                          ("amplitude-reference-percentile", amplitudeReferencePercentile)]
+        where !(v.isFinite && v >= 0 && v <= 100) {
+            throw bad(name, "must be within 0…100 (got \(v))")
+        }
+        let weights = [amplitudeWeight, narrownessWeight, symmetryWeight]
+        guard weights.allSatisfy({ $0.isFinite && $0 >= 0 }), weights.reduce(0, +) > 0 else {
+            throw bad("weights", "amplitude, narrowness and symmetry weights must be ≥ 0 and not all 0")
+        }
+        for (name, v) in [("min-confidence", minConfidence), ("min-relative-amplitude", minRelativeAmplitude)]
+        where !(v.isFinite && v >= 0 && v <= 1) {
+            throw bad(name, "must be within 0…1 (got \(v))")
+        }
+        guard (1...4).contains(envelopeSmoothingPasses) else {
+            throw bad("envelope-passes", "must be 1…4 (got \(envelopeSmoothingPasses))")
+        }
+        if rejectThuds {
+            guard thudBandLowHz > 0, thudBandHighHz > thudBandLowHz, thudBandHighHz < nyquist else {
+                throw bad("thud-band", "needs 0 < low < high < Nyquist (got \(thudBandLowHz)–\(thudBandHighHz) Hz)")
+            }
+            guard maxLowBandRatio.isFinite, maxLowBandRatio > 0 else {
+                throw bad("max-low-band-ratio", "must be a positive number (got \(maxLowBandRatio))")
+            }
+        }
+        if requireBroadband {
+            guard clickBandLowHz > 0, clickBandHighHz > clickBandLowHz, clickBandLowHz < 0.45 * sampleRate * 0.95 else {
+                throw bad("click-band", "needs 0 < low < high and low well below Nyquist (got \(clickBandLowHz)–\(clickBandHighHz) Hz)")
+            }
+            guard minHighBandRatio.isFinite, minHighBandRatio >= 0 else {
+                throw bad("min-high-band-ratio", "must be ≥ 0 (got \(minHighBandRatio))")
+            }
+        }
+    }
+}

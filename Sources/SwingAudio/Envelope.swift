@@ -1,0 +1,103 @@
+import Foundation
+
+/// Envelope and noise-floor primitives. Each mirrors one numpy expression in
+/// `tools/reference_contacts.py` so the two implementations stay comparable line by line.
+enum Envelope {
+    /// Centred moving average of odd width `width`; at the ends the window shrinks to the samples that
+    /// exist (mean over what is there), which keeps the first and last impacts measurable.
+    static func movingAverage(_ v: [Float], width: Int) -> [Float] {
+        let n = v.count
+        guard n > 0 else { return [] }
+        let h = max(0, width / 2)
+        var out = [Float](repeating: 0, count: n)
+        v.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { o in
+                // Running sum in Double: the drift over 26 M samples stays ~1e-9 relative.
+                var sum = 0.0
+                var lo = 0, hi = 0  // window is [lo, hi)
+                for i in 0..<n {
+                    let wantHi = min(n, i + h + 1), wantLo = max(0, i - h)
+                    while hi < wantHi { sum += Double(s[hi]); hi += 1 }
+                    while lo < wantLo { sum -= Double(s[lo]); lo += 1 }
+                    o[i] = Float(max(0, sum) / Double(hi - lo))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The envelope of a band-passed signal per ``EnvelopeMode`` and the number of smoothing passes.
+    static func envelope(_ y: [Float], mode: EnvelopeMode, width: Int, passes: Int) -> [Float] {
+        var v = mode == .rms ? y.map { $0 * $0 } : y.map { abs($0) }
+        for _ in 0..<max(1, passes) { v = movingAverage(v, width: width) }
+        if mode == .rms {
+            v.withUnsafeMutableBufferPointer { b in
+                for i in b.indices { b[i] = b[i].squareRoot() }
+            }
+        }
+        return v
+    }
+
+    /// numpy's default ("linear") percentile of `values` (which it reorders).
+    static func percentile(_ values: inout [Float], _ q: Double) -> Double {
+        let n = values.count
+        guard n > 0 else { return 0 }
+        let pos = q / 100 * Double(n - 1)
+        let k = Int(pos.rounded(.down))
+        let frac = pos - Double(k)
+        let lower = Double(select(&values, k))
+        guard frac > 0, k + 1 < n else { return lower }
+        // After select, everything right of k is ≥ the k-th value: the next order statistic is their minimum.
+        var upper = Float.greatestFiniteMagnitude
+        for i in (k + 1)..<n where values[i] < upper { upper = values[i] }
+        return lower + frac * (Double(upper) - lower)
+    }
+
+    /// Quickselect (Hoare partition, median-of-three pivot): puts the k-th smallest at index k.
+    private static func select(_ a: inout [Float], _ k: Int) -> Float {
+        a.withUnsafeMutableBufferPointer { b in
+            var lo = 0, hi = b.count - 1
+            while hi > lo {
+                let mid = lo + (hi - lo) / 2
+                if b[mid] < b[lo] { b.swapAt(mid, lo) }
+                if b[hi] < b[lo] { b.swapAt(hi, lo) }
+                if b[hi] < b[mid] { b.swapAt(hi, mid) }
+                let pivot = b[mid]
+                var i = lo, j = hi
+                while i <= j {
+                    while b[i] < pivot { i += 1 }
+                    while b[j] > pivot { j -= 1 }
+                    if i <= j { b.swapAt(i, j); i += 1; j -= 1 }
+                }
+                if k <= j { hi = j } else if k >= i { lo = i } else { break }
+            }
+            return b[k]
+        }
+    }
+
+    /// Sliding-percentile noise floor, evaluated at centres `0, hop, 2·hop, …` over the envelope sampled
+    /// every `decimation` samples within ±window/2, then linearly interpolated (held flat past the ends).
+    /// - Returns: `(centres, values)`; ``floor(at:centres:values:)`` interpolates.
+    static func noiseFloor(_ env: [Float], decimation: Int, window: Int, hop: Int, percentile q: Double)
+        -> (centres: [Int], values: [Double])
+    {
+        let n = env.count
+        guard n > 0 else { return ([], []) }
+        let d = max(1, decimation), hop = max(1, hop), half = window / 2
+        let dec = stride(from: 0, to: n, by: d).map { env[$0] }
+        var centres: [Int] = [], values: [Double] = []
+        var c = 0
+        var scratch: [Float] = []
+        while c <= n - 1 {
+            // Decimated indices j with j·d inside [c − half, c + half].
+            let jlo = max(0, (c - half + d - 1) >= 0 ? (c - half + d - 1) / d : 0)
+            let jhi = min(dec.count - 1, (c + half) / d)
+            scratch.removeAll(keepingCapacity: true)
+            if jhi >= jlo { scratch.append(contentsOf: dec[jlo...jhi]) }
+            centres.append(c)
+            values.append(percentile(&scratch, q))
+            c += hop
+        }
+        return (centres, values)
+    }
+}

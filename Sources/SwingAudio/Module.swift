@@ -1,1 +1,0 @@
-// SwingAudio — module placeholder; replaced as the module is built.

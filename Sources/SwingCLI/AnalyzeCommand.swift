@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import SwingBiomech
+import SwingCore
+import SwingPipeline
+import SwingStore
+
+/// `swingmaster analyze VIDEO` — the product: contact point, wrist speed, swing arc and consistency.
+struct AnalyzeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Analyse a tennis session video: contact point relative to the body, wrist speed, consistency.",
+        discussion: """
+        Film from behind the baseline with the whole body in view and the camera level. The session is \
+        stored in $SWINGMASTER_HOME (default ~/.swingmaster) unless --no-store is given; Ctrl-C stops \
+        the analysis and stores nothing.
+        """
+    )
+
+    @Argument(help: "Session video (mp4, mov, mkv, …) with its sound.")
+    var video: String
+
+    @Option(help: "Dominant hand: right | left. Asked once and remembered when omitted.")
+    var hand: Hand?
+
+    @Option(name: .customLong("json"), help: "Also write the session as JSON to this file ('-' for stdout).")
+    var jsonOut: String?
+
+    @Option(name: .customLong("csv"), help: "Also write one row per shot as CSV to this file ('-' for stdout).")
+    var csvOut: String?
+
+    @Option(name: .customLong("save-video"), help: "Write the video with skeleton, wrist arc and contact frames drawn (MP4).")
+    var saveVideo: String?
+
+    @Flag(name: .customLong("no-store"), help: "Do not store the session in the database.")
+    var noStore = false
+
+    @Flag(name: .customLong("no-smooth"), help: "Turn off BlazePose's temporal landmark smoothing.")
+    var noSmooth = false
+
+    @Option(name: .customLong("max-pose-side"), help: "Scale frames so the longer side is at most this many pixels before pose (default 1280; 0 = keep).")
+    var maxPoseSide: Int?
+
+    @OptionGroup var range: MediaRangeOptions
+    @OptionGroup var detector: DetectorOptions
+    @OptionGroup var biomech: BiomechOptions
+
+    func run() async throws {
+        // Watch for Ctrl-C from the start, so an interrupt while models load also stores nothing.
+        let cancellation = CancellationBox()
+        let interrupt = InterruptWatcher { cancellation.cancel() }
+        defer { interrupt.stop() }
+        let db: AppDatabase? = noStore ? nil : try AppDatabase.open()
+        let hand = try resolveHand(db)
+        var options = AnalysisOptions()
+        options.range = range.range
+        options.limits = range.limits
+        options.detector = try detector.parameters()
+        options.biomech = try biomech.parameters(hand: hand)
+        options.pose.smoothing = !noSmooth
+        if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
+
+        let analyzer = try SessionAnalyzer(options: options)
+        let path = video
+        let progress = ProgressBar.stagedHandler()
+        let task = Task.detached { try analyzer.analyze(path: path, progress: progress) }
+        cancellation.attach { task.cancel() }
+        let analysis = try await task.value
+        if cancellation.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+        for w in analysis.warnings { Console.warn("warning: \(w)") }
+
+        var sessionId: Int64?
+        if let db { sessionId = try SessionRecorder.save(analysis, path: video, hand: hand, to: db) }
+        let document = SessionDocument(analysis, id: sessionId, file: video, hand: hand)
+
+        if let saveVideo {
+            try SessionOverlay.write(analysis, source: video, to: saveVideo, progress: progress)
+        }
+        if let jsonOut { try Console.write(document.jsonData(), to: jsonOut) }
+        if let csvOut { try Console.write(Data(SessionTable.csv(analysis).utf8), to: csvOut) }
+        if jsonOut != "-" && csvOut != "-" { print(SessionTable.summary(document, analysis: analysis)) }
+    }
+
+    /// The dominant hand: the flag (remembered), else the stored profile, else ask once on a terminal,
+    /// else right-handed with a note.
+    private func resolveHand(_ db: AppDatabase?) throws -> Hand {
+        if let hand {
+            try db?.setDominantHand(hand == .left ? .left : .right)
+            return hand
+        }
+        if let stored = try db?.dominantHand() { return stored == .left ? .left : .right }
+        if isatty(0) != 0 {
+            FileHandle.standardError.write(Data("Which hand do you hit with? [r]ight / [l]eft: ".utf8))
+            let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let chosen: Hand = answer.hasPrefix("l") ? .left : .right
+            try db?.setDominantHand(chosen == .left ? .left : .right)
+            return chosen
+        }
+        Console.warn("note: assuming a right-handed player; pass --hand left|right once to remember it")
+        return .right
+    }
+}

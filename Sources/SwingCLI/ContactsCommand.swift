@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import SwingAudio
+import SwingCore
+import SwingMedia
+
+/// `swingmaster contacts FILE` — racket–ball contacts found from the sound alone.
+struct ContactsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contacts",
+        abstract: "Find racket–ball contacts in a video or audio file from its sound.",
+        discussion: "Times are seconds from the start of the file, even with --start."
+    )
+
+    @Argument(help: "Video or audio file (mp4, mov, mkv, webm, avi, wav, mp3, m4a, …).")
+    var file: String
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Flag(help: "Print CSV instead of a table.")
+    var csv = false
+
+    @OptionGroup var range: MediaRangeOptions
+    @OptionGroup var detector: DetectorOptions
+
+    func validate() throws {
+        if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+    }
+
+    func run() async throws {
+        let report = try ContactsJob.run(
+            path: file, range: range.range, limits: range.limits,
+            parameters: try detector.parameters(),
+            progress: ProgressBar.stagedHandler()
+        )
+        for w in report.warnings { Console.warn("warning: \(w)") }
+        if json {
+            try Console.printJSON(report.output)
+        } else if csv {
+            print("time,confidence,fwhmMs,symmetry,amplitude")
+            for c in report.output.contacts {
+                print(String(format: "%.4f,%.4f,%.3f,%.4f,%.5f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
+            }
+        } else {
+            print("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s)")
+            print("     time   conf   fwhm ms  symmetry  amplitude")
+            for c in report.output.contacts {
+                print(String(format: "%9.3f  %5.2f  %8.2f  %8.2f  %9.4f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
+            }
+        }
+    }
+}
+
+/// The work behind `contacts`, callable from tests and other commands.
+enum ContactsJob {
+    /// The `contacts --json` document.
+    struct Output: Encodable {
+        var file: String
+        var duration: Double
+        var sampleRate: Int
+        var start: Double
+        var parameters: ContactDetectorParameters
+        var contacts: [ContactCandidate]
+    }
+
+    struct Report {
+        var output: Output
+        var info: MediaInfo
+        var warnings: [String]
+    }
+
+    /// Probes and validates `path`, extracts mono 44.1 kHz audio and runs the detector.
+    /// Contact times are shifted to media time (seconds from the start of the file).
+    static func run(path: String, range: TimeRange?, limits: MediaLimits,
+                    parameters: ContactDetectorParameters, progress: ProgressHandler?) throws -> Report {
+        let info = try MediaProbe.probe(path)
+        let warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
+        let pcm = try AudioExtractor.extract(path, sampleRate: 44_100, range: range) { progress?("extracting audio", $1) }
+        var contacts = try ContactDetector(parameters: parameters)
+            .detect(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
+        for i in contacts.indices { contacts[i].time += pcm.startTime }
+        let output = Output(
+            file: path, duration: Double(pcm.samples.count) / Double(pcm.sampleRate),
+            sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters, contacts: contacts)
+        return Report(output: output, info: info, warnings: warnings)
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import SwingCore
+import SwingMedia
+import SwingPose
+
+/// `swingmaster pose SOURCE` — BlazePose 3D body pose for an image or a video.
+struct PoseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pose",
+        abstract: "Estimate 33 body landmarks (image pixels + world metres) with BlazePose.",
+        discussion: "Images run in static mode (exit 30 when nobody is found); videos are tracked frame by frame."
+    )
+
+    @Argument(help: "An image (png, jpg, jpeg, bmp, webp) or a video file.")
+    var source: String
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @Option(help: "Write an annotated copy: OUT.png / OUT.jpg for images, OUT.mp4 for videos.")
+    var save: String?
+
+    @Option(help: "Video: start time in seconds.")
+    var start: Double = 0
+
+    @Option(help: "Video: how many seconds to process (default: to the end).")
+    var duration: Double?
+
+    @Flag(name: .customLong("no-smooth"), help: "Video: turn off One Euro landmark smoothing.")
+    var noSmooth = false
+
+    @Option(help: "Folder with pose_detection.onnx and pose_landmark_full.onnx (default: SWINGMASTER_MODELS or ./Models).")
+    var models: String?
+
+    @Option(help: "Minimum person-detector score.")
+    var minDetectionScore: Double = PoseOptions().minDetectionScore
+
+    @Option(help: "Minimum pose-presence score of the landmark model.")
+    var minPoseScore: Double = PoseOptions().minPoseScore
+
+    @Option(help: "Detector candidates overlapping more than this (IoU) are merged.")
+    var nmsIou: Double = PoseOptions().nmsIoU
+
+    @Flag(name: .customLong("no-heatmap-refine"), help: "Skip MediaPipe's heatmap refinement of landmark positions.")
+    var noHeatmapRefine = false
+
+    @Option(help: "Refine a landmark from the heatmap only when its window's peak confidence reaches this.")
+    var minHeatmapConfidence: Double = PoseOptions().minHeatmapConfidence
+
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
+
+    func validate() throws {
+        guard start.isFinite, start >= 0 else { throw ValidationError("--start must be a time ≥ 0 seconds") }
+        if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be > 0 seconds") }
+        guard (0...1).contains(minDetectionScore), (0...1).contains(minPoseScore), (0...1).contains(nmsIou) else {
+            throw ValidationError("--min-detection-score, --min-pose-score and --nms-iou must be in [0, 1]")
+        }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: source) else {
+            throw MediaError(.fileNotFound, "\(source) does not exist")
+        }
+        var options = PoseOptions()
+        options.smoothing = !noSmooth
+        options.minDetectionScore = minDetectionScore
+        options.minPoseScore = minPoseScore
+        options.nmsIoU = nmsIou
+        options.refineWithHeatmap = !noHeatmapRefine
+        options.minHeatmapConfidence = minHeatmapConfidence
+        let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
+        let ext = (source as NSString).pathExtension.lowercased()
+        if Self.imageExtensions.contains(ext) {
+            try runImage(estimator)
+        } else {
+            try runVideo(estimator)
+        }
+    }
+
+    private func runImage(_ estimator: PoseEstimator) throws {
+        let image = try ImageIO.load(source)
+        let pose = try estimator.estimate(image: image)
+        if let save {
+            try ImageIO.save(pose.map { PoseDrawing.draw($0, on: image) } ?? image, to: save)
+        }
+        guard let pose else {
+            if json {
+                try Console.printJSON(PoseReport(source: source, width: image.width, height: image.height,
+                                                 frames: [.noPerson(index: 0, time: 0)]))
+            }
+            throw PoseError(.noPerson, "No person was found in \(source).")
+        }
+        if json {
+            try Console.printJSON(PoseReport(source: source, width: image.width, height: image.height, frames: [pose]))
+        } else {
+            print(Self.summary(pose))
+        }
+    }
+
+    private func runVideo(_ estimator: PoseEstimator) throws {
+        let reader = try VideoFrameReader(path: source)
+        let tracker = PoseTracker(estimator: estimator)
+        let (w, h) = reader.outputSize
+        let end = duration.map { start + $0 } ?? Double.greatestFiniteMagnitude
+        let total = duration ?? (reader.info.frameCount.map { Double($0) / max(reader.info.frameRate, 1) } ?? 0) - start
+        let writer = try save.map {
+            try VideoWriter(path: $0, width: w & ~1, height: h & ~1, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30)
+        }
+        let bar = ProgressBar()
+        var frames: [PoseFrame] = []
+        try reader.frames(from: start, to: end) { frame in
+            let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
+            frames.append(pose ?? .noPerson(index: frame.index, time: frame.time))
+            if let writer {
+                let drawn = pose.map { PoseDrawing.draw($0, on: frame.image) } ?? frame.image
+                try writer.append(Self.evenCrop(drawn))
+            }
+            if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
+            return true
+        }
+        try writer?.finish()
+        bar.update(stage: "pose", 1)
+        if json {
+            try Console.printJSON(PoseReport(source: source, width: w, height: h, frames: frames))
+        } else {
+            let found = frames.filter { !$0.landmarks.isEmpty }.count
+            print("\(source): \(frames.count) frames, person in \(found), detector ran on \(tracker.detectorRuns)")
+            if found == 0 { print("no person was found in any frame") }
+        }
+    }
+
+    /// H.264 needs even sizes: drop the last column / row when odd.
+    static func evenCrop(_ img: ImageBuffer) -> ImageBuffer {
+        let w = img.width & ~1, h = img.height & ~1
+        guard w != img.width || h != img.height, w > 0, h > 0 else { return img }
+        var px = [UInt8](); px.reserveCapacity(w * h * 3)
+        for y in 0..<h { px += img.pixels[(y * img.width * 3)..<(y * img.width * 3 + w * 3)] }
+        return ImageBuffer(width: w, height: h, pixels: px) ?? img
+    }
+
+    static func summary(_ p: PoseFrame) -> String {
+        func fmt(_ v: Vec3?) -> String {
+            guard let v else { return "-" }
+            return String(format: "(%.2f, %.2f, %.2f) m", v.x, v.y, v.z)
+        }
+        return """
+        person found (score \(String(format: "%.2f", p.score))), 33 landmarks
+          left wrist \(fmt(p.joints["leftWrist"])), right wrist \(fmt(p.joints["rightWrist"])) from the hip centre
+        """
+    }
+}
+
+/// The `--json` document.
+struct PoseReport: Encodable {
+    var source: String
+    var width: Int
+    var height: Int
+    var frames: [PoseFrame]
+}

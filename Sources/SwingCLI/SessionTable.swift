@@ -1,0 +1,53 @@
+import Foundation
+import SwingBiomech
+import SwingPipeline
+
+/// Text renderings of an analysed session for the terminal and CSV export.
+enum SessionTable {
+    /// The human summary: headline, means ± SD, and one line per shot.
+    static func summary(_ doc: SessionDocument, analysis: SessionAnalysis) -> String {
+        let s = doc.session
+        let st = analysis.result.stats
+        func axis(_ a: AxisStats?) -> String {
+            a.map { String(format: "%6.1f ± %4.1f cm", $0.meanCm, $0.sdCm) } ?? "–"
+        }
+        var lines: [String] = []
+        let idText = s.id.map { "Session \($0)" } ?? "Session (not stored)"
+        lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand)-handed")
+        lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)")
+        if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
+        lines.append("  forward:  \(axis(st.forward))")
+        lines.append("  lateral:  \(axis(st.lateral))")
+        lines.append("  height:   \(axis(st.height))")
+        if let w = st.wristSpeed {
+            lines.append(String(format: "  wrist speed: mean %.0f cm/s (min %.0f, max %.0f)", w.meanCmS, w.minCmS, w.maxCmS))
+        }
+        lines.append("")
+        lines.append("  shot   time s  conf  forward  lateral  height  speed cm/s  class")
+        for shot in analysis.result.shots {
+            if shot.status == .ok, let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
+                let speed = shot.wristSpeedCmS.map { String(format: "%10.0f", $0) } ?? "         –"
+                lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence, f, l, h)
+                             + speed + "  " + (shot.classification?.rawValue ?? "–"))
+            } else {
+                lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence))
+            }
+        }
+        let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
+        lines.append("")
+        lines.append("  timings: " + stages.joined(separator: ", ") + " — \(analysis.framesPosed) frames posed, detector ran on \(analysis.detectorRuns)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// One row per shot.
+    static func csv(_ analysis: SessionAnalysis) -> String {
+        var out = "index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification\n"
+        func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
+        for shot in analysis.result.shots {
+            out += [String(shot.index), num(shot.time), num(shot.contactTime), num(shot.confidence), shot.status.rawValue,
+                    num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
+                    shot.classification?.rawValue ?? ""].joined(separator: ",") + "\n"
+        }
+        return out
+    }
+}

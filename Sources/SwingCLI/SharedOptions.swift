@@ -1,0 +1,39 @@
+import ArgumentParser
+import SwingMedia
+
+/// Flags shared by every command that reads a session video: trimming and the duration limits.
+struct MediaRangeOptions: ParsableArguments {
+    @Option(help: "Start of the part to analyse, in seconds from the beginning of the file.")
+    var start: Double?
+
+    @Option(help: "Length of the part to analyse, in seconds (default: to the end).")
+    var duration: Double?
+
+    @Option(name: .customLong("min-duration"), help: "Shortest accepted input, in seconds.")
+    var minDuration: Double = MediaLimits().minDuration
+
+    @Option(name: .customLong("max-duration"), help: "Longest accepted input, in seconds (use --start/--duration to trim longer files).")
+    var maxDuration: Double = MediaLimits().maxDuration
+
+    func validate() throws {
+        if let start, start < 0 { throw ValidationError("--start must be ≥ 0 (got \(start)).") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be > 0 (got \(duration)).") }
+        if minDuration < 0 || maxDuration <= 0 || minDuration > maxDuration {
+            throw ValidationError("--min-duration must be ≥ 0 and not above --max-duration.")
+        }
+    }
+
+    /// The requested time range, or `nil` for the whole file.
+    var range: TimeRange? {
+        guard start != nil || duration != nil else { return nil }
+        return TimeRange(start: start ?? 0, duration: duration)
+    }
+
+    /// The duration limits with the user's overrides.
+    var limits: MediaLimits {
+        var l = MediaLimits()
+        l.minDuration = minDuration
+        l.maxDuration = maxDuration
+        return l
+    }
+}

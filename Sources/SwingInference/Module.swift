@@ -1,1 +1,0 @@
-// SwingInference — module placeholder; replaced as the module is built.

@@ -1,0 +1,45 @@
+import CFFmpeg
+
+/// Reads a media file's container and stream parameters without decoding it.
+public enum MediaProbe {
+    /// Probes `path`.
+    /// - Parameter path: A local media file (any container/codec FFmpeg reads).
+    /// - Returns: Duration, start, and the primary video/audio streams' parameters.
+    /// - Throws: ``MediaError`` `.fileNotFound`, or `.unreadable` for empty, truncated or non-media files.
+    public static func probe(_ path: String) throws -> MediaInfo {
+        let input = try InputFile(path: path)
+        let video = input.videoStreamIndex.flatMap { input.stream($0) }.map(videoInfo)
+        let audio = input.audioStreamIndex.flatMap { input.stream($0) }.map(audioInfo)
+        let start = input.context.pointee.start_time
+        return MediaInfo(
+            path: path, formatName: input.formatName, duration: input.duration,
+            startTime: start == swm_nopts() ? 0 : Double(start) / Double(AV_TIME_BASE),
+            video: video, audio: audio)
+    }
+
+    static func videoInfo(_ st: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo {
+        let par = st.pointee.codecpar.pointee
+        var fps = av_q2d(st.pointee.avg_frame_rate)
+        if !fps.isFinite || fps <= 0 { fps = av_q2d(st.pointee.r_frame_rate) }
+        if !fps.isFinite || fps <= 0 { fps = 0 }
+        let frames = st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil
+        return VideoStreamInfo(
+            codec: String(cString: avcodec_get_name(par.codec_id)),
+            width: Int(par.width), height: Int(par.height), frameRate: fps,
+            rotation: normalisedRotation(swm_stream_display_rotation(st)), frameCount: frames)
+    }
+
+    static func audioInfo(_ st: UnsafeMutablePointer<AVStream>) -> AudioStreamInfo {
+        let par = st.pointee.codecpar.pointee
+        return AudioStreamInfo(
+            codec: String(cString: avcodec_get_name(par.codec_id)),
+            sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels))
+    }
+
+    /// Snaps a display-matrix angle to the nearest quarter turn in [0, 360); phones only write those.
+    static func normalisedRotation(_ degrees: Double) -> Double {
+        let quarter = (degrees / 90).rounded() * 90
+        let r = quarter.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
+    }
+}

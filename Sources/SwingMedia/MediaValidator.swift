@@ -1,0 +1,69 @@
+/// Limits a session video must meet (from the product spec); all configurable.
+public struct MediaLimits: Sendable, Equatable {
+    /// Shortest accepted media (or selected range), seconds. Spec: 5 s.
+    public var minDuration: Double
+    /// Longest accepted media (or selected range), seconds. Spec: 10 min.
+    public var maxDuration: Double
+    /// Video height (displayed, after rotation: the shorter side) below which a warning is given. Spec: 720.
+    public var minHeight: Int
+
+    /// Creates limits; the defaults are the spec's.
+    public init(minDuration: Double = 5, maxDuration: Double = 600, minHeight: Int = 720) {
+        self.minDuration = minDuration; self.maxDuration = maxDuration; self.minHeight = minHeight
+    }
+}
+
+/// Checks probed media against ``MediaLimits`` before any heavy work starts.
+public enum MediaValidator {
+    /// Validates `info` for a run over `range`.
+    /// - Parameters:
+    ///   - info: From ``MediaProbe/probe(_:)``.
+    ///   - limits: Duration and resolution limits.
+    ///   - requireAudio: Throw `.noAudioTrack` when the file has no audio.
+    ///   - requireVideo: Throw `.noVideoTrack` when the file has no video.
+    ///   - range: Optional trim; its length is what the duration limits apply to.
+    /// - Returns: Warnings a user should see (e.g. resolution below 720p).
+    /// - Throws: ``MediaError`` `.noAudioTrack`, `.noVideoTrack`, `.invalidTimeRange`, `.tooShort`, `.tooLong`.
+    public static func validate(_ info: MediaInfo, limits: MediaLimits = MediaLimits(), requireAudio: Bool,
+                                requireVideo: Bool, range: TimeRange? = nil) throws -> [String] {
+        if requireAudio && info.audio == nil {
+            throw MediaError(.noAudioTrack, "\(info.path) has no audio track; Swingmaster finds contacts from the sound of the ball")
+        }
+        if requireVideo && info.video == nil {
+            throw MediaError(.noVideoTrack, "\(info.path) has no video track; the analysis needs the player on video")
+        }
+        let length = try selectedLength(info, range: range)
+        if length < limits.minDuration {
+            let what = range == nil ? "video is" : "the selected range is"
+            throw MediaError(.tooShort, "\(what) \(formatDuration(length)) long; Swingmaster needs at least \(formatDuration(limits.minDuration))")
+        }
+        if length > limits.maxDuration {
+            let what = range == nil ? "video is" : "the selected range is"
+            throw MediaError(.tooLong, "\(what) \(formatDuration(length)) long (limit \(formatDuration(limits.maxDuration))); trim it with --start and --duration or raise --max-duration")
+        }
+        var warnings: [String] = []
+        if let v = info.video {
+            let shorter = min(v.width, v.height)
+            if shorter < limits.minHeight {
+                warnings.append("video is \(v.displaySize.width)×\(v.displaySize.height), below \(limits.minHeight)p; pose accuracy may suffer")
+            }
+        }
+        return warnings
+    }
+
+    /// Length in seconds of the part of the media a run will use.
+    static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
+        guard let range else { return info.duration }
+        guard range.start.isFinite, range.start >= 0 else {
+            throw MediaError(.invalidTimeRange, "--start must be zero or positive, not \(range.start)")
+        }
+        if let d = range.duration, !(d.isFinite && d > 0) {
+            throw MediaError(.invalidTimeRange, "--duration must be positive, not \(d)")
+        }
+        guard range.start < info.duration else {
+            throw MediaError(.invalidTimeRange, "--start \(formatDuration(range.start)) is past the end of the media (\(formatDuration(info.duration)) long)")
+        }
+        let available = info.duration - range.start
+        return min(range.duration ?? available, available)
+    }
+}

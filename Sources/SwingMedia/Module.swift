@@ -1,1 +1,0 @@
-// SwingMedia — module placeholder; replaced as the module is built.

@@ -1,0 +1,135 @@
+import CFFmpeg
+import SwingCore
+
+/// Decodes the primary video track into upright RGB frames, sequentially or by time window.
+///
+/// Frame times are the frames' presentation timestamps minus the media origin (the same origin
+/// ``AudioExtractor`` uses, so a contact heard at t is seen at t). Not `Sendable`: use one reader
+/// per task; decoding itself runs on FFmpeg's threads (`thread_count = 0`, one per core).
+public final class VideoFrameReader {
+    /// The stream being decoded (coded size, frame rate, rotation).
+    public private(set) var info: VideoStreamInfo
+    /// Size of the frames returned (after rotation and optional resize).
+    public let outputSize: (width: Int, height: Int)
+    private let decoder: StreamDecoder
+    private let converter = PictureConverter()
+    private var lastTime: Double?
+    /// Timestamps closer than this to a window edge count as inside (float noise, far below a frame).
+    static let timeEpsilon = 1e-4
+    /// Longest gap (seconds) between windows that is decoded through rather than seeked over:
+    /// about one phone-camera GOP, i.e. what a keyframe seek would decode anyway.
+    public static let maxForwardDecode = 1.0
+
+    /// The frame that ended the last window (decoded, not delivered) and that window's end.
+    private struct Pending { let time: Double; let previousEnd: Double }
+    private var pending: Pending?
+
+    /// Opens `path` for decoding.
+    /// - Parameters:
+    ///   - path: A media file with a video track.
+    ///   - targetSize: Optional output (width, height) of the upright frames; `nil` keeps the display size.
+    /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noVideoTrack`.
+    public init(path: String, targetSize: (Int, Int)? = nil) throws {
+        let input = try InputFile(path: path)
+        guard let index = input.videoStreamIndex, let st = input.stream(index) else {
+            throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video")
+        }
+        info = MediaProbe.videoInfo(st)
+        guard info.width > 0, info.height > 0 else {
+            throw MediaError(.unreadable, "\(path) has a video track without a picture size")
+        }
+        if let t = targetSize, t.0 <= 0 || t.1 <= 0 {
+            throw MediaError(.unreadable, "cannot resize video frames to \(t.0)×\(t.1)")
+        }
+        outputSize = targetSize.map { ($0.0, $0.1) } ?? info.displaySize
+        decoder = try StreamDecoder(input: input, streamIndex: index, threads: 0)
+    }
+
+    /// Decodes the next frame in presentation order.
+    /// - Returns: The frame, or `nil` at the end of the video.
+    /// - Throws: ``MediaError`` `.unreadable` when a frame cannot be decoded or converted.
+    public func nextFrame() throws -> VideoFrame? {
+        if let p = pending {
+            pending = nil
+            return try convertCurrent(time: p.time)
+        }
+        guard try decoder.next() else { return nil }
+        return try convertCurrent(time: currentTime())
+    }
+
+    /// Seeks to (at or before) `start`, decodes forward and hands each frame with time in
+    /// [`start`, `end`] to `body`.
+    /// - Parameters:
+    ///   - start: Window start, seconds of media time.
+    ///   - end: Window end (inclusive), seconds.
+    ///   - stride: Deliver every `stride`-th frame of the window (others are decoded, not converted).
+    ///   - body: Receives frames in order; return `false` to stop early.
+    /// - Throws: ``MediaError`` `.invalidTimeRange` for a bad window, `.unreadable` for decode
+    ///   failures, and anything `body` throws.
+    public func frames(from start: Double, to end: Double, stride: Int = 1,
+                       body: (VideoFrame) throws -> Bool) throws {
+        guard start.isFinite, end.isFinite, start >= 0, end >= start else {
+            throw MediaError(.invalidTimeRange, "the frame window \(start)–\(end) s is not a valid time range")
+        }
+        guard stride >= 1 else {
+            throw MediaError(.invalidTimeRange, "the frame stride must be at least 1, not \(stride)")
+        }
+        let eps = Self.timeEpsilon
+        // Windows read in time order (swing windows around successive contacts) continue decoding
+        // from the frame that ended the previous window when the gap is short, instead of seeking
+        // back to a keyframe and decoding the same frames again.
+        var held: Double?   // time of the undelivered frame still in the decoder's frame buffer
+        if let p = pending, start > p.previousEnd + eps, start - p.time <= Self.maxForwardDecode {
+            held = p.time
+        } else {
+            if !decoder.seek(to: start) { decoder.rewind() }
+            lastTime = nil
+        }
+        pending = nil
+        var first = held == nil
+        var inWindow = 0
+        while true {
+            var t: Double
+            if let h = held {
+                t = h
+                held = nil
+            } else {
+                guard try decoder.next() else { return }
+                t = currentTime()
+            }
+            if first {
+                first = false
+                // A seek that lands after the target (sparse or wrong index) would skip frames.
+                if t > start + eps && start > 0 {
+                    decoder.rewind()
+                    lastTime = nil
+                    guard try decoder.next() else { return }
+                    t = currentTime()
+                }
+            }
+            if t < start - eps { continue }
+            if t > end + eps {
+                pending = Pending(time: t, previousEnd: end)
+                return
+            }
+            defer { inWindow += 1 }
+            guard inWindow % stride == 0 else { continue }
+            if try !body(convertCurrent(time: t)) { return }
+        }
+    }
+
+    /// Time of the decoded frame; frames without a timestamp follow the previous one by 1/fps.
+    private func currentTime() -> Double {
+        let step = info.frameRate > 0 ? 1 / info.frameRate : 0
+        let t = decoder.frameTime ?? ((lastTime ?? -step) + step)
+        lastTime = t
+        return t
+    }
+
+    private func convertCurrent(time: Double) throws -> VideoFrame {
+        let (w, h) = info.isQuarterTurn ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
+        let image = try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
+        let index = info.frameRate > 0 ? Int((time * info.frameRate).rounded()) : 0
+        return VideoFrame(image: image, time: time, index: index)
+    }
+}

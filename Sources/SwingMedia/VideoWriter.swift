@@ -1,0 +1,130 @@
+import CFFmpeg
+import SwingCore
+
+/// Writes RGB images as an H.264 (libx264, yuv420p) video — MP4 unless the extension names
+/// another container FFmpeg knows (.mov, .mkv). Falls back to MPEG-4 Part 2 without libx264.
+///
+/// Call ``finish()`` to complete the file; a writer dropped without it leaves an unplayable file.
+public final class VideoWriter {
+    /// Frame size in pixels.
+    public let width: Int
+    public let height: Int
+    /// Frames per second.
+    public let fps: Double
+    /// The encoder actually used (`"libx264"` or `"mpeg4"`).
+    public let encoderName: String
+    /// x264 constant rate factor (lower = better; 18–23 is visually transparent for overlays).
+    public static let x264CRF = "20"
+    /// x264 speed preset: fast enough to write annotated clips alongside analysis.
+    public static let x264Preset = "veryfast"
+
+    private let path: String
+    private let format: UnsafeMutablePointer<AVFormatContext>
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let encoder: Encoder
+    private var ioOpen = false
+    private var finished = false
+    private var nextPTS: Int64 = 0
+
+    /// Creates the file and its video stream.
+    /// - Parameters:
+    ///   - path: Output path (`.mp4` recommended); replaced if it exists.
+    ///   - width: Frame width, even (4:2:0 chroma needs even sizes).
+    ///   - height: Frame height, even.
+    ///   - fps: Frame rate (> 0).
+    /// - Throws: ``MediaError`` `.encodeFailed` for odd sizes, a bad rate, no encoder or an unwritable path.
+    public init(path: String, width: Int, height: Int, fps: Double) throws {
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
+            throw MediaError(.encodeFailed, "video frames must have a positive, even width and height, not \(width)×\(height)")
+        }
+        guard fps.isFinite, fps > 0, fps <= 1000 else {
+            throw MediaError(.encodeFailed, "the video frame rate must be between 0 and 1000 fps, not \(fps)")
+        }
+        _ = quietFFmpegLogs
+        self.path = path; self.width = width; self.height = height; self.fps = fps
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        if avformat_alloc_output_context2(&ctx, nil, nil, path) < 0 || ctx == nil {
+            _ = avformat_alloc_output_context2(&ctx, nil, "mp4", path)
+        }
+        guard let ctx else { throw MediaError(.encodeFailed, "cannot create a video container for \(path)") }
+        format = ctx
+        guard let st = avformat_new_stream(ctx, nil) else {
+            avformat_free_context(ctx)
+            throw MediaError(.encodeFailed, "cannot add a video stream to \(path)")
+        }
+        stream = st
+        let rate = av_d2q(fps, 100_000)
+        let timeBase = av_inv_q(rate)
+        let globalHeader = (ctx.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
+        let x264 = avcodec_find_encoder_by_name("libx264")
+        do {
+            encoder = try Encoder(codecID: x264 == nil ? AV_CODEC_ID_MPEG4 : AV_CODEC_ID_H264, codec: x264,
+                                  width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P, timeBase: timeBase) { c in
+                c.pointee.framerate = rate
+                c.pointee.thread_count = 0
+                if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+                if x264 != nil {
+                    av_opt_set(c.pointee.priv_data, "preset", Self.x264Preset, 0)
+                    av_opt_set(c.pointee.priv_data, "crf", Self.x264CRF, 0)
+                } else {
+                    c.pointee.flags |= AV_CODEC_FLAG_QSCALE
+                    c.pointee.global_quality = 3 * FF_QP2LAMBDA
+                }
+            }
+        } catch {
+            avformat_free_context(ctx)
+            throw error
+        }
+        encoderName = x264 == nil ? "mpeg4" : "libx264"
+        st.pointee.time_base = timeBase
+        st.pointee.avg_frame_rate = rate
+        var rc = avcodec_parameters_from_context(st.pointee.codecpar, encoder.context)
+        if rc >= 0 { rc = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE) }
+        if rc >= 0 { ioOpen = true; rc = avformat_write_header(ctx, nil) }
+        if rc < 0 {
+            closeIO()
+            avformat_free_context(ctx)
+            finished = true   // already released: deinit (which may run after a throwing init) must not free again
+            throw MediaError(.encodeFailed, "cannot write \(path)", underlying: ffErrorText(rc))
+        }
+    }
+
+    deinit {
+        if !finished {
+            closeIO()
+            avformat_free_context(format)
+        }
+    }
+
+    /// Appends one frame.
+    /// - Parameter image: An RGB image of exactly `width`×`height`.
+    /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish()``, or when writing fails.
+    public func append(_ image: ImageBuffer) throws {
+        guard !finished else { throw MediaError(.encodeFailed, "cannot add frames to \(path) after it was finished") }
+        try encoder.encode(image, pts: nextPTS) { try write($0) }
+        nextPTS += 1
+    }
+
+    /// Flushes the encoder, writes the container index and closes the file. Calling it again does nothing.
+    /// - Throws: ``MediaError`` `.encodeFailed` when the file cannot be completed.
+    public func finish() throws {
+        guard !finished else { return }
+        try encoder.finish { try write($0) }
+        let rc = av_write_trailer(format)
+        closeIO()
+        avformat_free_context(format)
+        finished = true
+        if rc < 0 { throw MediaError(.encodeFailed, "cannot complete \(path)", underlying: ffErrorText(rc)) }
+    }
+
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        av_packet_rescale_ts(packet, encoder.context.pointee.time_base, stream.pointee.time_base)
+        packet.pointee.stream_index = stream.pointee.index
+        let rc = av_interleaved_write_frame(format, packet)
+        if rc < 0 { throw MediaError(.encodeFailed, "cannot write video data to \(path)", underlying: ffErrorText(rc)) }
+    }
+
+    private func closeIO() {
+        if ioOpen { avio_closep(&format.pointee.pb); ioOpen = false }
+    }
+}

@@ -1,0 +1,34 @@
+import SwingAudio
+import SwingBiomech
+import SwingMedia
+import SwingPose
+
+/// The four reported stages of a session analysis, in order.
+public enum AnalysisStage: String, Sendable, CaseIterable, Codable {
+    case extractingAudio = "extracting audio"
+    case detectingContacts = "detecting contacts"
+    case runningPose = "running body pose"
+    case computingStatistics = "computing statistics"
+}
+
+/// Every knob of `swingmaster analyze`, with the product defaults.
+public struct AnalysisOptions: Sendable {
+    /// Trim: analyse only this part of the file (`nil` = all of it).
+    public var range: TimeRange?
+    /// Accepted input durations and the resolution warning threshold.
+    public var limits = MediaLimits()
+    /// Audio sample rate the detector runs at (the spec's 44.1 kHz).
+    public var sampleRate = 44_100
+    /// Audio contact detector parameters.
+    public var detector = ContactDetectorParameters.default
+    /// Biomechanics: hand, sound delay, swing window (1.0 s before, 0.5 s after), classification.
+    public var biomech = BiomechParameters()
+    /// BlazePose thresholds and smoothing.
+    public var pose = PoseOptions()
+    /// Frames are scaled so their longer side is at most this many pixels before pose estimation
+    /// (BlazePose looks at a 224 px letterbox and a 256 px crop, so 1280 loses nothing measurable and
+    /// halves the colour-conversion cost of 1080p). `nil` keeps the decoded size.
+    public var maxPoseImageSide: Int? = 1280
+
+    public init() {}
+}

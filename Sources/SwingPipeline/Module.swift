@@ -1,1 +1,0 @@
-// SwingPipeline — module placeholder; replaced as the module is built.

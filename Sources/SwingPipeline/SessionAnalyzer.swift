@@ -1,0 +1,189 @@
+import Foundation
+import SwingAudio
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingPose
+
+/// Everything one analysis produced, before anything is stored.
+public struct SessionAnalysis: Sendable {
+    /// The probed input.
+    public var info: MediaInfo
+    /// Start (media time) and length of the analysed part (after --start/--duration), seconds.
+    public var analysedStart: Double
+    public var analysedDuration: Double
+    /// The longest frame side pose ran at (`nil` = decoded size) and the swing window used.
+    public var poseImageSide: Int?
+    public var windowBefore: Double
+    public var windowAfter: Double
+    /// Non-fatal remarks (e.g. resolution below 720p).
+    public var warnings: [String]
+    /// Audio contacts, media time.
+    public var contacts: [ContactCandidate]
+    /// Per-shot metrics and session statistics.
+    public var result: MeasureResult
+    /// Every decoded swing-window frame's pose (time order); `nil` where nobody was found.
+    public var frames: [WindowFrame]
+    /// Wall-clock seconds per stage.
+    public var stageSeconds: [AnalysisStage: Double]
+    /// Frames decoded and posed, and how often the person detector had to run.
+    public var framesPosed: Int
+    public var detectorRuns: Int
+}
+
+/// One decoded frame of a swing window.
+public struct WindowFrame: Sendable {
+    public var index: Int
+    public var time: Double
+    public var pose: PoseFrame?
+}
+
+/// Runs the whole session analysis: audio → contacts → pose in each swing window → metrics.
+///
+/// Only the swing windows are decoded to RGB (overlapping windows are merged and decoded once), so a
+/// 10-minute 1080p file never holds more than one frame of video in memory. Cancellation (Swift task
+/// cancellation, which the CLI triggers on Ctrl-C) is checked between frames and stages; nothing is
+/// written anywhere by the analyzer itself.
+public struct SessionAnalyzer: Sendable {
+    public let options: AnalysisOptions
+    private let estimator: PoseEstimator
+
+    /// Loads the pose models.
+    /// - Parameters:
+    ///   - options: Every analysis knob.
+    ///   - modelsDirectory: Where the BlazePose ONNX files are (default: found like `PoseModels.defaultDirectory()`).
+    /// - Throws: `PoseError` / `InferenceError` when the models or ONNX Runtime cannot be loaded.
+    public init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil) throws {
+        self.options = options
+        self.estimator = try PoseEstimator(modelsDirectory: modelsDirectory, options: options.pose)
+    }
+
+    /// Analyses the session video at `path`.
+    /// - Parameters:
+    ///   - path: A video file with an audio track.
+    ///   - progress: Receives (stage name, fraction) for the four ``AnalysisStage``s.
+    /// - Throws: `MediaError` for unusable input, `PipelineError` for no contacts / no person /
+    ///   cancellation, `PoseError`/`InferenceError` for model failures.
+    public func analyze(path: String, progress: ProgressHandler? = nil) throws -> SessionAnalysis {
+        var clock = StageClock()
+        let info = try MediaProbe.probe(path)
+        let warnings = try MediaValidator.validate(info, limits: options.limits, requireAudio: true,
+                                                   requireVideo: true, range: options.range)
+        guard let video = info.video else {
+            throw PipelineError(.noVideo, "\(path) has no video track; the analysis needs the player on video")
+        }
+
+        // 1. Audio.
+        let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
+            progress?(AnalysisStage.extractingAudio.rawValue, $1)
+        }
+        try checkCancelled()
+        clock.lap(.extractingAudio)
+
+        // 2. Contacts (media time).
+        var contacts = try ContactDetector(parameters: options.detector).detect(
+            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
+        for i in contacts.indices { contacts[i].time += pcm.startTime }
+        guard !contacts.isEmpty else {
+            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
+        }
+        try checkCancelled()
+        clock.lap(.detectingContacts)
+
+        // 3. Pose in the merged swing windows.
+        let clipStart = pcm.startTime
+        let clipEnd = pcm.startTime + pcm.duration
+        let segments = Self.windows(
+            contactTimes: contacts.map { $0.time - options.biomech.soundDelayMs / 1000 },
+            before: options.biomech.windowBefore, after: options.biomech.windowAfter,
+            clip: clipStart...max(clipStart, clipEnd))
+        let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
+        let reader = try VideoFrameReader(path: path, targetSize: target)
+        let tracker = PoseTracker(estimator: estimator)
+        let expectedFrames = max(1, segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) } * max(video.frameRate, 1))
+        var frames: [WindowFrame] = []
+        var detectorRuns = 0
+        for segment in segments {
+            tracker.reset()
+            try reader.frames(from: segment.lowerBound, to: segment.upperBound) { frame in
+                if Task.isCancelled { return false }
+                let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
+                frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
+                progress?(AnalysisStage.runningPose.rawValue, min(1, Double(frames.count) / expectedFrames))
+                return true
+            }
+            detectorRuns += tracker.detectorRuns
+            try checkCancelled()
+        }
+        progress?(AnalysisStage.runningPose.rawValue, 1)
+        clock.lap(.runningPose)
+
+        // 4. Metrics and statistics.
+        let track = try PoseTrack(samples: Self.dedupedSamples(frames))
+        let events = contacts.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
+        let result = BiomechAnalyzer.analyze(track: track, contacts: events, parameters: options.biomech)
+        progress?(AnalysisStage.computingStatistics.rawValue, 1)
+        clock.lap(.computingStatistics)
+        guard result.shots.contains(where: { $0.status == .ok }) else {
+            throw PipelineError(.noPerson, "no person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view")
+        }
+        return SessionAnalysis(info: info, analysedStart: pcm.startTime, analysedDuration: pcm.duration,
+                               poseImageSide: options.maxPoseImageSide, windowBefore: options.biomech.windowBefore,
+                               windowAfter: options.biomech.windowAfter, warnings: warnings, contacts: contacts, result: result, frames: frames,
+                               stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns)
+    }
+
+    /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they
+    /// overlap, so each frame is decoded at most once.
+    static func windows(contactTimes: [Double], before: Double, after: Double,
+                        clip: ClosedRange<Double>) -> [ClosedRange<Double>] {
+        var ranges: [ClosedRange<Double>] = []
+        for t in contactTimes.sorted() {
+            let lo = max(clip.lowerBound, t - before), hi = min(clip.upperBound, t + after)
+            guard lo <= hi else { continue }
+            if let last = ranges.last, lo <= last.upperBound {
+                ranges[ranges.count - 1] = last.lowerBound...max(last.upperBound, hi)
+            } else {
+                ranges.append(lo...hi)
+            }
+        }
+        return ranges
+    }
+
+    /// The decoded frame size for pose: the display size scaled down so its longer side ≤ `maxSide`.
+    static func poseSize(_ size: (width: Int, height: Int), maxSide: Int?) -> (Int, Int)? {
+        guard let maxSide, maxSide > 0, max(size.width, size.height) > maxSide else { return nil }
+        let s = Double(maxSide) / Double(max(size.width, size.height))
+        // Even dimensions keep the later H.264 overlay encoder happy.
+        let w = max(2, Int((Double(size.width) * s / 2).rounded()) * 2)
+        let h = max(2, Int((Double(size.height) * s / 2).rounded()) * 2)
+        return (w, h)
+    }
+
+    /// Pose samples for the biomechanics, one per distinct frame time.
+    static func dedupedSamples(_ frames: [WindowFrame]) -> [PoseSample] {
+        var seen = Set<Double>()
+        return frames.compactMap { f in
+            guard seen.insert(f.time).inserted else { return nil }
+            guard let p = f.pose else { return PoseSample(time: f.time, world: []) }
+            return PoseSample(time: f.time, world: p.worldLandmarks,
+                              image: p.landmarks.map { Point2(x: $0.x, y: $0.y) },
+                              visibility: p.landmarks.map(\.visibility), score: p.score)
+        }
+    }
+
+    private func checkCancelled() throws {
+        if Task.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+    }
+}
+
+/// Measures wall-clock time per stage.
+struct StageClock {
+    private var last = DispatchTime.now().uptimeNanoseconds
+    private(set) var seconds: [AnalysisStage: Double] = [:]
+    mutating func lap(_ stage: AnalysisStage) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        seconds[stage] = Double(now - last) / 1e9
+        last = now
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Finds the directory holding the BlazePose ONNX files.
+public enum PoseModels {
+    /// Detector file name inside the models directory.
+    public static let detectorFile = "pose_detection.onnx"
+    /// Landmark model file name inside the models directory.
+    public static let landmarkFile = "pose_landmark_full.onnx"
+
+    /// The models directory: env `SWINGMASTER_MODELS`, else the first `Models/` holding both files found
+    /// walking up from the executable's directory, then from the current directory.
+    public static func defaultDirectory() -> URL? {
+        let env = ProcessInfo.processInfo.environment
+        if let dir = env["SWINGMASTER_MODELS"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        var starts: [URL] = []
+        if let exe = Bundle.main.executableURL { starts.append(exe.deletingLastPathComponent()) }
+        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        for start in starts {
+            var dir = start.standardizedFileURL
+            for _ in 0..<12 {
+                let candidate = dir.appendingPathComponent("Models")
+                if contains(candidate) { return candidate }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+
+    static func contains(_ dir: URL) -> Bool {
+        let fm = FileManager.default
+        return fm.fileExists(atPath: dir.appendingPathComponent(detectorFile).path)
+            && fm.fileExists(atPath: dir.appendingPathComponent(landmarkFile).path)
+    }
+}

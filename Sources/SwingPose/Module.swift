@@ -1,1 +1,0 @@
-// SwingPose — module placeholder; replaced as the module is built.

@@ -1,0 +1,31 @@
+import SwingCore
+
+/// Why pose estimation failed.
+public struct PoseError: UserFacingError, Equatable {
+    /// The kind of failure; each has its own exit status.
+    public enum Kind: Sendable, Equatable {
+        /// The image contains no person BlazePose can find.
+        case noPerson
+        /// The model files are missing or are not the expected BlazePose exports.
+        case modelsUnavailable
+        /// The image is empty or unusable.
+        case invalidImage
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    public var description: String { message }
+
+    public var statusCode: Int32 {
+        switch kind {
+        case .noPerson: StatusCode.noPerson
+        case .modelsUnavailable: StatusCode.modelUnreadable
+        case .invalidImage: StatusCode.imageUnreadable
+        }
+    }
+
+    static let noPerson = PoseError(.noPerson, "No person was found in the image.")
+}

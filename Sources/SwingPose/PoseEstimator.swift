@@ -1,0 +1,148 @@
+import Foundation
+import SwingCore
+import SwingInference
+
+/// BlazePose (MediaPipe's detector + full landmark model) on ONNX Runtime.
+///
+/// ``estimate(image:)`` is MediaPipe's static-image mode (detector on every call); use
+/// ``PoseTracker`` for video. Immutable after init, so one estimator can serve several threads.
+public final class PoseEstimator: Sendable {
+    public let options: PoseOptions
+    let detector: InferenceSession
+    let landmarker: InferenceSession
+
+    /// Loads both models.
+    /// - Parameters:
+    ///   - modelsDirectory: the folder with `pose_detection.onnx` and `pose_landmark_full.onnx`;
+    ///     `nil` = ``PoseModels/defaultDirectory()``.
+    ///   - options: pipeline thresholds.
+    /// - Throws: ``PoseError`` (`modelsUnavailable`) when the files are missing or not BlazePose models;
+    ///   `InferenceError` when ONNX Runtime is missing or cannot read them.
+    public init(modelsDirectory: URL? = nil, options: PoseOptions = .init()) throws {
+        guard let dir = modelsDirectory ?? PoseModels.defaultDirectory() else {
+            throw PoseError(.modelsUnavailable,
+                            "BlazePose models not found: set SWINGMASTER_MODELS to the folder with \(PoseModels.landmarkFile).")
+        }
+        guard PoseModels.contains(dir) else {
+            throw PoseError(.modelsUnavailable,
+                            "BlazePose models not found in \(dir.path) (need \(PoseModels.detectorFile) and \(PoseModels.landmarkFile)).")
+        }
+        var so = SessionOptions()
+        so.intraOpThreads = options.threads
+        detector = try InferenceSession(modelPath: dir.appendingPathComponent(PoseModels.detectorFile).path, options: so)
+        landmarker = try InferenceSession(modelPath: dir.appendingPathComponent(PoseModels.landmarkFile).path, options: so)
+        guard detector.inputs.first?.shape == [1, 224, 224, 3], landmarker.inputs.first?.shape == [1, 256, 256, 3],
+              detector.outputs.count == 2, landmarker.outputs.count == 5 else {
+            throw PoseError(.modelsUnavailable, "The files in \(dir.path) are not the BlazePose ONNX models this version expects.")
+        }
+        self.options = options
+    }
+
+    /// Finds the most confident person and returns their pose (static-image mode).
+    /// - Returns: the pose, or `nil` when no person is found.
+    /// - Throws: `InferenceError` if ONNX Runtime fails.
+    public func estimate(image: ImageBuffer) throws -> PoseFrame? {
+        var inference = 0.0
+        guard let det = try detectPerson(in: image, inference: &inference) else { return nil }
+        let region = regionFromDetection(det, width: image.width, height: image.height)
+        guard let lm = try landmarks(in: image, region: region, inference: &inference) else { return nil }
+        return frame(from: lm, index: 0, time: 0, detectorRan: true)
+    }
+
+    // MARK: - Pipeline steps (shared with PoseTracker)
+
+    /// Runs the detector on the letterboxed image; the best candidate after weighted NMS, or nil.
+    /// `inference` accumulates the seconds spent inside ONNX Runtime (for the benchmark's breakdown).
+    func detectPerson(in image: ImageBuffer, inference: inout Double) throws -> PersonDetection? {
+        let n = DetectorDecoder.inputSize
+        let side = Double(max(image.width, image.height))
+        let full = PoseRegion(centerX: Double(image.width) / 2, centerY: Double(image.height) / 2,
+                              width: side, height: side, rotation: 0)
+        var input = [Float](repeating: 0, count: n * n * 3)
+        input.withUnsafeMutableBufferPointer {
+            ImageWarp.crop(image, region: full, size: n, border: .zero, scale: 2 / 255, offset: -1, into: $0)
+        }
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let out = try input.withUnsafeBufferPointer {
+            try detector.run(inputName: detector.inputs[0].name, shape: [1, n, n, 3], data: $0)
+        }
+        inference += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        guard let boxes = out[detector.outputs[0].name]?.data, let scores = out[detector.outputs[1].name]?.data else {
+            return nil
+        }
+        let candidates = DetectorDecoder.decode(boxes: boxes, scores: scores, minScore: options.minDetectionScore,
+                                                clip: options.scoreClipping)
+        guard let best = DetectorDecoder.weightedNMS(candidates, iou: options.nmsIoU).first else { return nil }
+        return DetectorDecoder.removeLetterbox(best, imageWidth: image.width, imageHeight: image.height)
+    }
+
+    func regionFromDetection(_ d: PersonDetection, width: Int, height: Int) -> PoseRegion {
+        let w = Double(width), h = Double(height)
+        return RegionOfInterest.fromAlignment(
+            center: Point2(x: d.keypoints[0].x * w, y: d.keypoints[0].y * h),
+            scalePoint: Point2(x: d.keypoints[1].x * w, y: d.keypoints[1].y * h), scale: options.regionScale)
+    }
+
+    /// Landmarks of one person inside `region`, projected to the image; nil when the pose flag is low.
+    func landmarks(in image: ImageBuffer, region: PoseRegion, inference: inout Double) throws -> ProjectedPose? {
+        guard region.width.isFinite, region.height.isFinite, region.width > 1, region.height > 1,
+              region.centerX.isFinite, region.centerY.isFinite, region.rotation.isFinite,
+              max(abs(region.centerX), abs(region.centerY), region.width) < 1e7 else { return nil }
+        let n = LandmarkDecoder.inputSize
+        var input = [Float](repeating: 0, count: n * n * 3)
+        input.withUnsafeMutableBufferPointer {
+            ImageWarp.crop(image, region: region, size: n, border: .replicate, scale: 1 / 255, offset: 0, into: $0)
+        }
+        // Outputs: 0 landmarks, 1 pose flag, 2 segmentation (unused: not fetched), 3 heatmap, 4 world.
+        let names = landmarker.outputs.map(\.name)
+        let wanted = options.refineWithHeatmap ? [names[0], names[1], names[3], names[4]] : [names[0], names[1], names[4]]
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let out = try input.withUnsafeBufferPointer {
+            try landmarker.run(inputName: landmarker.inputs[0].name, shape: [1, n, n, 3], data: $0, outputNames: wanted)
+        }
+        inference += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        guard let flag = out[names[1]]?.data.first, let lms = out[names[0]]?.data,
+              let world = out[names[4]]?.data else { return nil }
+        let score = Double(flag)
+        guard score >= options.minPoseScore,
+              let raw = LandmarkDecoder.decode(landmarks: lms, world: world, heatmap: out[names[3]]?.data,
+                                               options: options) else { return nil }
+        return ProjectedPose(raw: raw, region: region, score: score, width: image.width, height: image.height)
+    }
+
+    func frame(from p: ProjectedPose, index: Int, time: Double, detectorRan: Bool) -> PoseFrame {
+        let w = Double(p.width), h = Double(p.height)
+        let lms = (0..<LandmarkDecoder.bodyLandmarks).map { i in
+            PoseLandmark(x: p.points[i].x, y: p.points[i].y, z: p.z[i], visibility: p.visibility[i],
+                         presence: p.presence[i], nx: p.points[i].x / w, ny: p.points[i].y / h)
+        }
+        return PoseFrame(index: index, time: time, score: p.score, landmarks: lms, worldLandmarks: p.world,
+                         joints: AppleJoints.derive(from: p.world), region: p.region, detectorRan: detectorRan)
+    }
+}
+
+/// Landmark-model output mapped back to the image (MediaPipe's `LandmarkProjectionCalculator` and
+/// `WorldLandmarkProjectionCalculator`).
+struct ProjectedPose: Sendable {
+    var region: PoseRegion
+    var score: Double
+    var width: Int, height: Int
+    /// 35 points in pixels (33 body + 2 auxiliary).
+    var points: [Point2]
+    /// 35 depths, normalised by image width like MediaPipe's (z · region width / image width).
+    var z: [Double]
+    var visibility: [Double], presence: [Double]
+    /// 33 world landmarks in metres, rotated back into the image's orientation.
+    var world: [Vec3]
+
+    init(raw: RawLandmarks, region: PoseRegion, score: Double, width: Int, height: Int) {
+        self.region = region; self.score = score; self.width = width; self.height = height
+        let c = cos(region.rotation), s = sin(region.rotation)
+        let count = LandmarkDecoder.bodyLandmarks + 2
+        points = (0..<count).map { RegionOfInterest.project(raw.x[$0], raw.y[$0], in: region, cos: c, sin: s) }
+        z = (0..<count).map { raw.z[$0] * region.width / Double(max(width, 1)) }
+        visibility = Array(raw.visibility.prefix(count))
+        presence = Array(raw.presence.prefix(count))
+        world = raw.world.map { Vec3(x: c * $0.x - s * $0.y, y: s * $0.x + c * $0.y, z: $0.z) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `swingmaster analyze` end to end on the bundled sample and on bad inputs.
+@Suite(.serialized) struct AnalyzeCommandTests {
+    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
+
+    struct Truth: Decodable { var contacts: [Double] }
+    struct Doc: Decodable {
+        struct Session: Decodable {
+            struct Shot: Decodable {
+                struct Contact: Decodable { var forwardCm: Double; var lateralCm: Double; var heightCm: Double }
+                struct Arc: Decodable { var image: [[Double]]?; var body: [[Double]] }
+                var index: Int; var time: Double; var status: String; var contact: Contact?
+                var classification: String?; var wristSpeedCmS: Double?; var arc: Arc?
+            }
+            struct Stats: Decodable { var shotCount: Int; var consistency: Double? }
+            var id: Int64?; var file: String; var fps: Double; var hand: String; var shots: [Shot]; var stats: Stats
+        }
+        var session: Session
+    }
+
+    @Test func bundledSampleEveryContactHasAPersonAndTheSessionIsStoredFirst() throws {
+        let home = try SwingmasterBinary.tempDir("analyze-home")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        let jsonURL = home.appendingPathComponent("s.json")
+        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path], environment: env)
+        #expect(out.status == 0, "stderr: \(out.stderr)")
+        #expect(out.stdout.contains("consistency"), "\(out.stdout)")
+
+        let truthURL = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.truth.json")
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: truthURL)).contacts
+        let doc = try JSONDecoder().decode(Doc.self, from: Data(contentsOf: jsonURL)).session
+        #expect(doc.shots.count == truth.count, "shots at \(doc.shots.map(\.time)) vs truth \(truth)")
+        for t in truth {
+            let shot = doc.shots.first { abs($0.time - t) <= 0.02 }
+            #expect(shot != nil, "no shot within 20 ms of \(t)")
+            #expect(shot?.status == "ok" && shot?.contact != nil, "shot at \(t) has no person")
+            #expect((shot?.arc?.image?.count ?? 0) > 5, "shot at \(t) has no image arc")
+        }
+        #expect(doc.stats.shotCount == truth.count)
+        #expect(doc.hand == "right" && doc.fps == 10)
+        let id = try #require(doc.id)
+
+        // A second session lands on top of the list.
+        let again = try SwingmasterBinary.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let rows = list.stdout.split(separator: "\n").filter { $0.contains("demo_session.mp4") }
+        #expect(rows.count == 2)
+        #expect(rows.first?.trimmingCharacters(in: .whitespaces).hasPrefix(String(id + 1)) == true, "\(list.stdout)")
+        // The hand given once is remembered (no prompt, no note).
+        #expect(!again.stderr.contains("assuming a right-handed"))
+    }
+
+    @Test func videoWithoutAPersonIsAClearErrorAndStoresNothing() throws {
+        let home = try SwingmasterBinary.tempDir("analyze-noperson")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let wav = home.appendingPathComponent("a.wav")
+        try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2, 4.5]), to: wav)
+        let mp4 = home.appendingPathComponent("empty-court.mp4")
+        try ContactsCommandTests.ffmpeg(["-f", "lavfi", "-i", "color=c=0x2a6e2a:s=1280x720:r=30:d=7", "-i", wav.path,
+                                         "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
+        let env = ["SWINGMASTER_HOME": home.path]
+        let out = try SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
+        #expect(out.status == 30, "stderr: \(out.stderr)")
+        #expect(out.stderr.contains("no person"), "\(out.stderr)")
+        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        #expect(!list.stdout.contains("empty-court.mp4"))
+    }
+
+    @Test func audioOnlyAndSilentVideosGiveTheirOwnCodes() throws {
+        let home = try SwingmasterBinary.tempDir("analyze-bad")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        let wav = home.appendingPathComponent("a.wav")
+        try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2]), to: wav)
+        let audioOnly = try SwingmasterBinary.run(["analyze", wav.path, "--hand", "right"], environment: env)
+        #expect(audioOnly.status == 15, "\(audioOnly.stderr)")          // no video track
+        let silent = home.appendingPathComponent("silent.mp4")
+        try ContactsCommandTests.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=1280x720:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", silent.path])
+        let noAudio = try SwingmasterBinary.run(["analyze", silent.path, "--hand", "right"], environment: env)
+        #expect(noAudio.status == 12, "\(noAudio.stderr)")
+        let long = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
+        #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
+    }
+
+    @Test func ctrlCStopsTheAnalysisAndStoresNothing() throws {
+        let home = try SwingmasterBinary.tempDir("analyze-sigint")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
+        p.arguments = ["analyze", Self.sample, "--hand", "right"]
+        var env = ProcessInfo.processInfo.environment
+        env["SWINGMASTER_HOME"] = home.path
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        // Interrupt once the analysis is under way (pose takes seconds on this sample).
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 130, "status \(p.terminationStatus): \(stderr)")
+        #expect(stderr.contains("nothing"), "\(stderr)")
+        let list = try SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
+        #expect(!list.stdout.contains("demo_session.mp4"), "\(list.stdout)")
+    }
+}

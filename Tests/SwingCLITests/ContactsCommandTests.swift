@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// `swingmaster contacts` end to end through real files: synthesised impacts → WAV → FFmpeg-encoded
+/// containers → the CLI → the same times back.
+@Suite(.serialized) struct ContactsCommandTests {
+    static let truth = [1.0, 2.73, 4.5, 6.25]
+
+    /// A racket impact: a 3 ms broadband click plus string (≈ 600 Hz… 2.4 kHz) and ball resonances
+    /// decaying over ~20 ms, on quiet court noise. Deterministic.
+    static func sessionAudio(seconds: Double, impacts: [Double], sampleRate: Int = 44_100) -> [Float] {
+        var rng = SplitMix(seed: 7)
+        let n = Int(seconds * Double(sampleRate))
+        var x = (0..<n).map { _ in Float(rng.gaussian() * 0.003) }
+        for t in impacts {
+            let start = Int(t * Double(sampleRate))
+            for k in 0..<Int(0.04 * Double(sampleRate)) where start + k < n {
+                let s = Double(k) / Double(sampleRate)
+                let click = s < 0.003 ? rng.gaussian() * 0.5 * (1 - s / 0.003) : 0
+                let strings = 0.25 * exp(-s / 0.008) * (sin(2 * .pi * 1800 * s) + 0.6 * sin(2 * .pi * 2900 * s))
+                let ball = 0.15 * exp(-s / 0.012) * sin(2 * .pi * 1200 * s)
+                x[start + k] += Float(click + strings + ball)
+            }
+        }
+        return x
+    }
+
+    static func writeWAV(_ samples: [Float], sampleRate: Int = 44_100, to url: URL) throws {
+        var d = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        d.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + samples.count * 2)); d.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(1); u16(1); u32(UInt32(sampleRate)); u32(UInt32(sampleRate * 2)); u16(2); u16(16)
+        d.append(contentsOf: Array("data".utf8)); u32(UInt32(samples.count * 2))
+        for s in samples { u16(UInt16(bitPattern: Int16(max(-1, min(1, s)) * 32767))) }
+        try d.write(to: url)
+    }
+
+    static func ffmpeg(_ args: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-v", "error", "-y"] + args
+        try p.run(); p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "ffmpeg \(args.joined(separator: " "))")
+    }
+
+    struct ContactsJSON: Decodable {
+        struct Contact: Decodable { var time: Double; var confidence: Double; var fwhmMs: Double; var symmetry: Double; var amplitude: Double }
+        var file: String; var duration: Double; var sampleRate: Int; var contacts: [Contact]
+    }
+
+    static func contacts(_ file: URL, _ extra: [String] = []) throws -> ContactsJSON {
+        let out = try SwingmasterBinary.run(["contacts", file.path, "--json"] + extra)
+        #expect(out.status == 0, "stderr: \(out.stderr)")
+        return try JSONDecoder().decode(ContactsJSON.self, from: out.data)
+    }
+
+    @Test func truthTimesComeBackThroughWavMp4MkvWithin5ms() throws {
+        let dir = try SwingmasterBinary.tempDir("contacts")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("session.wav")
+        try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
+        let mp4 = dir.appendingPathComponent("session.mp4")
+        try Self.ffmpeg(["-f", "lavfi", "-i", "color=c=green:s=1280x720:r=30:d=8", "-i", wav.path,
+                         "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
+        let mkv = dir.appendingPathComponent("session.mkv")
+        try Self.ffmpeg(["-i", wav.path, "-c:a", "libopus", "-b:a", "96k", mkv.path])
+        for file in [wav, mp4, mkv] {
+            let json = try Self.contacts(file)
+            let times = json.contacts.map(\.time)
+            #expect(times.count == Self.truth.count, "\(file.lastPathComponent): \(times)")
+            for (t, truth) in zip(times, Self.truth) {
+                #expect(abs(t - truth) <= 0.005, "\(file.lastPathComponent): \(t) vs \(truth)")
+            }
+            #expect(json.sampleRate == 44_100)
+            #expect(abs(json.duration - 8) < 0.05)
+            for c in json.contacts { #expect(c.confidence > 0 && c.confidence <= 1 && c.fwhmMs > 0 && c.fwhmMs <= 40) }
+        }
+    }
+
+    @Test func trimmingKeepsMediaTime() throws {
+        let dir = try SwingmasterBinary.tempDir("contacts-trim")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("session.wav")
+        try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
+        let json = try Self.contacts(wav, ["--start", "2", "--duration", "5"])
+        let times = json.contacts.map(\.time)
+        #expect(times.count == 3, "\(times)")       // 2.73, 4.5 and 6.25 lie in [2, 7)
+        for t in times { #expect(Self.truth.contains { abs($0 - t) <= 0.005 }, "\(t) is not a truth time in media time") }
+    }
+
+    @Test func detectorFlagsChangeTheResult() throws {
+        let dir = try SwingmasterBinary.tempDir("contacts-flags")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("session.wav")
+        try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
+        // A threshold far above any impact finds nothing; a gap longer than the session keeps one.
+        #expect(try Self.contacts(wav, ["--threshold-factor", "100000"]).contacts.isEmpty)
+        #expect(try Self.contacts(wav, ["--min-gap-ms", "9000"]).contacts.count == 1)
+        let bad = try SwingmasterBinary.run(["contacts", wav.path, "--low-hz", "5000", "--high-hz", "4000"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.lowercased().contains("hz"))
+    }
+
+    @Test(arguments: BadInput.allCases) func badInputGivesOneClearSentenceAndItsOwnExitCode(_ input: BadInput) throws {
+        let dir = try SwingmasterBinary.tempDir("contacts-bad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, extra) = try input.make(in: dir)
+        let out = try SwingmasterBinary.run(["contacts", path] + extra)
+        #expect(out.status == input.expectedStatus, "\(input): status \(out.status), stderr \(out.stderr)")
+        #expect(out.stderr.hasPrefix("error: "), "\(input): \(out.stderr)")
+        #expect(out.stderr.lowercased().contains(input.messageFragment), "\(input): \(out.stderr)")
+        #expect(!out.stderr.contains("Fatal error") && out.stdout.isEmpty)
+    }
+
+    enum BadInput: String, CaseIterable, CustomStringConvertible {
+        case missing, zeroByte, notMedia, truncated, noAudio, tooShort, tooLong
+        var description: String { rawValue }
+
+        var expectedStatus: Int32 {
+            switch self {
+            case .missing: 10
+            case .zeroByte, .notMedia, .truncated: 11
+            case .noAudio: 12
+            case .tooShort: 13
+            case .tooLong: 14
+            }
+        }
+
+        var messageFragment: String {
+            switch self {
+            case .missing: "no file"
+            case .zeroByte: "empty"
+            case .notMedia, .truncated: "not"
+            case .noAudio: "audio"
+            case .tooShort: "at least"
+            case .tooLong: "--start"
+            }
+        }
+
+        func make(in dir: URL) throws -> (String, [String]) {
+            let wav = dir.appendingPathComponent("ok.wav")
+            switch self {
+            case .missing:
+                return (dir.appendingPathComponent("nope.mp4").path, [])
+            case .zeroByte:
+                let f = dir.appendingPathComponent("empty.mp4"); try Data().write(to: f); return (f.path, [])
+            case .notMedia:
+                let f = dir.appendingPathComponent("notes.mp4"); try Data("just some text, not a video\n".utf8).write(to: f); return (f.path, [])
+            case .truncated:
+                try writeWAV(sessionAudio(seconds: 8, impacts: [2]), to: wav)
+                let full = dir.appendingPathComponent("full.mp4")
+                try ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=640x360:r=30:d=8", "-i", wav.path,
+                            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", full.path])
+                let data = try Data(contentsOf: full)
+                let cut = dir.appendingPathComponent("cut.mp4")
+                try data.prefix(data.count * 3 / 10).write(to: cut)   // moov at the end: unreadable
+                return (cut.path, [])
+            case .noAudio:
+                let f = dir.appendingPathComponent("silent.mp4")
+                try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=640x360:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", f.path])
+                return (f.path, [])
+            case .tooShort:
+                try writeWAV(sessionAudio(seconds: 3, impacts: [1]), to: wav); return (wav.path, [])
+            case .tooLong:
+                try writeWAV(sessionAudio(seconds: 8, impacts: [1]), to: wav); return (wav.path, ["--max-duration", "6"])
+            }
+        }
+    }
+}
+
+/// Deterministic normal deviates (SplitMix64 + Box–Muller).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func gaussian() -> Double {
+        let u1 = max(uniform(), 1e-300), u2 = uniform()
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+    }
+}

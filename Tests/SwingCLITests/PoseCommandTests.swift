@@ -1,0 +1,62 @@
+import Foundation
+import SwingCore
+import Testing
+
+/// `swingmaster pose` run as a real process on the SwingPose fixtures.
+@Suite struct PoseCommandTests {
+    static let fixtures = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures")
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    struct Report: Decodable {
+        struct Landmark: Decodable { var x: Double; var y: Double; var z: Double; var visibility: Double; var presence: Double }
+        struct Frame: Decodable {
+            var index: Int; var time: Double; var score: Double
+            var landmarks: [Landmark]; var worldLandmarks: [Vec3]; var joints: [String: Vec3]
+        }
+        var source: String; var width: Int; var height: Int; var frames: [Frame]
+    }
+
+    @Test func imageJSONHas33LandmarksInPixelsAnd17Joints() throws {
+        let out = try SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let r = try JSONDecoder().decode(Report.self, from: out.data)
+        #expect(r.width == 512 && r.height == 512 && r.frames.count == 1)
+        let f = try #require(r.frames.first)
+        #expect(f.landmarks.count == 33 && f.worldLandmarks.count == 33 && f.joints.count == 17)
+        #expect(f.score > 0.5)
+        // The nose is in the picture, in pixels (not normalised).
+        #expect(f.landmarks[0].x > 100 && f.landmarks[0].x < 400 && f.landmarks[0].y > 50)
+    }
+
+    @Test func imageWithoutPersonExitsWithNoPersonCode() throws {
+        let out = try SwingmasterBinary.run(["pose", Self.fixture("chelsea.png")])
+        #expect(out.status == StatusCode.noPerson)
+        #expect(out.stderr.contains("error: No person was found"))
+    }
+
+    @Test func missingSourceAndMissingModelsAreReportedClearly() throws {
+        let missing = try SwingmasterBinary.run(["pose", "/nonexistent/clip.mp4"])
+        #expect(missing.status == StatusCode.fileNotFound)
+        let noModels = try SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--models", "/nonexistent"])
+        #expect(noModels.status == StatusCode.modelUnreadable)
+        #expect(noModels.stderr.contains("BlazePose models not found"))
+        let badRange = try SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--duration", "-1"])
+        #expect(badRange.status != 0 && badRange.stderr.contains("--duration"))
+    }
+
+    @Test func videoIsTrackedFrameByFrameAndSaved() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pose-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let saved = dir.appendingPathComponent("annotated.mp4").path
+        let out = try SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5",
+                                             "--duration", "0.5", "--save", saved])
+        #expect(out.status == 0, "\(out.stderr)")
+        let r = try JSONDecoder().decode(Report.self, from: out.data)
+        // Frames at 0.5 … 1.0 s of a 30 fps clip.
+        #expect((15...16).contains(r.frames.count))
+        #expect(r.frames.allSatisfy { $0.landmarks.count == 33 && $0.time >= 0.5 - 1e-3 && $0.time <= 1.0 + 1e-3 })
+        let size = (try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0
+        #expect(size > 10_000)
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `make bench`: each benchmark runs our code and its named peer side by side, in one run, and prints
+# the ratio. Results are also written to bench/results/<area>.txt (committed: the numbers in the repo).
+# Areas: contacts (audio DSP vs the Python/scipy reference), yolo (end-to-end detect vs Python ORT+numpy),
+# pose (BlazePose vs MediaPipe Python, when its venv exists), analyze (10-min 1080p60 session),
+# interpret (interpreter overhead). Pick some with BENCH="contacts yolo".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
+export PATH="/opt/swift/usr/bin:$PATH"
+swift build -c release --product swingbench >/dev/null
+mkdir -p bench/results bench/out
+AREAS="${BENCH:-contacts yolo pose interpret analyze}"
+status=0
+for area in $AREAS; do
+  script="bench/$area.sh"
+  [ -x "$script" ] || { echo "bench: no $script, skipped"; continue; }
+  echo "================ $area ================"
+  if "$script" "$BIN_DIR" 2>&1 | tee "bench/results/$area.txt"; then :; else status=1; fi
+done
+exit $status
