@@ -2,17 +2,6 @@ import Foundation
 import SwingCore
 
 /// Per-stage latency of one prediction, milliseconds.
-public struct StageTimings: Sendable, Equatable, Codable {
-    public var preMs: Double
-    public var inferenceMs: Double
-    public var postMs: Double
-    public init(preMs: Double, inferenceMs: Double, postMs: Double) {
-        self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
-    }
-    /// pre + inference + post.
-    public var totalMs: Double { preMs + inferenceMs + postMs }
-}
-
 /// What a predictor returns for one image.
 public struct FramePrediction: Sendable, Equatable {
     public var detections: [Detection]
