@@ -83,12 +83,19 @@ public struct ContactDetector: Sendable {
         let spectral = SpectralFeatures(parameters: p, sampleRate: fs)
         var kept: [(MeasuredPeak, Double?, Double?)] = []
         for i in peaks {
-            let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
+            let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, mode: p.envelopeMode, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
             let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
             guard fwhm <= p.maxImpactFWHMMs else { continue }
+            // In prominence mode "above 3 × floor" means the event itself rises that far: from its base by
+            // at least (factor − 1) × floor. Bumps on a voice or squeak plateau do not.
+            if p.peakPicking == .prominence, m.prominence < (p.peakThresholdFactor - 1) * m.floor { continue }
             var low: Double?, high: Double?
             if p.rejectThuds || p.requireBroadband {
-                (low, high) = spectral.ratios(samples: samples, bandPassed: y, onset: Int(m.leftCrossing.rounded(.down)))
+                let f = spectral.ratios(samples: samples, bandPassed: y, onset: Int(m.onsetCrossing.rounded(.down)))
+                // Nothing starts in-band here (the background before is as loud): a bump inside a longer
+                // sound, not an onset.
+                guard f.inBandTransient > 0 else { continue }
+                (low, high) = (f.low, f.high)
                 if p.rejectThuds, let low, low > p.maxLowBandRatio { continue }
                 if p.requireBroadband, let high, high < p.minHighBandRatio { continue }
             }
@@ -108,7 +115,7 @@ public struct ContactDetector: Sendable {
             let narrow = max(0, 1 - fwhm / p.maxImpactFWHMMs)
             let confidence = (p.amplitudeWeight * ampScore + p.narrownessWeight * narrow + p.symmetryWeight * symmetry) / weightSum
             guard confidence >= p.minConfidence else { continue }
-            let time = p.timeReference == .onset ? m.leftCrossing / fs : Double(m.peakIndex) / fs
+            let time = p.timeReference == .onset ? m.onsetCrossing / fs : Double(m.peakIndex) / fs
             scored.append(ContactCandidate(time: time, confidence: confidence, fwhmMs: fwhm, symmetry: symmetry,
                                            amplitude: m.height, peakTime: Double(m.peakIndex) / fs,
                                            snr: m.floor > 0 ? m.height / m.floor : .greatestFiniteMagnitude,

@@ -13,13 +13,25 @@ enum Envelope {
         v.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { o in
                 // Running sum in Double: the drift over 26 M samples stays ~1e-9 relative.
+                // Three loops (growing, full, shrinking window) keep the hot middle loop branch-free.
                 var sum = 0.0
-                var lo = 0, hi = 0  // window is [lo, hi)
-                for i in 0..<n {
-                    let wantHi = min(n, i + h + 1), wantLo = max(0, i - h)
-                    while hi < wantHi { sum += Double(s[hi]); hi += 1 }
-                    while lo < wantLo { sum -= Double(s[lo]); lo += 1 }
-                    o[i] = Float(max(0, sum) / Double(hi - lo))
+                for j in 0..<min(n, h) { sum += Double(s[j]) }
+                let headEnd = min(n, h + 1)        // i < headEnd: nothing leaves the window yet
+                let tailStart = max(headEnd, n - h) // i ≥ tailStart: nothing enters any more
+                for i in 0..<headEnd {
+                    if i + h < n { sum += Double(s[i + h]) }
+                    o[i] = Float(max(0, sum) / Double(min(n, i + h + 1)))
+                }
+                let inv = 1 / Double(2 * h + 1)
+                if tailStart > headEnd {
+                    for i in headEnd..<tailStart {
+                        sum += Double(s[i + h]) - Double(s[i - h - 1])
+                        o[i] = Float(max(0, sum) * inv)
+                    }
+                }
+                for i in tailStart..<n where i >= headEnd {
+                    sum -= Double(s[i - h - 1])
+                    o[i] = Float(max(0, sum) / Double(n - (i - h)))
                 }
             }
         }
@@ -28,7 +40,12 @@ enum Envelope {
 
     /// The envelope of a band-passed signal per ``EnvelopeMode`` and the number of smoothing passes.
     static func envelope(_ y: [Float], mode: EnvelopeMode, width: Int, passes: Int) -> [Float] {
-        var v = mode == .rms ? y.map { $0 * $0 } : y.map { abs($0) }
+        var v = [Float](repeating: 0, count: y.count)
+        y.withUnsafeBufferPointer { s in
+            v.withUnsafeMutableBufferPointer { d in
+                if mode == .rms { for i in s.indices { d[i] = s[i] * s[i] } } else { for i in s.indices { d[i] = abs(s[i]) } }
+            }
+        }
         for _ in 0..<max(1, passes) { v = movingAverage(v, width: width) }
         if mode == .rms {
             v.withUnsafeMutableBufferPointer { b in

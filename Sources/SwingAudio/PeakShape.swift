@@ -5,6 +5,8 @@ struct MeasuredPeak: Sendable {
     var prominence: Double
     var leftCrossing: Double
     var rightCrossing: Double
+    /// Leading-edge crossing of the half-*power* level (the reported onset).
+    var onsetCrossing: Double
     var floor: Double
 }
 
@@ -41,7 +43,13 @@ enum PeakShape {
     /// reference level: half the prominence below the peak (`prominence` picking) or half the peak
     /// height (`localMaxima`, the literal FWHM). Crossings are linearly interpolated; if the level is not
     /// reached inside the window, the window edge is used (which makes the peak too wide to pass).
-    static func measure(_ env: [Float], peak p: Int, picking: PeakPicking, window w: Int, floor: Double) -> MeasuredPeak {
+    ///
+    /// The onset is the leading-edge crossing of half the peak's *power* above the base: for an
+    /// rms envelope that is `base + (h − base)/√2`, for a rectified one `base + (h − base)/2`. With a
+    /// symmetric smoothing kernel a step in power crosses its half-power level exactly at the step, so
+    /// this is the least biased instant (half *amplitude* on an rms envelope is quarter power: ~1.5 ms early).
+    static func measure(_ env: [Float], peak p: Int, picking: PeakPicking, mode: EnvelopeMode, window w: Int,
+                        floor: Double) -> MeasuredPeak {
         let n = env.count
         let h = Double(env[p])
         let lo = max(0, p - w), hi = min(n - 1, p + w)
@@ -53,16 +61,10 @@ enum PeakShape {
         while j <= hi, Double(env[j]) <= h { rightMin = min(rightMin, Double(env[j])); j += 1 }
         let prominence = h - max(leftMin, rightMin)
         let level = picking == .prominence ? h - prominence / 2 : h / 2
-        var left = Double(lo)
-        j = p
-        while j > lo {
-            if Double(env[j - 1]) <= level {
-                let a = Double(env[j - 1]), b = Double(env[j])
-                left = Double(j - 1) + (b > a ? (level - a) / (b - a) : 0)
-                break
-            }
-            j -= 1
-        }
+        let base = picking == .prominence ? h - prominence : 0
+        let onsetLevel = base + (h - base) * (mode == .rms ? 0.5.squareRoot() : 0.5)
+        let left = leadingCrossing(env, peak: p, lowest: lo, level: level)
+        let onset = leadingCrossing(env, peak: p, lowest: lo, level: onsetLevel)
         var right = Double(hi)
         j = p
         while j < hi {
@@ -74,6 +76,19 @@ enum PeakShape {
             j += 1
         }
         return MeasuredPeak(peakIndex: p, height: h, prominence: prominence, leftCrossing: left,
-                            rightCrossing: right, floor: floor)
+                            rightCrossing: right, onsetCrossing: onset, floor: floor)
+    }
+
+    /// Last position before `peak` (≥ `lowest`) where the envelope rises through `level`, interpolated.
+    private static func leadingCrossing(_ env: [Float], peak p: Int, lowest lo: Int, level: Double) -> Double {
+        var j = p
+        while j > lo {
+            if Double(env[j - 1]) <= level {
+                let a = Double(env[j - 1]), b = Double(env[j])
+                return Double(j - 1) + (b > a ? (level - a) / (b - a) : 0)
+            }
+            j -= 1
+        }
+        return Double(lo)
     }
 }

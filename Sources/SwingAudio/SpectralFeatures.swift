@@ -4,23 +4,25 @@ import Foundation
 /// filtered, so they cost nothing on a 10-minute file).
 ///
 /// For a band B the *transient energy* is `max(0, mean(y_B²) over the event window − mean(y_B²) over
-/// the background window)`: event = [onset − 2 ms, onset + 30 ms), background = [onset − 200 ms,
+/// the background window)`: event = [onset − 2 ms, onset + 30 ms), background = [onset − 120 ms,
 /// onset − 20 ms). Subtracting the local background is what keeps stationary wind rumble (huge in the
 /// low band) from swamping the comparison; only what *starts* with the event counts.
 struct SpectralFeatures: Sendable {
     /// Auxiliary band-pass order (prototype N) for the thud and click bands.
     static let auxiliaryOrder = 4
     static let eventStartMs = -2.0, eventEndMs = 30.0
-    static let backgroundStartMs = -200.0, backgroundEndMs = -20.0
+    static let backgroundStartMs = -120.0, backgroundEndMs = -20.0
     /// Extra samples filtered on both sides so filter edge effects stay outside the windows.
-    static let marginMs = 50.0
+    static let marginMs = 30.0
 
     let thud: ZeroPhaseFilter?
     let click: ZeroPhaseFilter?
     let sampleRate: Double
+    let maxLowBandRatio: Double
 
     init(parameters p: ContactDetectorParameters, sampleRate fs: Double) {
         sampleRate = fs
+        maxLowBandRatio = p.maxLowBandRatio
         thud = p.rejectThuds
             ? ZeroPhaseFilter(sections: Butterworth.bandPass(order: Self.auxiliaryOrder, lowHz: p.thudBandLowHz,
                                                              highHz: p.thudBandHighHz, sampleRate: fs))
@@ -49,19 +51,23 @@ struct SpectralFeatures: Sendable {
         return max(0, event - background)
     }
 
-    /// `(lowBandRatio, highBandRatio)` for an onset; `nil` entries when the feature is disabled or the
-    /// audio is too short to filter.
-    func ratios(samples x: [Float], bandPassed y: [Float], onset: Int) -> (low: Double?, high: Double?) {
+    /// `(lowBandRatio, highBandRatio, inBandTransient)` for an onset; `nil` ratios when the feature is
+    /// disabled or the audio is too short to filter.
+    func ratios(samples x: [Float], bandPassed y: [Float], onset: Int) -> (low: Double?, high: Double?, inBandTransient: Double) {
         let n = x.count
         let a = max(0, onset + ms(Self.backgroundStartMs - Self.marginMs))
         let b = min(n, onset + ms(Self.eventEndMs + Self.marginMs))
-        guard b > a else { return (nil, nil) }
-        let mainEnergy = max(transientEnergy(Array(y[a..<b]), offset: a, onset: onset), 1e-20)
+        guard b > a else { return (nil, nil, 0) }
+        let inBand = transientEnergy(Array(y[a..<b]), offset: a, onset: onset)
+        let mainEnergy = max(inBand, 1e-20)
         let snippet = Array(x[a..<b])
         func ratio(_ f: ZeroPhaseFilter?) -> Double? {
             guard let f, snippet.count > f.padLength else { return nil }
             return transientEnergy(f.apply(snippet), offset: a, onset: onset) / mainEnergy
         }
-        return (ratio(thud), ratio(click))
+        // A thud needs no click test: skip the second filter when the first already rejects.
+        let low = ratio(thud)
+        if let low, low > maxLowBandRatio { return (low, nil, inBand) }
+        return (low, ratio(click), inBand)
     }
 }

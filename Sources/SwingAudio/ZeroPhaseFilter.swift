@@ -25,6 +25,13 @@ public struct ZeroPhaseFilter: Sendable {
     ///   - progress: called with the fraction done (0…1), from the calling thread.
     /// - Returns: the zero-phase output, same length as `x`. Arithmetic is Double; storage Float32.
     public func apply(_ x: [Float], progress: ((Double) -> Void)? = nil) -> [Float] {
+        apply(x, allowLanes: true, progress: progress)
+    }
+
+    /// The same without the lane-parallel path (tests compare the two).
+    func applySequential(_ x: [Float]) -> [Float] { apply(x, allowLanes: false, progress: nil) }
+
+    private func apply(_ x: [Float], allowLanes: Bool, progress: ((Double) -> Void)?) -> [Float] {
         let n = x.count
         let pad = padLength
         guard n > pad, !sections.isEmpty else { return [Float](repeating: 0, count: n) }
@@ -39,14 +46,14 @@ public struct ZeroPhaseFilter: Sendable {
                 }
                 _ = UnsafeMutableBufferPointer(rebasing: e[pad..<(pad + n)]).initialize(from: s)
             }
-            run(e, reverse: false) { progress?(0.5 * $0) }
-            run(e, reverse: true) { progress?(0.5 + 0.5 * $0) }
+            run(e, reverse: false, allowLanes: allowLanes) { progress?(0.5 * $0) }
+            run(e, reverse: true, allowLanes: allowLanes) { progress?(0.5 + 0.5 * $0) }
         }
         return Array(ext[pad..<(pad + n)])
     }
 
     /// One causal pass in place (reverse = walk from the end), seeded with `sosfilt_zi · first sample`.
-    private func run(_ buf: UnsafeMutableBufferPointer<Float>, reverse: Bool, progress: (Double) -> Void) {
+    private func run(_ buf: UnsafeMutableBufferPointer<Float>, reverse: Bool, allowLanes: Bool, progress: (Double) -> Void) {
         guard let base = buf.baseAddress, buf.count > 0 else { return }
         let count = buf.count
         let x0 = Double(reverse ? buf[count - 1] : buf[0])
@@ -56,6 +63,19 @@ public struct ZeroPhaseFilter: Sendable {
             let zi = s.stepState
             states.append((zi.0 * scale * x0, zi.1 * scale * x0))
             scale *= s.dcGain
+        }
+        if allowLanes, LaneFilter.worthIt(count: count) {
+            var k = 0
+            while k < sections.count {
+                let g = min(4, sections.count - k)
+                var lanes = LaneFilter(group: sections[k..<(k + g)])
+                let share = Double(g) / Double(sections.count), before = Double(k) / Double(sections.count)
+                lanes.run(base, count: count, reverse: reverse, initial: Array(states[k..<(k + g)])) {
+                    progress(before + share * $0)
+                }
+                k += g
+            }
+            return
         }
         // Sections are fused four (or two, or one) at a time: each sample then feeds independent
         // recursions the CPU can overlap, instead of one latency-bound chain per pass over memory.

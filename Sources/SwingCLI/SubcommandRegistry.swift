@@ -10,5 +10,6 @@ enum SubcommandRegistry {
         PoseCommand.self,
         InterpretCommand.self,
         ModelsCommand.self,
+        DetectCommand.self,
     ]
 }

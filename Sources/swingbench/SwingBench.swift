@@ -11,6 +11,8 @@ struct SwingBench: AsyncParsableCommand {
             PoseBench.self,
             BiomechBench.self,
             InterpreterBench.self,
+            ContactsBench.self,
+            YOLOBench.self,
         ]
     )
 }

@@ -18,7 +18,7 @@ import Testing
         do {
             _ = try DetectClassFilter.parse(text, names: Self.names)
             Issue.record("\(text) was accepted")
-        } catch let error as DetectInputError {
+        } catch let error as CLIError {
             #expect(error.statusCode == StatusCode.invalidClassFilter)
             #expect(error.description.contains("--classes"))
         } catch {

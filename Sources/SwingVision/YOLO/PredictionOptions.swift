@@ -51,6 +51,8 @@ public struct StageTimings: Sendable, Codable, Equatable {
     public init(preMs: Double = 0, inferenceMs: Double = 0, postMs: Double = 0) {
         self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
     }
+    /// pre + inference + post.
+    public var totalMs: Double { preMs + inferenceMs + postMs }
 }
 
 /// The result of one YOLO prediction, in original-image pixels (origin top-left).

@@ -1,0 +1,137 @@
+import Foundation
+import SwingCore
+import Testing
+
+/// Runs the real `swingmaster detect` on small media generated with the ffmpeg CLI and on the
+/// YOLO fixture models committed under Tests/SwingVisionTests/Fixtures/yolo (random-weight
+/// YOLO11/YOLO26 exports, see tools/make_yolo_fixtures.py).
+@Suite(.serialized) struct DetectCommandTests {
+    static let yoloDir = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo")
+
+    static func model(_ candidates: [String]) throws -> String {
+        let found = candidates.map { yoloDir.appendingPathComponent($0).path }.first { FileManager.default.fileExists(atPath: $0) }
+        return try #require(found, "no YOLO fixture among \(candidates)")
+    }
+
+    static func detectModel() throws -> String { try model(["tiny-detect.onnx", "tiny26-detect.onnx", "yolo11n.onnx"]) }
+
+    /// A non-YOLO ONNX model (y = x·W + b) from the SwingInference fixtures.
+    static let affine = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingInferenceTests/Fixtures/affine.onnx").path
+
+    /// Encodes a test pattern with the ffmpeg CLI (installed by `make setup`).
+    static func media(_ name: String, _ arguments: [String]) throws -> String {
+        let dir = try SwingmasterBinary.tempDir("detect")
+        let path = dir.appendingPathComponent(name).path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi"] + arguments + [path]
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "ffmpeg failed to make \(name)")
+        return path
+    }
+
+    static func image() throws -> String { try media("pattern.png", ["-i", "testsrc2=size=96x64", "-frames:v", "1"]) }
+
+    func json(_ output: SwingmasterBinary.Output) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: output.data) as? [String: Any])
+    }
+
+    @Test func imageJSONHasDetectionsInsideTheImage() throws {
+        let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+                                             "--conf", "0.3", "--max-det", "7"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let doc = try json(out)
+        let model = try #require(doc["model"] as? [String: Any])
+        #expect(model["task"] as? String == "detect")
+        #expect((model["imgsz"] as? [Int])?.count == 2)
+        let results = try #require(doc["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        let r = results[0]
+        #expect(r["source"] as? String == "pattern.png")
+        #expect(r["width"] as? Int == 96 && r["height"] as? Int == 64)
+        #expect(r["frame"] as? Int == 0)
+        let speed = try #require(r["speed"] as? [String: Double])
+        #expect((speed["inferenceMs"] ?? 0) > 0)
+        let detections = try #require(r["detections"] as? [[String: Any]])
+        #expect(detections.count <= 7)
+        for d in detections {
+            #expect((d["confidence"] as? Double ?? 0) > 0.3)
+            let box = try #require(d["box"] as? [String: Double])
+            #expect((box["x1"] ?? -1) >= 0 && (box["x2"] ?? 1e9) <= 96 && (box["y1"] ?? -1) >= 0 && (box["y2"] ?? 1e9) <= 64)
+        }
+    }
+
+    @Test func classFilterKeepsOnlyThatClass() throws {
+        let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+                                             "--conf", "0.01", "--classes", "0"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let results = try #require(try json(out)["results"] as? [[String: Any]])
+        let ids = (results.first?["detections"] as? [[String: Any]] ?? []).compactMap { $0["classId"] as? Int }
+        #expect(ids.allSatisfy { $0 == 0 })
+    }
+
+    @Test func saveWritesAnAnnotatedImage() throws {
+        let source = try Self.image()
+        let target = URL(fileURLWithPath: source).deletingLastPathComponent().appendingPathComponent("annotated.png").path
+        let out = try SwingmasterBinary.run(["detect", source, "--model", Self.detectModel(), "--save", target])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.hasPrefix("pattern.png: 96x64 "))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // PNG signature
+    }
+
+    @Test func videoProcessesEveryStrideFrameAndSavesAnMP4() throws {
+        // 10 frames at 10 fps; stride 3 → frames 0, 3, 6, 9.
+        let video = try Self.media("clip.mp4", ["-i", "testsrc2=size=96x64:rate=10", "-frames:v", "10", "-pix_fmt", "yuv420p"])
+        let saved = URL(fileURLWithPath: video).deletingLastPathComponent().appendingPathComponent("out.mp4").path
+        let out = try SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--json", "--save", saved])
+        #expect(out.status == 0, "\(out.stderr)")
+        let results = try #require(try json(out)["results"] as? [[String: Any]])
+        #expect(results.compactMap { $0["frame"] as? Int } == [0, 3, 6, 9])
+        let times = results.compactMap { $0["time"] as? Double }
+        #expect(zip(times, [0, 0.3, 0.6, 0.9]).allSatisfy { abs($0 - $1) < 0.02 })
+        #expect(((try? FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0) > 0)
+    }
+
+    @Test func classifierListsTopFive() throws {
+        let classifier = try Self.model(["tiny-classify.onnx"])
+        let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", classifier, "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let r = try #require((try json(out)["results"] as? [[String: Any]])?.first)
+        let top = try #require(r["classification"] as? [[String: Any]])
+        #expect(top.count == 5)
+        let confidences = top.compactMap { $0["confidence"] as? Double }
+        #expect(confidences == confidences.sorted(by: >))
+        #expect((r["detections"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func badInputGivesAClearErrorAndExitCode() throws {
+        let image = try Self.image()
+        let dir = URL(fileURLWithPath: image).deletingLastPathComponent()
+        let garbage = dir.appendingPathComponent("garbage.onnx")
+        try Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: garbage)
+        let notAnImage = dir.appendingPathComponent("not-an-image.jpg")
+        try Data("this is text, not a JPEG".utf8).write(to: notAnImage)
+        let yolo = try Self.detectModel()
+
+        let cases: [(args: [String], status: Int32, message: String)] = [
+            (["detect", image, "--model", "/nonexistent/yolo.onnx"], StatusCode.modelUnreadable, "model file not found"),
+            (["detect", image, "--model", garbage.path], StatusCode.modelUnreadable, "could not load ONNX model"),
+            (["detect", image, "--model", Self.affine], StatusCode.modelUnsupported, "YOLO"),
+            (["detect", notAnImage.path, "--model", yolo], StatusCode.imageUnreadable, "not-an-image.jpg"),
+            (["detect", image, "--model", yolo, "--classes", "999"], StatusCode.invalidClassFilter, "--classes"),
+            (["detect", image, "--model", yolo, "--classes", "no such class"], StatusCode.invalidClassFilter, "--classes"),
+            (["detect", dir.appendingPathComponent("missing.jpg").path, "--model", yolo], StatusCode.fileNotFound, "missing.jpg"),
+        ]
+        for c in cases {
+            let out = try SwingmasterBinary.run(c.args)
+            #expect(out.status == c.status, "\(c.args): \(out.stderr)")
+            #expect(out.stderr.contains("error: ") && out.stderr.contains(c.message), "\(c.args): \(out.stderr)")
+            #expect(out.stdout.isEmpty)
+        }
+        let badConf = try SwingmasterBinary.run(["detect", image, "--model", yolo, "--conf", "1.5"])
+        #expect(badConf.status == 64)  // ArgumentParser's validation failure
+        #expect(badConf.stderr.contains("--conf must be between 0 and 1"))
+    }
+}

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Python (numpy/scipy) reference of the Swingmaster audio contact detector.
+
+Same recipe, same parameters and switches as Sources/SwingAudio (see docs/contacts.md); used only by
+tests (Swift-vs-Python agreement within ±50 ms) and by bench/contacts.sh.
+
+    reference_contacts.py FILE.wav [--json] [--spec-literal] [--param NAME=VALUE ...]
+
+Environment: Python ≥ 3.9 with numpy and scipy (the project's .deps/venv made by scripts/setup.sh; on a
+fresh machine: `python3 -m venv v && v/bin/pip install numpy==2.4.6 scipy==1.17.1`).
+Reads WAV via scipy.io.wavfile (int PCM scaled to ±1, float as is; channels averaged).
+"""
+import argparse
+import json
+import sys
+
+import numpy as np
+from scipy.io import wavfile
+from scipy.signal import butter, sosfiltfilt
+
+DEFAULTS = dict(
+    lowHz=1000.0, highHz=4000.0, filterOrder=4, envelopeWindowMs=5.0,
+    noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0, noiseFloorHopSeconds=0.5,
+    noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0,
+    amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
+    envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
+    prominenceWindowMs=150.0, timeReference="onset", amplitudeReferencePercentile=90.0,
+    minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=80.0, thudBandHighHz=400.0,
+    maxLowBandRatio=4.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
+    minHighBandRatio=0.01,
+)
+SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
+                    timeReference="peak", minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False)
+AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
+EVENT_MS, BACKGROUND_MS, MARGIN_MS = (-2.0, 30.0), (-120.0, -20.0), 30.0
+
+
+def samples_for(ms, fs):
+    v = ms / 1000.0 * fs  # Swift: Int(v.rounded()) rounds half away from zero; Python's round() does not
+    return int(np.floor(v + 0.5)) if v >= 0 else -int(np.floor(-v + 0.5))
+
+
+def moving_average(v, width):
+    """Centred mean over `width` (odd) samples; the window shrinks at the ends."""
+    n = len(v)
+    h = width // 2
+    c = np.concatenate(([0.0], np.cumsum(v, dtype=np.float64)))
+    i = np.arange(n)
+    lo = np.maximum(0, i - h)
+    hi = np.minimum(n, i + h + 1)
+    return np.maximum(0.0, c[hi] - c[lo]) / (hi - lo)
+
+
+def envelope(y, p, fs):
+    width = samples_for(p["envelopeWindowMs"], fs)
+    if width % 2 == 0:
+        width += 1
+    v = y * y if p["envelopeMode"] == "rms" else np.abs(y)
+    for _ in range(max(1, int(p["envelopeSmoothingPasses"]))):
+        v = moving_average(v, width)
+    return np.sqrt(v) if p["envelopeMode"] == "rms" else v
+
+
+def noise_floor(env, p, fs):
+    n = len(env)
+    d = max(1, samples_for(p["noiseFloorDecimationMs"], fs))
+    hop = max(1, samples_for(p["noiseFloorHopSeconds"] * 1000, fs))
+    half = samples_for(p["noiseFloorWindowSeconds"] * 1000, fs) // 2
+    dec = env[::d]
+    centres = np.arange(0, n, hop)
+    values = []
+    for c in centres:
+        jlo = max(0, -((half - c) // d)) if c - half > 0 else 0  # ceil((c-half)/d)
+        jhi = min(len(dec) - 1, (c + half) // d)
+        values.append(np.percentile(dec[jlo:jhi + 1], p["noiseFloorPercentile"]) if jhi >= jlo else 0.0)
+    return centres, np.array(values)
+
+
+def candidates(env, thr, p, fs):
+    e = env
+    core = np.flatnonzero((e[1:-1] > e[:-2]) & (e[1:-1] >= e[2:]) & (e[1:-1] > thr[1:-1])) + 1
+    if p["peakPicking"] != "prominence":
+        return core
+    r = samples_for(p["peakNeighborhoodMs"], fs)
+    out = []
+    n = len(e)
+    for i in core:
+        lo, hi = max(0, i - r), min(n - 1, i + r)
+        if lo < i and np.any(e[lo:i] >= e[i]):
+            continue
+        if np.any(e[i + 1:hi + 1] > e[i]):
+            continue
+        out.append(i)
+    return np.array(out, dtype=int)
+
+
+def leading_crossing(env, lo, pk, level):
+    below = np.flatnonzero(env[lo:pk] <= level)
+    if not len(below):
+        return float(lo)
+    j = lo + below[-1]
+    a, b = float(env[j]), float(env[j + 1])
+    return j + ((level - a) / (b - a) if b > a else 0.0)
+
+
+def measure(env, pk, p, fs):
+    n = len(env)
+    w = samples_for(p["prominenceWindowMs"], fs)
+    h = float(env[pk])
+    lo, hi = max(0, pk - w), min(n - 1, pk + w)
+    left_min = h
+    j = pk - 1
+    while j >= lo and env[j] <= h:
+        left_min = min(left_min, float(env[j])); j -= 1
+    right_min = h
+    j = pk + 1
+    while j <= hi and env[j] <= h:
+        right_min = min(right_min, float(env[j])); j += 1
+    prom = h - max(left_min, right_min)
+    level = h - prom / 2 if p["peakPicking"] == "prominence" else h / 2
+    base = h - prom if p["peakPicking"] == "prominence" else 0.0
+    onset_level = base + (h - base) * (np.sqrt(0.5) if p["envelopeMode"] == "rms" else 0.5)
+    left = leading_crossing(env, lo, pk, level)
+    onset = leading_crossing(env, lo, pk, onset_level)
+    seg = env[pk + 1:hi + 1]
+    below = np.flatnonzero(seg <= level)
+    if len(below):
+        j = pk + below[0]
+        a, b = float(env[j]), float(env[j + 1])
+        right = j + ((a - level) / (a - b) if a > b else 0.0)
+    else:
+        right = float(hi)
+    return h, prom, left, right, onset
+
+
+def transient_energy(y, offset, onset, fs):
+    def mean(a, b):
+        lo, hi = max(0, a - offset), min(len(y), b - offset)
+        if hi <= lo:
+            return None
+        s = y[lo:hi].astype(np.float64)
+        return float(np.dot(s, s)) / (hi - lo)
+    ev = mean(onset + samples_for(EVENT_MS[0], fs), onset + samples_for(EVENT_MS[1], fs)) or 0.0
+    bg = mean(onset + samples_for(BACKGROUND_MS[0], fs), onset + samples_for(BACKGROUND_MS[1], fs)) or 0.0
+    return max(0.0, ev - bg)
+
+
+def band_ratios(x, y, onset, p, fs, thud_sos, click_sos):
+    n = len(x)
+    a = max(0, onset + samples_for(BACKGROUND_MS[0] - MARGIN_MS, fs))
+    b = min(n, onset + samples_for(EVENT_MS[1] + MARGIN_MS, fs))
+    if b <= a:
+        return None, None, 0.0
+    in_band = transient_energy(y[a:b], a, onset, fs)
+    main = max(in_band, 1e-20)
+    snippet = x[a:b].astype(np.float64)
+
+    def ratio(sos):
+        if sos is None or len(snippet) <= 3 * (2 * len(sos) + 1):
+            return None
+        return transient_energy(sosfiltfilt(sos, snippet), a, onset, fs) / main
+    low = ratio(thud_sos)
+    if low is not None and low > p["maxLowBandRatio"]:
+        return low, None, in_band  # a thud needs no click test
+    return low, ratio(click_sos), in_band
+
+
+def detect(x, fs, params=None):
+    p = dict(DEFAULTS, **(params or {}))
+    x = np.asarray(x, dtype=np.float64)
+    sos = butter(int(p["filterOrder"]), [p["lowHz"], p["highHz"]], btype="band", fs=fs, output="sos")
+    if len(x) <= 3 * (2 * len(sos) + 1):
+        return []
+    y = sosfiltfilt(sos, x)
+    env = envelope(y, p, fs)
+    centres, values = noise_floor(env, p, fs)
+    floor = np.interp(np.arange(len(env)), centres, values)
+    peaks = candidates(env, p["peakThresholdFactor"] * floor, p, fs)
+    thud_sos = butter(AUX_ORDER, [p["thudBandLowHz"], p["thudBandHighHz"]], btype="band", fs=fs,
+                      output="sos") if p["rejectThuds"] else None
+    click_sos = butter(AUX_ORDER, [p["clickBandLowHz"], min(p["clickBandHighHz"], 0.45 * fs)], btype="band",
+                       fs=fs, output="sos") if p["requireBroadband"] else None
+    kept = []
+    for pk in peaks:
+        h, prom, left, right, onset = measure(env, pk, p, fs)
+        fwhm = (right - left) / fs * 1000
+        if fwhm > p["maxImpactFWHMMs"]:
+            continue
+        if p["peakPicking"] == "prominence" and prom < (p["peakThresholdFactor"] - 1) * floor[pk]:
+            continue
+        low = high = None
+        if p["rejectThuds"] or p["requireBroadband"]:
+            low, high, in_band = band_ratios(x, y, int(np.floor(onset)), p, fs, thud_sos, click_sos)
+            if in_band <= 0:
+                continue
+            if p["rejectThuds"] and low is not None and low > p["maxLowBandRatio"]:
+                continue
+            if p["requireBroadband"] and high is not None and high < p["minHighBandRatio"]:
+                continue
+        kept.append((pk, h, left, right, onset, low, high, floor[pk]))
+    if not kept:
+        return []
+    reference = max(float(np.percentile([k[1] for k in kept], p["amplitudeReferencePercentile"])), 1e-12)
+    wsum = p["amplitudeWeight"] + p["narrownessWeight"] + p["symmetryWeight"]
+    scored = []
+    for pk, h, left, right, onset, low, high, fl in kept:
+        if h < p["minRelativeAmplitude"] * reference:
+            continue
+        fwhm = (right - left) / fs * 1000
+        rise, fall = pk - left, right - pk
+        sym = min(rise, fall) / max(rise, fall) if max(rise, fall) > 0 else 1.0
+        conf = (p["amplitudeWeight"] * min(1.0, h / reference)
+                + p["narrownessWeight"] * max(0.0, 1 - fwhm / p["maxImpactFWHMMs"])
+                + p["symmetryWeight"] * sym) / wsum
+        if conf < p["minConfidence"]:
+            continue
+        t = onset / fs if p["timeReference"] == "onset" else pk / fs
+        scored.append(dict(time=t, confidence=conf, fwhmMs=fwhm, symmetry=sym, amplitude=h, peakTime=pk / fs,
+                           snr=h / fl if fl > 0 else None, lowBandRatio=low, highBandRatio=high))
+    scored.sort(key=lambda c: (-c["confidence"], c["time"]))
+    gap = p["minGapMs"] / 1000
+    kept_times, out = [], []
+    for c in scored:
+        if any(abs(c["time"] - k) < gap for k in kept_times):
+            continue
+        kept_times.append(c["time"])
+        out.append(c)
+    return sorted(out, key=lambda c: c["time"])
+
+
+def read_wav(path):
+    fs, data = wavfile.read(path)
+    if data.dtype.kind == "i":
+        data = data.astype(np.float64) / float(np.iinfo(data.dtype).max + 1)
+    elif data.dtype.kind == "u":
+        data = (data.astype(np.float64) - 128) / 128
+    data = data.astype(np.float64)
+    if data.ndim == 2:
+        data = data.mean(axis=1)
+    return float(fs), data
+
+
+def parse_value(v):
+    if v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    try:
+        return int(v)
+    except ValueError:
+        try:
+            return float(v)
+        except ValueError:
+            return v
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file")
+    ap.add_argument("--json", action="store_true", help="print the `swingmaster contacts --json` shape")
+    ap.add_argument("--spec-literal", action="store_true", help="the recipe taken literally (no robustness additions)")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a parameter (Swift property name), e.g. --param peakThresholdFactor=4")
+    ap.add_argument("--time", action="store_true", help="report detect() wall/CPU time (median of --repeats) as JSON on stderr")
+    ap.add_argument("--repeats", type=int, default=1, help="timed runs for --time")
+    a = ap.parse_args(argv)
+    params = dict(SPEC_LITERAL) if a.spec_literal else {}
+    for kv in a.param:
+        k, _, v = kv.partition("=")
+        if k not in DEFAULTS:
+            ap.error(f"unknown parameter {k}")
+        params[k] = parse_value(v)
+    fs, x = read_wav(a.file)
+    import time
+    walls, cpus = [], []
+    for _ in range(max(1, a.repeats) if a.time else 1):
+        t0, c0 = time.perf_counter(), time.process_time()
+        contacts = detect(x, fs, params)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    if a.time:
+        med = lambda v: sorted(v)[len(v) // 2]
+        print(json.dumps({"seconds": med(walls), "cpuSeconds": med(cpus), "audioSeconds": len(x) / fs,
+                          "contacts": len(contacts)}), file=sys.stderr)
+    if a.json:
+        print(json.dumps({"file": a.file, "duration": len(x) / fs, "sampleRate": int(fs), "contacts": contacts}))
+    else:
+        for c in contacts:
+            print(f"{c['time']:9.4f}  confidence {c['confidence']:.2f}  fwhm {c['fwhmMs']:5.1f} ms  "
+                  f"symmetry {c['symmetry']:.2f}  amplitude {c['amplitude']:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
