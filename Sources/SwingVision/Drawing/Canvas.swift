@@ -1,10 +1,7 @@
 import SwingCore
 
-/// An RGB colour.
-public struct RGB: Sendable, Equatable {
-    public var r: UInt8, g: UInt8, b: UInt8
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
-
+/// Annotation colours on SwingCore's ``RGB``.
+extension RGB {
     /// A distinct, stable colour per class id (golden-angle hues, full saturation).
     public static func forClass(_ id: Int) -> RGB {
         let h = (Double(id) * 137.508).truncatingRemainder(dividingBy: 360) / 60
