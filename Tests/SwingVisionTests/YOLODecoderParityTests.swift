@@ -20,6 +20,7 @@ import Testing
         let out = try YOLODecoder(info: info).decode(
             tensors, letterbox: g, options: PredictionOptions(conf: c.conf, iou: ref.iou, maxDet: c.maxDet))
         let report = ParityReport.compare(c, out.detections)
+        print("parity \(key): \(report)")  // the numbers quoted in reports
         #expect(report.passes, "\(key): \(report) unmatched: \(report.unmatched.prefix(5))")
         #expect(report.expected > 0, "the case should exercise the decoder")
     }

@@ -1,5 +1,6 @@
 import SwingCore
 
+/// Annotation colours on SwingCore's ``RGB``.
 extension RGB {
     /// A distinct, stable colour per class id (golden-angle hues, full saturation).
     public static func forClass(_ id: Int) -> RGB {

@@ -43,14 +43,22 @@ public struct CounterInterpreter: DetectionInterpreter {
 
     public func interpret(_ frame: InterpreterFrame) -> Result {
         let filter = configuration.labels.flatMap { $0.isEmpty ? nil : Set($0) }
-        var counts: [String: Int] = [:]
+        // Tally per class in a small array searched linearly by integer id (a frame holds few classes),
+        // checking the label so inconsistent input still counts by label; no hashing per detection.
+        var ids: [Int] = [], labels: [String] = [], counts: [Int] = []
+        var byLabel: [String: Int] = [:]
         var total = 0
         for d in frame.detections where d.confidence > configuration.minimumConfidence {
             if let f = filter, !f.contains(d.label) { continue }
-            counts[d.label, default: 0] += 1
             total += 1
+            if let i = ids.firstIndex(of: d.classId) {
+                if labels[i] == d.label { counts[i] += 1 } else { byLabel[d.label, default: 0] += 1 }
+            } else {
+                ids.append(d.classId); labels.append(d.label); counts.append(1)
+            }
         }
-        return Result(counts: counts, total: total)
+        for i in ids.indices { byLabel[labels[i], default: 0] += counts[i] }
+        return Result(counts: byLabel, total: total)
     }
 
     public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
@@ -74,22 +82,18 @@ public struct PassthroughInterpreter: DetectionInterpreter {
         public init() {}
     }
 
-    /// One detection with its box also normalised (top-left origin).
-    public struct Item: Sendable, Encodable, Equatable {
-        public var detection: Detection
-        public var normalizedBox: Rect
-    }
-
+    /// The frame's detections (shared, not copied) and each box normalised (top-left origin), same order.
     public struct Result: Sendable, Encodable, Equatable {
-        public var detections: [Item]
+        public var detections: [Detection]
+        public var normalizedBoxes: [Rect]
     }
 
     public let name = "passthrough"
     public init(configuration: Configuration = .init()) {}
 
     public func interpret(_ frame: InterpreterFrame) -> Result {
-        Result(detections: frame.detections.map {
-            Item(detection: $0, normalizedBox: VisionCoordinates.normalized($0.box, width: frame.width, height: frame.height))
+        Result(detections: frame.detections, normalizedBoxes: frame.detections.map {
+            VisionCoordinates.normalized($0.box, width: frame.width, height: frame.height)
         })
     }
 }

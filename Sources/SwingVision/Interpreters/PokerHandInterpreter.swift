@@ -61,17 +61,25 @@ public struct PokerHandInterpreter: DetectionInterpreter {
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public func interpret(_ frame: InterpreterFrame) -> Result {
-        var seen = Set<PokerCard>()
+        // 52-bit set of cards seen, and a per-class memo of the parsed label (detectors repeat classes).
+        var seenMask: UInt64 = 0
+        var cards: [PokerCard] = []
+        var memo: [(classId: Int, label: String, card: PokerCard?)] = []
         var duplicates = 0
         var invalid: [String] = []
         for d in frame.detections where d.confidence > configuration.minimumConfidence {
-            if let card = PokerCard(label: d.label) {
-                if !seen.insert(card).inserted { duplicates += 1 }
-            } else if !invalid.contains(d.label) {
-                invalid.append(d.label)
+            let card: PokerCard?
+            if let m = memo.first(where: { $0.classId == d.classId && $0.label == d.label }) {
+                card = m.card
+            } else {
+                card = PokerCard(label: d.label)
+                memo.append((d.classId, d.label, card))
+                if card == nil, !invalid.contains(d.label) { invalid.append(d.label) }
             }
+            guard let card else { continue }
+            let bit: UInt64 = 1 << UInt64((card.rank - 2) * 4 + card.suit.rawValue)
+            if seenMask & bit != 0 { duplicates += 1 } else { seenMask |= bit; cards.append(card) }
         }
-        let cards = Array(seen)
         let best = PokerHandEvaluator.best(cards)
         let cls = PokerRankTable.equivalenceClass(of: best)
         return Result(
