@@ -48,6 +48,12 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Write an annotated image (.png/.jpg) or, for a video source, an annotated .mp4 here.")
     var save: String?
 
+    @Option(help: "Also run an interpreter on the detections: \(InterpreterRegistry.standard.names.joined(separator: ", ")).")
+    var interpret: String?
+
+    @Option(name: .customLong("interpreter-config"), help: "JSON configuration for --interpret (every key optional).")
+    var interpreterConfig: String?
+
     @Option(help: "ONNX Runtime intra-op threads (0 = let ONNX Runtime choose).")
     var threads: Int = SessionOptions().intraOpThreads
 
@@ -66,11 +72,31 @@ struct DetectCommand: AsyncParsableCommand {
             sourcePath: source, modelPath: model,
             options: PredictionOptions(conf: conf, iou: iou, maxDet: maxDet, agnostic: agnostic),
             classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions)
+        // Resolve the interpreter first so a wrong name fails before inference runs.
+        let interpreter = try interpret.map {
+            try InterpreterRegistry.standard.interpreter(named: $0, configuration: interpreterConfig.map { Data($0.utf8) })
+        }
         let report = try job.run(progress: json ? nil : ProgressBar())
+        // The interpreter reads the same document `detect --json` prints, exactly as `interpret` does.
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let reportJSON = try enc.encode(report)
+        let interpretation = try interpreter.map {
+            try $0.interpretVideoJSON(DetectionsDocument.frames(from: reportJSON))
+        }
         if json {
-            try Console.printJSON(report)
+            if let interpretation, var doc = try JSONSerialization.jsonObject(with: reportJSON) as? [String: Any] {
+                doc["interpretation"] = try JSONSerialization.jsonObject(with: interpretation)
+                try Console.write(JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), to: "-")
+            } else {
+                try Console.write(reportJSON, to: "-")
+            }
         } else {
             DetectSummary.lines(report).forEach { print($0) }
+            if let interpretation, let name = interpret {
+                print("interpretation (\(name)):")
+                print(String(decoding: interpretation, as: UTF8.self))
+            }
         }
     }
 }

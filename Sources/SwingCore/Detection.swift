@@ -112,17 +112,3 @@ public struct Classification: Sendable, Codable, Equatable {
         self.classId = classId; self.label = label; self.confidence = confidence
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-@inline(__always) func _cos(_ x: Double) -> Double { Glibc.cos(x) }
-@inline(__always) func _sin(_ x: Double) -> Double { Glibc.sin(x) }
-#elseif canImport(Darwin)
-import Darwin
-@inline(__always) func _cos(_ x: Double) -> Double { Darwin.cos(x) }
-@inline(__always) func _sin(_ x: Double) -> Double { Darwin.sin(x) }
-#else
-import Foundation
-@inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }
-@inline(__always) func _sin(_ x: Double) -> Double { Foundation.sin(x) }
-#endif

@@ -58,17 +58,3 @@ public enum RotatedNMS {
         return kept
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-@inline(__always) func _log(_ x: Double) -> Double { Glibc.log(x) }
-@inline(__always) func _exp(_ x: Double) -> Double { Glibc.exp(x) }
-#elseif canImport(Darwin)
-import Darwin
-@inline(__always) func _log(_ x: Double) -> Double { Darwin.log(x) }
-@inline(__always) func _exp(_ x: Double) -> Double { Darwin.exp(x) }
-#else
-import Foundation
-@inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
-@inline(__always) func _exp(_ x: Double) -> Double { Foundation.exp(x) }
-#endif

@@ -21,36 +21,14 @@ public enum PoseDrawing {
         guard lms.count == 33 else { return out }
         let thickness = max(1, min(image.width, image.height) / 300)
         for (a, b) in connections where lms[a].visibility >= minVisibility && lms[b].visibility >= minVisibility {
-            line(&out, lms[a].x, lms[a].y, lms[b].x, lms[b].y, radius: thickness, color: (255, 255, 255))
+            out.drawLine(from: Point2(x: lms[a].x, y: lms[a].y), to: Point2(x: lms[b].x, y: lms[b].y),
+                         thickness: thickness, color: .white)
         }
         for (i, l) in lms.enumerated() where l.visibility >= minVisibility {
             let left = (i >= 11 && i % 2 == 1) || [1, 2, 3, 7, 9].contains(i)
-            dot(&out, l.x, l.y, radius: thickness * 2, color: left ? (0, 220, 0) : (230, 30, 30))
+            out.fillCircle(x: l.x, y: l.y, radius: thickness * 2, color: left ? .green : .red)
         }
         return out
-    }
-
-    static func dot(_ img: inout ImageBuffer, _ x: Double, _ y: Double, radius: Int, color: (UInt8, UInt8, UInt8)) {
-        guard x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else { return }
-        let cx = Int(x.rounded()), cy = Int(y.rounded())
-        for dy in -radius...radius {
-            for dx in -radius...radius where dx * dx + dy * dy <= radius * radius {
-                let px = cx + dx, py = cy + dy
-                guard px >= 0, py >= 0, px < img.width, py < img.height else { continue }
-                let o = (py * img.width + px) * 3
-                img.pixels[o] = color.0; img.pixels[o + 1] = color.1; img.pixels[o + 2] = color.2
-            }
-        }
-    }
-
-    static func line(_ img: inout ImageBuffer, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                     radius: Int, color: (UInt8, UInt8, UInt8)) {
-        let steps = Int(min(max(abs(x1 - x0), abs(y1 - y0)), 20_000).rounded(.up))
-        guard steps > 0 else { dot(&img, x0, y0, radius: radius, color: color); return }
-        for s in 0...steps {
-            let t = Double(s) / Double(steps)
-            dot(&img, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, radius: radius / 2, color: color)
-        }
     }
 }
 

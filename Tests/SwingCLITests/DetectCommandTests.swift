@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    @Test func interpretCountsWhatWasDetected() throws {
+        let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+                                             "--conf", "0.3", "--interpret", "counter"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let doc = try json(out)
+        let detections = try #require((doc["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])
+        let interpretation = try #require(doc["interpretation"] as? [String: Any], "no interpretation in \(doc.keys)")
+        // The counter's totals account for every detection, label by label.
+        let totals = try #require(interpretation["totals"] as? [String: Int])
+        var expected: [String: Int] = [:]
+        for d in detections { if let l = d["label"] as? String { expected[l, default: 0] += 1 } }
+        #expect(totals == expected)
+        let unknown = try SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--interpret", "tarot"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("tarot"), "\(unknown.stderr)")
+    }
+
     @Test func classFilterKeepsOnlyThatClass() throws {
         let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
                                              "--conf", "0.01", "--classes", "0"])
