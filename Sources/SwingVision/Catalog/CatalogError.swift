@@ -3,6 +3,8 @@ import SwingCore
 /// Errors from the model catalog (discovery, download, install).
 public enum CatalogError: UserFacingError, Equatable {
     case modelNotFound(String)
+    /// A `--model`/`--detector` argument that is neither an existing file nor a catalog id.
+    case unresolvedModel(String)
     case duplicateId(String)
     case notAnONNXModel(String)
     case downloadFailed(url: String, reason: String)
@@ -18,6 +20,9 @@ public enum CatalogError: UserFacingError, Equatable {
     public var description: String {
         switch self {
         case .modelNotFound(let id): return "no model with id '\(id)' in the catalog (see `swingmaster models list`)."
+        case .unresolvedModel(let arg):
+            return "model file not found: \(arg), and no catalog model has the id '\(arg)' "
+                + "(see `swingmaster models list` for the ids)."
         case .duplicateId(let id):
             return "a model with id '\(id)' already exists in the catalog; remove it first or choose another id with --id."
         case .notAnONNXModel(let f): return "'\(f)' is not a readable ONNX model."
@@ -40,7 +45,7 @@ public enum CatalogError: UserFacingError, Equatable {
         case .downloadFailed: return StatusCode.downloadFailed
         case .checksumMismatch: return StatusCode.checksumMismatch
         case .modelNotFound: return StatusCode.notFound
-        case .notAnONNXModel: return StatusCode.modelUnreadable
+        case .notAnONNXModel, .unresolvedModel: return StatusCode.modelUnreadable
         default: return StatusCode.catalogError
         }
     }
