@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], swiftSettings: swiftSettings),
     ]

@@ -61,6 +61,14 @@ extension AppDatabase {
                 t.column("averageInferenceMs", .double).notNull()
             }
         }
+        // Audio/visual contact fusion (`analyze --detector`): where each shot's contact came from.
+        // NULL for shots analysed from the sound alone (no detector, or stored before this migration).
+        migrator.registerMigration("v2-shot-source") { db in
+            try db.alter(table: "shot") { t in
+                t.add(column: "source", .text).check { ["both", "audio", "visual"].contains($0) }
+                t.add(column: "visualOffsetMs", .double)
+            }
+        }
         return migrator
     }
 }

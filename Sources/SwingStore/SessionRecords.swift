@@ -79,15 +79,22 @@ public struct NewShot: Codable, Sendable, Equatable {
     public var arcJSON: String?
     /// The joints of every swing-window frame as JSON text.
     public var jointsJSON: String?
+    /// Where the contact came from with `analyze --detector`: `"both"`, `"audio"` or `"visual"`;
+    /// `nil` when the session was analysed from the sound alone.
+    public var source: String?
+    /// Visual − audio contact time for `"both"` shots, milliseconds.
+    public var visualOffsetMs: Double?
 
     public init(index: Int, time: Double, confidence: Double, status: String,
                 forwardCm: Double? = nil, lateralCm: Double? = nil, heightCm: Double? = nil,
                 wristSpeedCmS: Double? = nil, classification: String? = nil, contactFrame: Int? = nil,
-                arcJSON: String? = nil, jointsJSON: String? = nil) {
+                arcJSON: String? = nil, jointsJSON: String? = nil, source: String? = nil,
+                visualOffsetMs: Double? = nil) {
         self.index = index; self.time = time; self.confidence = confidence; self.status = status
         self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
         self.wristSpeedCmS = wristSpeedCmS; self.classification = classification
         self.contactFrame = contactFrame; self.arcJSON = arcJSON; self.jointsJSON = jointsJSON
+        self.source = source; self.visualOffsetMs = visualOffsetMs
     }
 }
 
@@ -108,6 +115,10 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var contactFrame: Int?
     public var arcJSON: String?
     public var jointsJSON: String?
+    /// `"both"`, `"audio"`, `"visual"` (analysed with a detector) or `nil` (sound alone).
+    public var source: String?
+    /// Visual − audio contact time for `"both"` shots, milliseconds.
+    public var visualOffsetMs: Double?
 
     public enum Columns {
         public static let sessionId = Column(CodingKeys.sessionId)
@@ -118,7 +129,7 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
         id = nil; self.sessionId = sessionId; index = s.index; time = s.time; confidence = s.confidence
         status = s.status; forwardCm = s.forwardCm; lateralCm = s.lateralCm; heightCm = s.heightCm
         wristSpeedCmS = s.wristSpeedCmS; classification = s.classification; contactFrame = s.contactFrame
-        arcJSON = s.arcJSON; jointsJSON = s.jointsJSON
+        arcJSON = s.arcJSON; jointsJSON = s.jointsJSON; source = s.source; visualOffsetMs = s.visualOffsetMs
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
