@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], swiftSettings: swiftSettings),
     ]
 )

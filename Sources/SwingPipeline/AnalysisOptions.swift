@@ -3,10 +3,11 @@ import SwingBiomech
 import SwingMedia
 import SwingPose
 
-/// The four reported stages of a session analysis, in order.
+/// The reported stages of a session analysis, in order (visual contacts only with a detector).
 public enum AnalysisStage: String, Sendable, CaseIterable, Codable {
     case extractingAudio = "extracting audio"
     case detectingContacts = "detecting contacts"
+    case detectingVisualContacts = "detecting visual contacts"
     case runningPose = "running body pose"
     case computingStatistics = "computing statistics"
 }
@@ -21,6 +22,9 @@ public struct AnalysisOptions: Sendable {
     public var sampleRate = 44_100
     /// Audio contact detector parameters.
     public var detector = ContactDetectorParameters.default
+    /// A racket/ball detector whose contacts are fused with the audio ones (`analyze --detector`);
+    /// `nil` (default) = contacts from the sound alone.
+    public var visualContacts: VisualContactOptions?
     /// Biomechanics: hand, sound delay, swing window (1.0 s before, 0.5 s after), classification.
     public var biomech = BiomechParameters()
     /// BlazePose thresholds and smoothing.

@@ -18,7 +18,8 @@ public struct SessionAnalysis: Sendable {
     public var windowAfter: Double
     /// Non-fatal remarks (e.g. resolution below 720p).
     public var warnings: [String]
-    /// Audio contacts, media time.
+    /// The contacts that drove the pose stage (media time): the audio contacts, or with a detector the
+    /// fused ones (time order, one per shot; see ``visualContacts`` for their sources).
     public var contacts: [ContactCandidate]
     /// Per-shot metrics and session statistics.
     public var result: MeasureResult
@@ -29,6 +30,8 @@ public struct SessionAnalysis: Sendable {
     /// Frames decoded and posed, and how often the person detector had to run.
     public var framesPosed: Int
     public var detectorRuns: Int
+    /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
+    public var visualContacts: VisualContactReport? = nil
 }
 
 /// One decoded frame of a swing window.
@@ -84,11 +87,27 @@ public struct SessionAnalyzer: Sendable {
         var contacts = try ContactDetector(parameters: options.detector).detect(
             samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
         for i in contacts.indices { contacts[i].time += pcm.startTime }
-        guard !contacts.isEmpty else {
+        guard !contacts.isEmpty || options.visualContacts != nil else {
             throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
         }
         try checkCancelled()
         clock.lap(.detectingContacts)
+
+        // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
+        // the fused contacts drive the pose stage exactly as audio contacts do.
+        var visualReport: VisualContactReport?
+        if let visual = options.visualContacts {
+            let fused = try VisualContactStage.run(
+                path: path, options: visual, audio: contacts, clip: pcm.startTime...(pcm.startTime + pcm.duration),
+                frameRate: video.frameRate, biomech: options.biomech, progress: progress)
+            contacts = fused.contacts
+            visualReport = fused.report
+            guard !contacts.isEmpty else {
+                throw PipelineError(.noContacts, "no racket–ball contact was heard or seen in \(path) (\(fused.report.visualEvents.count) visual event(s), none confident enough alone)")
+            }
+            try checkCancelled()
+            clock.lap(.detectingVisualContacts)
+        }
 
         // 3. Pose in the merged swing windows.
         let clipStart = pcm.startTime
@@ -130,7 +149,8 @@ public struct SessionAnalyzer: Sendable {
         return SessionAnalysis(info: info, analysedStart: pcm.startTime, analysedDuration: pcm.duration,
                                poseImageSide: options.maxPoseImageSide, windowBefore: options.biomech.windowBefore,
                                windowAfter: options.biomech.windowAfter, warnings: warnings, contacts: contacts, result: result, frames: frames,
-                               stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns)
+                               stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
+                               visualContacts: visualReport)
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they

@@ -2,6 +2,7 @@ import Foundation
 import SwingBiomech
 import SwingCore
 import SwingStore
+import SwingVision
 
 /// The `analyze --json` document: `{"session": {id, file, duration, fps, hand, shots, stats, …}}`.
 public struct SessionDocument: Encodable, Sendable {
@@ -11,21 +12,46 @@ public struct SessionDocument: Encodable, Sendable {
         public var duration: Double
         public var fps: Double
         public var hand: String
-        public var shots: [Report.Shot]
+        public var shots: [Shot]
         public var stats: Report.Stats
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
         public var warnings: [String]
+        /// The visual contact stage (`analyze --detector` only): model, frames, timings, events, sources.
+        public var visualDetector: VisualContactReport?
+    }
+
+    /// One shot: the measurements of `analyze --json`, plus with a detector where the contact came from.
+    public struct Shot: Encodable, Sendable {
+        public var measurements: Report.Shot
+        /// `both`, `audio` or `visual` (`nil`, and not encoded, without a detector).
+        public var source: FusedContact.Source?
+        /// Visual − audio contact time for `both` shots, milliseconds (video clock, sound delay removed).
+        public var visualOffsetMs: Double?
+
+        enum Keys: String, CodingKey { case source, visualOffsetMs }
+
+        public func encode(to encoder: any Encoder) throws {
+            try measurements.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encodeIfPresent(source, forKey: .source)
+            try c.encodeIfPresent(visualOffsetMs, forKey: .visualOffsetMs)
+        }
     }
     public var session: Session
 
     /// Builds the document of `analysis`, stored as `id` (nil when not stored).
     public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand) {
         let report = Report(analysis.result, includeImageArc: true)
+        let shots = zip(report.shots, analysis.result.shots).map { entry, shot in
+            let fused = analysis.contactSource(shotIndex: shot.index)
+            return Shot(measurements: entry, source: fused?.source, visualOffsetMs: fused?.offset.map { $0 * 1000 })
+        }
         session = Session(id: id, file: file, duration: analysis.analysedDuration,
                           fps: analysis.info.video?.frameRate ?? 0, hand: hand.rawValue,
-                          shots: report.shots, stats: report.stats, contactsHeard: analysis.contacts.count,
-                          warnings: analysis.warnings)
+                          shots: shots, stats: report.stats,
+                          contactsHeard: analysis.visualContacts?.audioContacts ?? analysis.contacts.count,
+                          warnings: analysis.warnings, visualDetector: analysis.visualContacts)
     }
 
     /// Pretty, key-sorted JSON.
@@ -60,12 +86,14 @@ public enum SessionRecorder {
                 return j
             }
             let jointsJSON = joints.isEmpty ? nil : String(decoding: try enc.encode(joints), as: UTF8.self)
+            let fused = analysis.contactSource(shotIndex: shot.index)
             shots.append(NewShot(
                 index: shot.index, time: shot.time, confidence: shot.confidence, status: shot.status.rawValue,
                 forwardCm: shot.forwardCm, lateralCm: shot.lateralCm, heightCm: shot.heightCm,
                 wristSpeedCmS: shot.wristSpeedCmS, classification: shot.classification?.rawValue,
                 contactFrame: shot.contactFrame.flatMap { trackTimes.frameIndex(ofTrackIndex: $0) },
-                arcJSON: arcJSON, jointsJSON: jointsJSON))
+                arcJSON: arcJSON, jointsJSON: jointsJSON, source: fused?.source.rawValue,
+                visualOffsetMs: fused?.offset.map { $0 * 1000 }))
         }
         let session = NewSession(
             filePath: path, fileSHA256: checksum, durationSeconds: analysis.analysedDuration,

@@ -1,0 +1,250 @@
+import Foundation
+import SwingAudio
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingVision
+
+/// Which video frames `analyze --detector` runs the racket/ball model on.
+public enum DetectorScope: String, Sendable, CaseIterable, Codable {
+    /// Every stride-th frame of the analysed range (the default): finds hits the microphone missed.
+    case all
+    /// Every stride-th frame of the audio contacts' swing windows only: cheaper (about
+    /// (before + after) / (seconds between hits) of the frames), confirms and re-times audio contacts;
+    /// a visual-only contact can only come from inside a window.
+    case windows
+}
+
+/// The visual contact stage of an analysis (`analyze --detector MODEL`): a racket/ball detector, the
+/// tennis-contact interpreter, and the audio/visual fusion rule.
+public struct VisualContactOptions: Sendable {
+    /// The spec runs the detector on every 3rd video frame.
+    public static let defaultStride = 3
+    /// Default fusion tolerance in processed-frame intervals (see ``tolerance(frameRate:)``).
+    public static let defaultToleranceIntervals = 2.0
+
+    /// The racket/ball model (a `YOLOFramePredictor` in the app; anything conforming in tests).
+    public var predictor: any FramePredictor
+    /// How reports name the model (catalog id or file name).
+    public var modelName: String
+    /// Run the detector on every `stride`-th frame. Default ``defaultStride`` (3).
+    public var stride: Int = VisualContactOptions.defaultStride
+    /// Which frames: the whole analysed range (default) or the audio contacts' swing windows.
+    public var scope: DetectorScope = .all
+    /// Maximum |visual − audio| time in seconds for two detections to be the same hit; `nil` (default)
+    /// = ``toleranceIntervals`` processed-frame intervals, i.e. `toleranceIntervals × stride / fps`.
+    public var fusionTolerance: Double?
+    /// Processed-frame intervals used when ``fusionTolerance`` is `nil`. Default 2: a visual event is
+    /// reported at a sampled frame up to one interval from the real contact, plus one interval of slack.
+    public var toleranceIntervals: Double = VisualContactOptions.defaultToleranceIntervals
+    /// Which single-source contacts survive (visual-only needs confidence ≥ 0.6 by default).
+    public var fusion = ContactFusionOptions()
+    /// The tennis-contact rule's thresholds (spec defaults, or the model's stored interpreter config).
+    public var interpreter = TennisContactInterpreter.Configuration()
+
+    /// - Parameters:
+    ///   - predictor: the racket/ball model.
+    ///   - modelName: how reports name it.
+    public init(predictor: any FramePredictor, modelName: String) {
+        self.predictor = predictor; self.modelName = modelName
+    }
+
+    /// The fusion tolerance in seconds for a video at `frameRate` fps (30 fps assumed when unknown).
+    public func tolerance(frameRate: Double) -> Double {
+        if let fusionTolerance { return fusionTolerance }
+        let fps = frameRate > 0 ? frameRate : 30
+        return toleranceIntervals * Double(max(stride, 1)) / fps
+    }
+
+    /// A sentence describing the first invalid option, or `nil`.
+    public var problem: String? {
+        if stride < 1 { return "The detector stride must be at least 1 frame (got \(stride))." }
+        if let t = fusionTolerance, !(t.isFinite && t >= 0) {
+            return "The fusion tolerance must be zero or more seconds (got \(t))."
+        }
+        if !(toleranceIntervals.isFinite && toleranceIntervals >= 0) {
+            return "The fusion tolerance must be zero or more frame intervals (got \(toleranceIntervals))."
+        }
+        if !fusion.visualOnlyMinimumConfidence.isFinite || !fusion.audioOnlyMinimumConfidence.isFinite {
+            return "The single-source minimum confidences must be numbers."
+        }
+        return nil
+    }
+}
+
+/// What the visual contact stage did, reported by `analyze` (summary and `--json`).
+public struct VisualContactReport: Sendable, Encodable {
+    /// The model (catalog id or file name).
+    public var model: String
+    public var scope: DetectorScope
+    public var stride: Int
+    /// The fusion tolerance used, seconds.
+    public var toleranceSeconds: Double
+    /// Video frames run through the detector, and the detections they produced.
+    public var framesProcessed: Int
+    public var detectionCount: Int
+    /// Mean per processed frame, milliseconds: letterbox, model, decode + NMS.
+    public var preMs: Double
+    public var inferenceMs: Double
+    public var postMs: Double
+    /// Wall-clock seconds of the whole stage (video decoding, detector, interpreter, fusion).
+    public var seconds: Double
+    /// When the stage started and ended (not encoded; kept for the model's detection-session record).
+    public var startedAt: Date
+    public var endedAt: Date
+    /// Racket–ball contact events the interpreter found (video clock).
+    public var visualEvents: [TennisContactInterpreter.Event]
+    /// Contacts the sound alone gave.
+    public var audioContacts: Int
+    /// The fused contacts in time order (the contacts that drove the pose stage, one per shot). Times are
+    /// on the audio clock like every shot time: the audio time for `both`/`audio`, the visual time plus
+    /// the sound delay for `visual`. `offset` is visual − (audio − sound delay), seconds.
+    public var contacts: [FusedContact]
+
+    /// How many fused contacts came from each source.
+    public var sourceCounts: [FusedContact.Source: Int] {
+        Dictionary(grouping: contacts, by: \.source).mapValues(\.count)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case model, scope, stride, toleranceSeconds, framesProcessed, detectionCount, preMs, inferenceMs, postMs,
+             seconds, visualEvents, audioContacts, sources
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(model, forKey: .model); try c.encode(scope, forKey: .scope); try c.encode(stride, forKey: .stride)
+        try c.encode(toleranceSeconds, forKey: .toleranceSeconds)
+        try c.encode(framesProcessed, forKey: .framesProcessed); try c.encode(detectionCount, forKey: .detectionCount)
+        try c.encode(preMs, forKey: .preMs); try c.encode(inferenceMs, forKey: .inferenceMs)
+        try c.encode(postMs, forKey: .postMs); try c.encode(seconds, forKey: .seconds)
+        try c.encode(visualEvents, forKey: .visualEvents); try c.encode(audioContacts, forKey: .audioContacts)
+        let counts = sourceCounts
+        try c.encode(["both": counts[.both] ?? 0, "audio": counts[.audio] ?? 0, "visual": counts[.visual] ?? 0],
+                     forKey: .sources)
+    }
+}
+
+extension SessionAnalysis {
+    /// Where shot `index` (1-based, as in ``result``) came from, when a detector ran: shots are
+    /// numbered in contact time order, which is the order of ``VisualContactReport/contacts``.
+    public func contactSource(shotIndex index: Int) -> FusedContact? {
+        guard let contacts = visualContacts?.contacts, contacts.indices.contains(index - 1) else { return nil }
+        return contacts[index - 1]
+    }
+}
+
+/// The visual contact stage: detector over the chosen frames → tennis-contact events → fusion.
+enum VisualContactStage {
+    /// Runs the stage.
+    /// - Parameters:
+    ///   - path: the session video.
+    ///   - options: detector, stride, scope, fusion.
+    ///   - audio: the audio contacts (media time, audio clock).
+    ///   - clip: the analysed range, seconds of media time.
+    ///   - frameRate: the video's frame rate.
+    ///   - biomech: sound delay and swing window.
+    ///   - progress: receives the stage's fraction.
+    /// - Returns: the fused contacts as the pose stage consumes them, and the report.
+    /// - Throws: `MediaError` (decoding), the predictor's error, `PipelineError.cancelled`.
+    static func run(path: String, options: VisualContactOptions, audio: [ContactCandidate],
+                    clip: ClosedRange<Double>, frameRate: Double, biomech: BiomechParameters,
+                    progress: ProgressHandler?) throws -> (contacts: [ContactCandidate], report: VisualContactReport) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let startedAt = Date()
+        let delay = biomech.soundDelayMs / 1000
+        let segments = framesToScan(scope: options.scope, audioTimes: audio.map { $0.time - delay }, clip: clip,
+                                    biomech: biomech)
+        let reader = try VideoFrameReader(path: path)
+        let fps = frameRate > 0 ? frameRate : (reader.info.frameRate > 0 ? reader.info.frameRate : 30)
+        let expected = max(1, segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) } * fps / Double(options.stride))
+        let interpreter = TennisContactInterpreter(configuration: options.interpreter)
+        var events: [TennisContactInterpreter.Event] = []
+        var processed = 0, detections = 0
+        var timing = StageTimings()
+        for segment in segments {
+            // Events never merge across segments: each window is summarised on its own.
+            var interpreted: [(frame: InterpreterFrame, result: TennisContactInterpreter.Result)] = []
+            try reader.frames(from: segment.lowerBound, to: segment.upperBound, stride: options.stride) { frame in
+                if Task.isCancelled { return false }
+                let prediction = try options.predictor.predict(frame.image)
+                processed += 1
+                detections += prediction.detections.count
+                timing.preMs += prediction.timings.preMs
+                timing.inferenceMs += prediction.timings.inferenceMs
+                timing.postMs += prediction.timings.postMs
+                var f = InterpreterFrame(detections: prediction.detections, frameIndex: frame.index, time: frame.time,
+                                         width: frame.image.width, height: frame.image.height)
+                let result = interpreter.interpret(f)
+                f.detections = []   // summarising needs only the result; keep memory flat on long sessions
+                interpreted.append((f, result))
+                progress?(AnalysisStage.detectingVisualContacts.rawValue, min(1, Double(processed) / expected))
+                return true
+            }
+            if Task.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+            events += interpreter.summarize(interpreted).contacts
+        }
+        progress?(AnalysisStage.detectingVisualContacts.rawValue, 1)
+        let tolerance = options.tolerance(frameRate: fps)
+        let fused = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)
+        let n = Double(max(processed, 1))
+        let report = VisualContactReport(
+            model: options.modelName, scope: options.scope, stride: options.stride, toleranceSeconds: tolerance,
+            framesProcessed: processed, detectionCount: detections, preMs: timing.preMs / n,
+            inferenceMs: timing.inferenceMs / n, postMs: timing.postMs / n,
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, startedAt: startedAt, endedAt: Date(),
+            visualEvents: events, audioContacts: audio.count, contacts: fused.map(\.fused))
+        return (fused.map(\.candidate), report)
+    }
+
+    /// The time ranges the detector reads: the whole clip, or the audio contacts' merged swing windows.
+    /// - Parameter audioTimes: audio contact times with the sound delay removed (video clock).
+    static func framesToScan(scope: DetectorScope, audioTimes: [Double], clip: ClosedRange<Double>,
+                             biomech: BiomechParameters) -> [ClosedRange<Double>] {
+        switch scope {
+        case .all: return [clip]
+        case .windows:
+            return SessionAnalyzer.windows(contactTimes: audioTimes, before: biomech.windowBefore,
+                                           after: biomech.windowAfter, clip: clip)
+        }
+    }
+
+    /// Fuses audio candidates with visual events and turns the result back into contact candidates for
+    /// the pose stage, in time order.
+    ///
+    /// Matching runs on the video clock (audio time − `delay`) with ``fuseContacts(audio:visual:tolerance:options:)``.
+    /// A `both` contact keeps its audio candidate (time, shape measures) with the noisy-OR confidence; an
+    /// `audio` one is unchanged; a `visual` one becomes a candidate at visual time + `delay` (so the
+    /// biomechanics, which subtract the delay, measure at the frame where the ball met the racket) with
+    /// zero shape measures.
+    static func fuse(audio: [ContactCandidate], visual: [TennisContactInterpreter.Event], delay: Double,
+                     tolerance: Double, options: ContactFusionOptions)
+        -> [(candidate: ContactCandidate, fused: FusedContact)] {
+        let audioTimed = audio.map { TimedContact(time: $0.time - delay, confidence: $0.confidence) }
+        let fused = fuseContacts(audio: audioTimed, visual: visual.map { TimedContact(time: $0.time, confidence: $0.confidence) },
+                                 tolerance: tolerance, options: options)
+        var used = [Bool](repeating: false, count: audio.count)
+        var out: [(candidate: ContactCandidate, fused: FusedContact)] = []
+        for f in fused {
+            var onAudioClock = f
+            onAudioClock.time = f.time + delay
+            switch f.source {
+            case .both, .audio:
+                // fuseContacts returns the audio time unchanged, so the match is exact.
+                guard let i = audioTimed.indices.first(where: { !used[$0] && audioTimed[$0].time == f.time }) else { continue }
+                used[i] = true
+                var c = audio[i]
+                c.confidence = f.confidence
+                onAudioClock.time = c.time
+                out.append((c, onAudioClock))
+            case .visual:
+                let t = f.time + delay
+                out.append((ContactCandidate(time: t, confidence: f.confidence, fwhmMs: 0, symmetry: 0, amplitude: 0,
+                                             peakTime: t, snr: 0), onAudioClock))
+            }
+        }
+        // Stable time order: the biomechanics number shots in this order, and shots map back by position.
+        return out.enumerated().sorted { ($0.element.candidate.time, $0.offset) < ($1.element.candidate.time, $1.offset) }
+            .map(\.element)
+    }
+}

@@ -1,0 +1,82 @@
+import SwingAudio
+import SwingBiomech
+import SwingCore
+import Testing
+@testable import SwingPipeline
+@testable import SwingVision
+
+/// The visual contact stage's pure parts: which frames it scans, the default tolerance, and how fused
+/// contacts become the contacts the pose stage measures (sound delay included).
+@Suite struct VisualContactTests {
+    struct NoModel: FramePredictor {
+        func predict(_ image: ImageBuffer) throws -> FramePrediction { FramePrediction(detections: [], timings: .init()) }
+    }
+
+    static func audio(_ time: Double, _ confidence: Double) -> ContactCandidate {
+        ContactCandidate(time: time, confidence: confidence, fwhmMs: 8, symmetry: 0.7, amplitude: 0.3, peakTime: time + 0.002, snr: 12)
+    }
+
+    static func event(_ time: Double, _ confidence: Double, frame: Int) -> TennisContactInterpreter.Event {
+        TennisContactInterpreter.Event(frame: frame, time: time, position: Point2(x: 0.5, y: 0.5), confidence: confidence,
+                                       rule: .proximity, startFrame: frame, endFrame: frame, startTime: time,
+                                       endTime: time, frameCount: 1)
+    }
+
+    @Test func defaultToleranceIsTwoProcessedFrameIntervals() {
+        var o = VisualContactOptions(predictor: NoModel(), modelName: "m")
+        #expect(abs(o.tolerance(frameRate: 60) - 0.1) < 1e-12)      // the spec's 60 fps, every 3rd frame
+        #expect(abs(o.tolerance(frameRate: 10) - 0.6) < 1e-12)
+        o.stride = 1
+        #expect(abs(o.tolerance(frameRate: 30) - 2.0 / 30) < 1e-12)
+        o.fusionTolerance = 0.05
+        #expect(o.tolerance(frameRate: 60) == 0.05)                  // the flag wins
+        o.stride = 0
+        #expect(o.problem?.contains("stride") == true)
+    }
+
+    @Test func windowsScopeScansOnlyTheSwingWindows() {
+        let biomech = BiomechParameters()   // 1.0 s before, 0.5 s after
+        #expect(VisualContactStage.framesToScan(scope: .all, audioTimes: [2, 6], clip: 0...10, biomech: biomech) == [0...10])
+        let w = VisualContactStage.framesToScan(scope: .windows, audioTimes: [6, 2], clip: 0...10, biomech: biomech)
+        #expect(w == [1.0...2.5, 5.0...6.5])
+        #expect(VisualContactStage.framesToScan(scope: .windows, audioTimes: [], clip: 0...10, biomech: biomech).isEmpty)
+    }
+
+    @Test func fusedContactsKeepAudioMeasuresAndOrderAndAddVisualOnlyOnes() {
+        let audio = [Self.audio(4.0, 0.5), Self.audio(1.0, 0.6)]
+        let visual = [Self.event(1.05, 0.8, frame: 63), Self.event(2.5, 0.81, frame: 150), Self.event(3.0, 0.3, frame: 180)]
+        let out = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0, tolerance: 0.1, options: .init())
+        #expect(out.map(\.fused.source) == [.both, .visual, .audio])
+        #expect(out.map(\.candidate.time) == [1.0, 2.5, 4.0])
+        // The matched contact keeps its audio measures with the noisy-OR confidence.
+        #expect(out[0].candidate.fwhmMs == 8 && out[0].candidate.snr == 12)
+        #expect(abs(out[0].candidate.confidence - (1 - 0.4 * 0.2)) < 1e-12)
+        #expect(abs((out[0].fused.offset ?? 0) - 0.05) < 1e-12)
+        // A visual-only contact has no audio measures; the unconfident 3.0 s event is dropped.
+        #expect(out[1].candidate.amplitude == 0 && out[1].candidate.confidence == 0.81)
+        #expect(out[2].candidate.confidence == 0.5 && out[2].fused.offset == nil)
+    }
+
+    @Test func soundDelayIsRemovedForMatchingAndAddedBackForVisualOnlyContacts() {
+        // The ball is heard 60 ms after it is seen (20 m away). With a 40 ms tolerance the pair only
+        // matches once the delay is taken off the audio time.
+        let audio = [Self.audio(2.06, 0.5)]
+        let visual = [Self.event(2.0, 0.7, frame: 120), Self.event(5.0, 0.9, frame: 300)]
+        let noDelay = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0, tolerance: 0.04, options: .init())
+        #expect(noDelay.map(\.fused.source) == [.visual, .audio, .visual])   // 2.0 seen, 2.06 heard: two hits
+        let out = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0.06, tolerance: 0.04, options: .init())
+        #expect(out.map(\.fused.source) == [.both, .visual])
+        #expect(out[0].candidate.time == 2.06 && out[0].fused.time == 2.06)   // the audio clock
+        #expect(abs(out[0].fused.offset ?? 1) < 1e-9)
+        // Visual-only: reported on the audio clock, so the biomechanics (t − delay) measure at the seen frame.
+        #expect(abs(out[1].candidate.time - 5.06) < 1e-12 && abs(out[1].fused.time - 5.06) < 1e-12)
+    }
+
+    @Test func visualOnlyThresholdAboveOneKeepsOnlyAudioEvidence() {
+        var options = ContactFusionOptions()
+        options.visualOnlyMinimumConfidence = 1.01
+        let out = VisualContactStage.fuse(audio: [Self.audio(1, 0.4)], visual: [Self.event(3, 0.99, frame: 1)],
+                                          delay: 0, tolerance: 0.1, options: options)
+        #expect(out.map(\.fused.source) == [.audio])
+    }
+}
