@@ -13,7 +13,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         discussion: """
         Film from behind the baseline with the whole body in view and the camera level. The session is \
         stored in $SWINGMASTER_HOME (default ~/.swingmaster) unless --no-store is given; Ctrl-C stops \
-        the analysis and stores nothing.
+        the analysis and stores nothing. With --detector MODEL a racket/ball YOLO model also looks for \
+        contacts on the video and they are fused with the audio ones (docs/fusion.md).
         """
     )
 
@@ -43,6 +44,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @OptionGroup var range: MediaRangeOptions
     @OptionGroup var detector: DetectorOptions
+    @OptionGroup var visualDetector: VisualDetectorOptions
     @OptionGroup var biomech: BiomechOptions
 
     func run() async throws {
@@ -51,11 +53,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let interrupt = InterruptWatcher { cancellation.cancel() }
         defer { interrupt.stop() }
         let db: AppDatabase? = noStore ? nil : try AppDatabase.open()
+        // Load the racket/ball model (if any) first, so a bad model fails before anything is stored.
+        let visual = try visualDetector.load(db: db)
         let hand = try resolveHand(db)
         var options = AnalysisOptions()
         options.range = range.range
         options.limits = range.limits
         options.detector = try detector.parameters()
+        options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
@@ -71,6 +76,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
         var sessionId: Int64?
         if let db { sessionId = try SessionRecorder.save(analysis, path: video, hand: hand, to: db) }
+        if let visual, let report = analysis.visualContacts { try visual.model.recordUse(report.runStats, in: db) }
         let document = SessionDocument(analysis, id: sessionId, file: video, hand: hand)
 
         if let saveVideo {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SwingCore
 import SwingInference
+import SwingStore
 import SwingVision
 
 /// `swingmaster detect SOURCE --model M.onnx …` — any Ultralytics YOLO export on an image or a video.
@@ -11,7 +12,10 @@ struct DetectCommand: AsyncParsableCommand {
         abstract: "Run an Ultralytics YOLO ONNX model (detect, segment, classify, pose, obb) on an image or a video.",
         discussion: """
             SOURCE is an image (JPEG, PNG, WebP, BMP) or a video; for a video every --vid-stride-th frame is \
-            processed. Prints one line per image (or a summary per video), or the full results with --json.
+            processed. Prints one line per image (or a summary per video), or the full results with --json. \
+            --model takes a file path or a catalog model id (`swingmaster models list`); a catalog model's \
+            `models set` thresholds and interpreter options are the defaults, and each run is counted in its \
+            record (usage, last used, a detection session) unless --no-store is given.
             """
     )
 
@@ -21,14 +25,14 @@ struct DetectCommand: AsyncParsableCommand {
     @Argument(help: "An image (JPEG/PNG/WebP/BMP) or a video file.")
     var source: String
 
-    @Option(help: "An Ultralytics YOLO ONNX export (`yolo export format=onnx`).")
+    @Option(help: "An Ultralytics YOLO ONNX export (`yolo export format=onnx`): a file path, or a catalog model id (`swingmaster models list`).")
     var model: String
 
-    @Option(help: "Keep detections whose confidence is above this (0…1).")
-    var conf: Double = PredictionOptions().conf
+    @Option(help: "Keep detections whose confidence is above this (0…1). Default: the model's `models set --conf`, else \(PredictionOptions().conf).")
+    var conf: Double?
 
-    @Option(help: "NMS IoU threshold: a box overlapping a better one by more than this is dropped (0…1).")
-    var iou: Double = PredictionOptions().iou
+    @Option(help: "NMS IoU threshold: a box overlapping a better one by more than this is dropped (0…1). Default: the model's `models set --iou`, else \(PredictionOptions().iou).")
+    var iou: Double?
 
     @Option(name: .customLong("max-det"), help: "Maximum detections per image.")
     var maxDet: Int = PredictionOptions().maxDet
@@ -51,15 +55,18 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Also run an interpreter on the detections: \(InterpreterRegistry.standard.names.joined(separator: ", ")).")
     var interpret: String?
 
-    @Option(name: .customLong("interpreter-config"), help: "JSON configuration for --interpret (every key optional).")
+    @Option(name: .customLong("interpreter-config"), help: "JSON configuration for --interpret (every key optional). Default: the model's `models set --interpreter-config`.")
     var interpreterConfig: String?
+
+    @Flag(name: .customLong("no-store"), help: "Do not record the run in the catalog model's usage and detection sessions.")
+    var noStore = false
 
     @Option(help: "ONNX Runtime intra-op threads (0 = let ONNX Runtime choose).")
     var threads: Int = SessionOptions().intraOpThreads
 
     func validate() throws {
-        guard (0...1).contains(conf) else { throw ValidationError("--conf must be between 0 and 1, got \(conf).") }
-        guard (0...1).contains(iou) else { throw ValidationError("--iou must be between 0 and 1, got \(iou).") }
+        if let conf, !(0...1).contains(conf) { throw ValidationError("--conf must be between 0 and 1, got \(conf).") }
+        if let iou, !(0...1).contains(iou) { throw ValidationError("--iou must be between 0 and 1, got \(iou).") }
         guard maxDet >= 1 else { throw ValidationError("--max-det must be at least 1, got \(maxDet).") }
         guard vidStride >= 1 else { throw ValidationError("--vid-stride must be at least 1, got \(vidStride).") }
         guard threads >= 0 else { throw ValidationError("--threads must not be negative, got \(threads).") }
@@ -68,15 +75,19 @@ struct DetectCommand: AsyncParsableCommand {
     func run() async throws {
         var sessionOptions = SessionOptions()
         sessionOptions.intraOpThreads = threads
+        // A catalog model is recorded in the database; a plain file never opens it.
+        let (resolved, db) = try ResolvedModel.resolveOpeningStore(model, store: !noStore)
         let job = DetectJob(
-            sourcePath: source, modelPath: model,
-            options: PredictionOptions(conf: conf, iou: iou, maxDet: maxDet, agnostic: agnostic),
+            sourcePath: source, modelPath: resolved.reference.path,
+            options: PredictionOptions(conf: resolved.conf(conf), iou: resolved.iou(iou), maxDet: maxDet, agnostic: agnostic),
             classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions)
         // Resolve the interpreter first so a wrong name fails before inference runs.
         let interpreter = try interpret.map {
-            try InterpreterRegistry.standard.interpreter(named: $0, configuration: interpreterConfig.map { Data($0.utf8) })
+            try InterpreterRegistry.standard.interpreter(named: $0, configuration: resolved.interpreterConfig(interpreterConfig))
         }
+        let startedAt = Date()
         let report = try job.run(progress: json ? nil : ProgressBar())
+        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date()), in: db)
         // The interpreter reads the same document `detect --json` prints, exactly as `interpret` does.
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -98,5 +109,15 @@ struct DetectCommand: AsyncParsableCommand {
                 print(String(decoding: interpretation, as: UTF8.self))
             }
         }
+    }
+}
+
+extension DetectReport {
+    /// The numbers a detection session record keeps.
+    func runStats(startedAt: Date, endedAt: Date) -> DetectionRunStats {
+        let inference = results.map(\.speed.inferenceMs).reduce(0, +)
+        return DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: results.count,
+                                 detections: results.map(\.detections.count).reduce(0, +),
+                                 averageInferenceMs: results.isEmpty ? 0 : inference / Double(results.count))
     }
 }

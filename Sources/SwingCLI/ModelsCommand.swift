@@ -14,6 +14,9 @@ struct ModelsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
+    /// Detection sessions `models info` shows by default (newest first).
+    static let defaultSessionLimit = 10
+
     /// Options for an id argument shared by several subcommands.
     struct ModelId: ParsableArguments {
         @Argument(help: "Model id (see `swingmaster models list`).") var id: String
@@ -44,9 +47,13 @@ struct ModelsCommand: ParsableCommand {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Everything known about one model, as JSON.")
         @OptionGroup var model: ModelId
+        @Option(name: .customLong("sessions"), help: "Include this many of the newest detection sessions (runs of `detect`/`analyze --detector`).")
+        var sessionLimit = ModelsCommand.defaultSessionLimit
         func run() throws {
             let m = try ModelCatalog().model(id: model.id)
-            try Console.printJSON(ModelView(model: m, record: try AppDatabase.open().modelRecord(id: m.id)))
+            let db = try AppDatabase.open()
+            try Console.printJSON(ModelView(model: m, record: try db.modelRecord(id: m.id),
+                                            detectionSessions: Array(try db.detectionSessions(modelId: m.id).prefix(max(sessionLimit, 0)))))
         }
     }
 
@@ -162,6 +169,8 @@ struct ModelsCommand: ParsableCommand {
 struct ModelView: Encodable {
     var model: CatalogModel
     var record: ModelRecord?
+    /// Newest first; `nil` (not encoded) in `models list --json`.
+    var detectionSessions: [DetectionSessionRecord]? = nil
 
     func encode(to encoder: any Encoder) throws {
         try model.encode(to: encoder)
@@ -173,9 +182,10 @@ struct ModelView: Encodable {
         try c.encodeIfPresent(record?.lastUsedAt, forKey: .lastUsedAt)
         try c.encode(record?.usageCount ?? 0, forKey: .usageCount)
         try c.encodeIfPresent(record?.interpreterConfigJSON, forKey: .interpreterConfig)
+        try c.encodeIfPresent(detectionSessions, forKey: .detectionSessions)
     }
 
-    enum Keys: String, CodingKey { case favorite, hidden, conf, iou, lastUsedAt, usageCount, interpreterConfig }
+    enum Keys: String, CodingKey { case favorite, hidden, conf, iou, lastUsedAt, usageCount, interpreterConfig, detectionSessions }
 }
 
 extension ModelRecord {

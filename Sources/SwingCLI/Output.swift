@@ -8,10 +8,11 @@ enum Console {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
-    /// Encodes `value` as pretty, key-sorted JSON and prints it to stdout.
+    /// Encodes `value` as pretty, key-sorted JSON (dates as ISO 8601) and prints it to stdout.
     static func printJSON<T: Encodable>(_ value: T) throws {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        enc.dateEncodingStrategy = .iso8601   // model usage dates, detection sessions
         let data = try enc.encode(value)
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
@@ -60,7 +61,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = pct * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let label = stage.padding(toLength: 20, withPad: " ", startingAt: 0)
+        let label = stage.padding(toLength: max(20, stage.count), withPad: " ", startingAt: 0)
         FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(pct)%".utf8))
         if pct == 100 { FileHandle.standardError.write(Data("\n".utf8)); stage = "" }
     }

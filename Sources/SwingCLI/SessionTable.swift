@@ -15,6 +15,7 @@ enum SessionTable {
         let idText = s.id.map { "Session \($0)" } ?? "Session (not stored)"
         lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand)-handed")
         lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)")
+        if let v = analysis.visualContacts { lines += visualLines(v) }
         if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
         lines.append("  forward:  \(axis(st.forward))")
         lines.append("  lateral:  \(axis(st.lateral))")
@@ -28,9 +29,10 @@ enum SessionTable {
             if shot.status == .ok, let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
                 let speed = shot.wristSpeedCmS.map { String(format: "%10.0f", $0) } ?? "         –"
                 lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence, f, l, h)
-                             + speed + "  " + (shot.classification?.rawValue ?? "–"))
+                             + speed + "  " + (shot.classification?.rawValue ?? "–") + sourceNote(analysis, shot.index))
             } else {
-                lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence))
+                lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence)
+                             + sourceNote(analysis, shot.index))
             }
         }
         let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
@@ -39,14 +41,40 @@ enum SessionTable {
         return lines.joined(separator: "\n")
     }
 
+    /// The detector's lines of the summary: contacts per source and what the detector cost.
+    static func visualLines(_ v: VisualContactReport) -> [String] {
+        let c = v.sourceCounts
+        return [
+            "  contacts fused: \(v.contacts.count) — both \(c[.both] ?? 0), audio only \(c[.audio] ?? 0), visual only \(c[.visual] ?? 0) "
+                + "(\(v.visualEvents.count) visual event(s), tolerance \(String(format: "%.3f", v.toleranceSeconds)) s)",
+            "  detector \(v.model): \(v.framesProcessed) frames (scope \(v.scope.rawValue), every \(v.stride)), "
+                + String(format: "%.1f ms/frame model (%.1f pre, %.1f inference, %.1f post), stage %.2f s",
+                         v.preMs + v.inferenceMs + v.postMs, v.preMs, v.inferenceMs, v.postMs, v.seconds),
+        ]
+    }
+
+    /// "  [both +40 ms]" after a shot line when a detector ran.
+    static func sourceNote(_ analysis: SessionAnalysis, _ index: Int) -> String {
+        guard let f = analysis.contactSource(shotIndex: index) else { return "" }
+        return "  [\(f.source.rawValue)" + (f.offset.map { String(format: " %+.0f ms", $0 * 1000) } ?? "") + "]"
+    }
+
     /// One row per shot.
     static func csv(_ analysis: SessionAnalysis) -> String {
-        var out = "index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification\n"
+        // With --detector two more columns say where each contact came from.
+        let fused = analysis.visualContacts != nil
+        var out = "index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification"
+            + (fused ? ",source,visualOffsetMs\n" : "\n")
         func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
         for shot in analysis.result.shots {
-            out += [String(shot.index), num(shot.time), num(shot.contactTime), num(shot.confidence), shot.status.rawValue,
-                    num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
-                    shot.classification?.rawValue ?? ""].joined(separator: ",") + "\n"
+            var row = [String(shot.index), num(shot.time), num(shot.contactTime), num(shot.confidence), shot.status.rawValue,
+                       num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
+                       shot.classification?.rawValue ?? ""]
+            if fused {
+                let f = analysis.contactSource(shotIndex: shot.index)
+                row += [f?.source.rawValue ?? "", f?.offset.map { String(format: "%.1f", $0 * 1000) } ?? ""]
+            }
+            out += row.joined(separator: ",") + "\n"
         }
         return out
     }

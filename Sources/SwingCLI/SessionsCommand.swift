@@ -100,9 +100,9 @@ enum SessionsFormat {
                 out += head + ShotTable.pad(ShotTable.fmt(f, 1), 9) + ShotTable.pad(ShotTable.fmt(l, 1), 9)
                     + ShotTable.pad(ShotTable.fmt(h, 1), 8)
                     + ShotTable.pad(shot.wristSpeedCmS.map { ShotTable.fmt($0, 1) } ?? "-", 13)
-                    + "  " + (shot.classification ?? "-") + "\n"
+                    + "  " + (shot.classification ?? "-") + sourceNote(shot) + "\n"
             } else {
-                out += head + "  no person\n"
+                out += head + "  no person" + sourceNote(shot) + "\n"
             }
         }
         return out
@@ -122,6 +122,8 @@ enum SessionsFormat {
             if let c = shot.contactFrame { o["contactFrame"] = c }
             if let a = shot.arcJSON, let v = embedded(a) { o["arc"] = v }
             if let j = shot.jointsJSON, let v = embedded(j) { o["joints"] = v }
+            if let src = shot.source { o["source"] = src }
+            if let v = shot.visualOffsetMs { o["visualOffsetMs"] = v }
             return o
         }
         var session: [String: Any] = [
@@ -133,17 +135,28 @@ enum SessionsFormat {
         return try JSONSerialization.data(withJSONObject: ["session": session], options: [.prettyPrinted, .sortedKeys])
     }
 
+    /// "  [visual]" / "  [both +40 ms]" for shots analysed with a detector.
+    private static func sourceNote(_ shot: ShotRecord) -> String {
+        guard let src = shot.source else { return "" }
+        return "  [\(src)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
+    }
+
     private static func embedded(_ text: String) -> Any? {
         try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 
     static func csv(_ d: SessionDetail) -> String {
-        var out = "session,index,time,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactFrame\n"
+        // Source columns only for sessions analysed with a detector (others keep the original columns).
+        let fused = d.shots.contains { $0.source != nil }
+        var out = "session,index,time,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactFrame"
+            + (fused ? ",source,visualOffsetMs\n" : "\n")
         func num(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
         for shot in d.shots {
-            out += ["\(d.session.id)", "\(shot.index)", num(shot.time), num(shot.confidence), shot.status,
-                    num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
-                    shot.classification ?? "", shot.contactFrame.map { "\($0)" } ?? ""].joined(separator: ",") + "\n"
+            var row = ["\(d.session.id)", "\(shot.index)", num(shot.time), num(shot.confidence), shot.status,
+                       num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
+                       shot.classification ?? "", shot.contactFrame.map { "\($0)" } ?? ""]
+            if fused { row += [shot.source ?? "", num(shot.visualOffsetMs)] }
+            out += row.joined(separator: ",") + "\n"
         }
         return out
     }
