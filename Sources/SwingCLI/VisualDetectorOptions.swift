@@ -15,14 +15,14 @@ struct VisualDetectorOptions: ParsableArguments {
     private static let defaults = VisualContactOptions(predictor: NoPredictor(), modelName: "")
 
     @Option(name: .customLong("detector"),
-            help: "A racket/ball YOLO model (file path or catalog id, see `swingmaster models list`): its racket–ball contacts are fused with the audio contacts.")
+            help: ArgumentHelp("A racket/ball YOLO model (file path or catalog id, see `swingmaster models list`): its racket–ball contacts are fused with the audio contacts.", valueName: "model"))
     var detector: String?
 
-    @Option(name: .customLong("detector-stride"), help: "Run the detector on every N-th frame (default \(Self.defaults.stride)).")
+    @Option(name: .customLong("detector-stride"), help: ArgumentHelp("Run the detector on every N-th frame (default \(Self.defaults.stride)).", valueName: "n"))
     var stride: Int?
 
     @Option(name: .customLong("detector-scope"),
-            help: "all: every stride-th frame of the analysed range (finds hits the microphone missed); windows: only the audio contacts' swing windows (cheaper; confirms and re-times). Default \(Self.defaults.scope.rawValue).")
+            help: ArgumentHelp("all: every stride-th frame of the analysed range (finds hits the microphone missed); windows: only the audio contacts' swing windows (cheaper; confirms and re-times). Default \(Self.defaults.scope.rawValue).", valueName: "all|windows"))
     var scope: DetectorScope?
 
     @Option(name: .customLong("detector-conf"), help: "Detector confidence threshold (0…1). Default: the model's `models set --conf`, else \(PredictionOptions().conf).")
@@ -32,7 +32,7 @@ struct VisualDetectorOptions: ParsableArguments {
     var iou: Double?
 
     @Option(name: .customLong("fusion-tolerance"),
-            help: "Largest audio–visual time difference (seconds) for one hit. Default \(Int(Self.defaults.toleranceIntervals)) processed-frame intervals = \(Int(Self.defaults.toleranceIntervals)) × stride / fps (0.1 s at 60 fps, stride 3).")
+            help: ArgumentHelp("Largest audio–visual time difference (seconds) for one hit. Default \(Int(Self.defaults.toleranceIntervals)) processed-frame intervals = \(Int(Self.defaults.toleranceIntervals)) × stride / fps (0.1 s at 60 fps, stride 3).", valueName: "seconds"))
     var tolerance: Double?
 
     @Option(name: .customLong("visual-only-min-confidence"),
