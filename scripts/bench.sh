@@ -3,14 +3,15 @@
 # the ratio. Results are also written to bench/results/<area>.txt (committed: the numbers in the repo).
 # Areas: contacts (audio DSP vs the Python/scipy reference), media (decode vs the ffmpeg CLI), yolo
 # (end-to-end detect vs Python ORT+numpy), pose (BlazePose vs MediaPipe Python), biomech (measure vs numpy),
-# interpret (interpreter overhead), analyze (10-min 1080p60 session: real-time factor, peak RSS). Pick some with BENCH="contacts yolo".
+# interpret (interpreter overhead), analyze (10-min 1080p60 session: real-time factor, peak RSS), fusion
+# (audio-only vs audio+visual contacts with a colour-keyed stand-in detector). Pick some with BENCH="contacts yolo".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
 export PATH="/opt/swift/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts media yolo pose biomech interpret analyze}"
+AREAS="${BENCH:-contacts media yolo pose biomech interpret analyze fusion}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"

@@ -35,7 +35,7 @@ Run from the package root (the model needs the `onnx` package; numpy/onnxruntime
     /work/venvs/fusion/bin/python tools/make_fusion_fixture.py
   Benchmark variant (bench/fusion.sh):
     python tools/make_fusion_fixture.py --out-dir bench/out/fusion --name fusion_long --duration 60 \
-        --random-events 20 --seed 11 --crf 30
+        --random-events 20 --seed 11 --crf 30 --gop 20
   --model-only writes just the model. The clip part needs no `onnx` package when the model exists: numpy,
   onnxruntime (checks) and tools/demo_sample_audio.py (run with $SWINGMASTER_PYTHON, else .deps/venv,
   which have scipy).
@@ -261,7 +261,7 @@ def draw(frame: np.ndarray, index: int, events: list[dict], fps: float) -> None:
 
 
 def make_clip(out_dir: Path, name: str, duration: float, events: list[dict], seed: int, crf: int,
-              model: Path) -> None:
+              model: Path, gop: int | None = None) -> None:
     fps = 10.0
     audible = [e["time"] for e in events if e["kind"] in ("both", "audio")]
     n_frames = int(round(duration * fps))
@@ -282,6 +282,7 @@ def make_clip(out_dir: Path, name: str, duration: float, events: list[dict], see
             ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{FRAME_W}x{FRAME_H}",
              "-r", str(int(fps)), "-i", "-", "-i", str(wav), "-map", "0:v", "-map", "1:a",
              "-c:v", "libx264", "-preset", "slow", "-crf", str(crf), "-pix_fmt", "yuv420p",
+             *(["-g", str(gop)] if gop else []),
              "-c:a", "aac", "-b:a", "96k", "-t", str(duration), "-movflags", "+faststart", str(out)],
             stdin=subprocess.PIPE)
         enc.stdin.write(frames.tobytes())
@@ -345,6 +346,7 @@ def main() -> None:
     ap.add_argument("--random-events", type=int, default=0)
     ap.add_argument("--seed", type=int, default=2027)
     ap.add_argument("--crf", type=int, default=27)
+    ap.add_argument("--gop", type=int, help="keyframe interval in frames (default: x264's, 250)")
     a = ap.parse_args()
     a.out_dir.mkdir(parents=True, exist_ok=True)
     model = a.model or a.out_dir / "colour_standin.onnx"
@@ -355,7 +357,7 @@ def main() -> None:
         return
     events = (random_events(a.random_events, a.duration, np.random.default_rng(a.seed)) if a.random_events
               else parse_events(a.events))
-    make_clip(a.out_dir, a.name, a.duration, events, a.seed, a.crf, model)
+    make_clip(a.out_dir, a.name, a.duration, events, a.seed, a.crf, model, a.gop)
 
 
 if __name__ == "__main__":
