@@ -16,6 +16,17 @@ public struct SessionDocument: Encodable, Sendable {
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
         public var warnings: [String]
+        /// How the swing windows were posed.
+        public var pose: PoseInfo
+    }
+    /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
+    public struct PoseInfo: Encodable, Sendable {
+        /// Frames posed over all windows.
+        public var framesPosed: Int
+        /// Away from the contacts every `outerStep`-th frame was posed (1 = every frame).
+        public var outerStep: Int
+        /// Parallel pose workers.
+        public var workers: Int
     }
     public var session: Session
 
@@ -25,7 +36,9 @@ public struct SessionDocument: Encodable, Sendable {
         session = Session(id: id, file: file, duration: analysis.analysedDuration,
                           fps: analysis.info.video?.frameRate ?? 0, hand: hand.rawValue,
                           shots: report.shots, stats: report.stats, contactsHeard: analysis.contacts.count,
-                          warnings: analysis.warnings)
+                          warnings: analysis.warnings,
+                          pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
+                                         workers: analysis.poseWorkers))
     }
 
     /// Pretty, key-sorted JSON.
