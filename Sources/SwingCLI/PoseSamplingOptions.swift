@@ -6,7 +6,7 @@ struct PoseSamplingOptions: ParsableArguments {
     @Option(name: .customLong("pose-fps"),
             help: "Pose rate away from each contact, frames/s; frames near the contact are always all posed (default \(Self.defaultRate); 0 = every frame).")
     var poseFPS: Double?
-    @Option(name: .customLong("pose-workers"), help: "Swing windows posed in parallel (default 0 = one per core).")
+    @Option(name: .customLong("pose-workers"), help: "Swing windows posed in parallel (default 0 = one per core, at most \(PoseSampling.maxDefaultWorkers)).")
     var poseWorkers: Int?
     @Option(name: .customLong("pose-core-margin"),
             help: "Extra frames posed at full rate either side of the frames the metrics read (default \(PoseSampling().coreMarginFrames)).")

@@ -17,8 +17,11 @@ public struct PoseSampling: Sendable, Equatable {
     /// margin for variable-frame-rate phone video). Default 1.
     public var coreMarginFrames: Int = 1
     /// Swing windows are posed by this many workers in parallel, each with its own decoder and
-    /// single-threaded ONNX Runtime sessions. 0 (default) = one per core.
+    /// single-threaded ONNX Runtime sessions. 0 (default) = one per core, at most ``maxDefaultWorkers``.
     public var workers: Int = 0
+    /// The default worker count's cap: each worker holds its own models and decoder (~60 MB), so a
+    /// many-core machine would otherwise trade the memory bound for little extra speed.
+    public static let maxDefaultWorkers = 4
 
     public init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
         self.outerFramesPerSecond = outerFramesPerSecond

@@ -75,9 +75,11 @@ public struct SessionAnalyzer: Sendable {
         return try (0..<workers).map { _ in try PoseEstimator(modelsDirectory: modelsDirectory, options: pose) }
     }
 
-    /// Workers actually used: ``PoseSampling/workers``, or one per active core when it is 0.
+    /// Workers actually used: ``PoseSampling/workers``, or one per active core (at most
+    /// ``PoseSampling/maxDefaultWorkers``) when it is 0.
     static func workerCount(_ sampling: PoseSampling) -> Int {
-        sampling.workers > 0 ? sampling.workers : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        sampling.workers > 0 ? sampling.workers
+            : min(PoseSampling.maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Analyses the session video at `path`.
