@@ -46,6 +46,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var detector: DetectorOptions
     @OptionGroup var visualDetector: VisualDetectorOptions
     @OptionGroup var biomech: BiomechOptions
+    @OptionGroup var sampling: PoseSamplingOptions
 
     func run() async throws {
         // Watch for Ctrl-C from the start, so an interrupt while models load also stores nothing.
@@ -63,6 +64,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth
+        options.poseSampling = try sampling.sampling()
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
 
         let analyzer = try SessionAnalyzer(options: options)

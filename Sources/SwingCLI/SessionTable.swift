@@ -4,6 +4,17 @@ import SwingPipeline
 
 /// Text renderings of an analysed session for the terminal and CSV export.
 enum SessionTable {
+    /// How the windows were posed, e.g. "every 4th frame away from contacts, 2 workers".
+    static func sampling(_ analysis: SessionAnalysis) -> String {
+        let rate = analysis.poseOuterStep <= 1 ? "every frame" : "every \(ordinal(analysis.poseOuterStep)) frame away from contacts"
+        return "\(rate), \(analysis.poseWorkers) worker\(analysis.poseWorkers == 1 ? "" : "s")"
+    }
+
+    private static func ordinal(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : (n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th")
+        return "\(n)\(suffix)"
+    }
+
     /// The human summary: headline, means ± SD, and one line per shot.
     static func summary(_ doc: SessionDocument, analysis: SessionAnalysis) -> String {
         let s = doc.session
@@ -37,7 +48,7 @@ enum SessionTable {
         }
         let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
         lines.append("")
-        lines.append("  timings: " + stages.joined(separator: ", ") + " — \(analysis.framesPosed) frames posed, detector ran on \(analysis.detectorRuns)")
+        lines.append("  timings: " + stages.joined(separator: ", ") + " — \(analysis.framesPosed) frames posed (\(Self.sampling(analysis))), detector ran on \(analysis.detectorRuns)")
         return lines.joined(separator: "\n")
     }
 

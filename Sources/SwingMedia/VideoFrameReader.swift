@@ -5,7 +5,7 @@ import SwingCore
 ///
 /// Frame times are the frames' presentation timestamps minus the media origin (the same origin
 /// ``AudioExtractor`` uses, so a contact heard at t is seen at t). Not `Sendable`: use one reader
-/// per task; decoding itself runs on FFmpeg's threads (`thread_count = 0`, one per core).
+/// per task; decoding itself runs on FFmpeg's threads (by default `thread_count = 0`, one per core).
 public final class VideoFrameReader {
     /// The stream being decoded (coded size, frame rate, rotation).
     public private(set) var info: VideoStreamInfo
@@ -28,8 +28,10 @@ public final class VideoFrameReader {
     /// - Parameters:
     ///   - path: A media file with a video track.
     ///   - targetSize: Optional output (width, height) of the upright frames; `nil` keeps the display size.
+    ///   - decoderThreads: FFmpeg decoding threads; 0 (default) = one per core. Use 1 when several
+    ///     readers decode in parallel, so they don't oversubscribe the cores.
     /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noVideoTrack`.
-    public init(path: String, targetSize: (Int, Int)? = nil) throws {
+    public init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0) throws {
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let st = input.stream(index) else {
             throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video")
@@ -42,7 +44,7 @@ public final class VideoFrameReader {
             throw MediaError(.unreadable, "cannot resize video frames to \(t.0)×\(t.1)")
         }
         outputSize = targetSize.map { ($0.0, $0.1) } ?? info.displaySize
-        decoder = try StreamDecoder(input: input, streamIndex: index, threads: 0)
+        decoder = try StreamDecoder(input: input, streamIndex: index, threads: Int32(clamping: max(0, decoderThreads)))
     }
 
     /// Decodes the next frame in presentation order.
@@ -68,11 +70,30 @@ public final class VideoFrameReader {
     ///   failures, and anything `body` throws.
     public func frames(from start: Double, to end: Double, stride: Int = 1,
                        body: (VideoFrame) throws -> Bool) throws {
-        guard start.isFinite, end.isFinite, start >= 0, end >= start else {
-            throw MediaError(.invalidTimeRange, "the frame window \(start)–\(end) s is not a valid time range")
-        }
         guard stride >= 1 else {
             throw MediaError(.invalidTimeRange, "the frame stride must be at least 1, not \(stride)")
+        }
+        var inWindow = 0
+        try frames(from: start, to: end, where: { _, _ in
+            defer { inWindow += 1 }
+            return inWindow % stride == 0
+        }, body: body)
+    }
+
+    /// Seeks to (at or before) `start`, decodes forward and hands the frames in [`start`, `end`] that
+    /// `select` accepts to `body`. Rejected frames are decoded (the codec needs them) but never converted
+    /// to RGB, which is most of a skipped frame's cost at 1080p.
+    /// - Parameters:
+    ///   - start: Window start, seconds of media time.
+    ///   - end: Window end (inclusive), seconds.
+    ///   - select: Called for every frame of the window in order with its (time, index); `true` = deliver.
+    ///   - body: Receives the selected frames in order; return `false` to stop early.
+    /// - Throws: ``MediaError`` `.invalidTimeRange` for a bad window, `.unreadable` for decode
+    ///   failures, and anything `select` or `body` throws.
+    public func frames(from start: Double, to end: Double, where select: (Double, Int) throws -> Bool,
+                       body: (VideoFrame) throws -> Bool) throws {
+        guard start.isFinite, end.isFinite, start >= 0, end >= start else {
+            throw MediaError(.invalidTimeRange, "the frame window \(start)–\(end) s is not a valid time range")
         }
         let eps = Self.timeEpsilon
         // Windows read in time order (swing windows around successive contacts) continue decoding
@@ -87,7 +108,6 @@ public final class VideoFrameReader {
         }
         pending = nil
         var first = held == nil
-        var inWindow = 0
         while true {
             var t: Double
             if let h = held {
@@ -112,8 +132,7 @@ public final class VideoFrameReader {
                 pending = Pending(time: t, previousEnd: end)
                 return
             }
-            defer { inWindow += 1 }
-            guard inWindow % stride == 0 else { continue }
+            guard try select(t, frameIndex(time: t)) else { continue }
             if try !body(convertCurrent(time: t)) { return }
         }
     }
@@ -129,7 +148,11 @@ public final class VideoFrameReader {
     private func convertCurrent(time: Double) throws -> VideoFrame {
         let (w, h) = info.isQuarterTurn ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
         let image = try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
-        let index = info.frameRate > 0 ? Int((time * info.frameRate).rounded()) : 0
-        return VideoFrame(image: image, time: time, index: index)
+        return VideoFrame(image: image, time: time, index: frameIndex(time: time))
+    }
+
+    /// The frame number at `time` on the stream's nominal frame grid (0 when the rate is unknown).
+    private func frameIndex(time: Double) -> Int {
+        info.frameRate > 0 ? Int((time * info.frameRate).rounded()) : 0
     }
 }

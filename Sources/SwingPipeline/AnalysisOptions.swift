@@ -33,6 +33,9 @@ public struct AnalysisOptions: Sendable {
     /// (BlazePose looks at a 224 px letterbox and a 256 px crop, so 1280 loses nothing measurable and
     /// halves the colour-conversion cost of 1080p). `nil` keeps the decoded size.
     public var maxPoseImageSide: Int? = 1280
+    /// Which window frames are posed (every frame near a contact, 15 fps elsewhere) and by how many
+    /// parallel workers. ``PoseSampling/everyFrame`` poses all of them.
+    public var poseSampling = PoseSampling()
 
     public init() {}
 }

@@ -30,6 +30,10 @@ public struct SessionAnalysis: Sendable {
     /// Frames decoded and posed, and how often the person detector had to run.
     public var framesPosed: Int
     public var detectorRuns: Int
+    /// Away from the contacts every `poseOuterStep`-th frame was posed (1 = every frame; see ``PoseSampling``).
+    public var poseOuterStep: Int
+    /// Swing windows were posed by this many parallel workers.
+    public var poseWorkers: Int
     /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
     public var visualContacts: VisualContactReport? = nil
 }
@@ -49,16 +53,36 @@ public struct WindowFrame: Sendable {
 /// written anywhere by the analyzer itself.
 public struct SessionAnalyzer: Sendable {
     public let options: AnalysisOptions
-    private let estimator: PoseEstimator
+    /// The BlazePose folder; the models are loaded when the pose stage starts (one copy per worker),
+    /// so their memory is not added to the audio stage's peak.
+    private let modelsDirectory: URL
 
-    /// Loads the pose models.
+    /// Finds the pose models.
     /// - Parameters:
     ///   - options: Every analysis knob.
     ///   - modelsDirectory: Where the BlazePose ONNX files are (default: found like `PoseModels.defaultDirectory()`).
-    /// - Throws: `PoseError` / `InferenceError` when the models or ONNX Runtime cannot be loaded.
+    /// - Throws: `PoseError` when the model files are not there. Unreadable models and a missing ONNX
+    ///   Runtime surface from ``analyze(path:progress:)`` (`PoseError` / `InferenceError`).
     public init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil) throws {
         self.options = options
-        self.estimator = try PoseEstimator(modelsDirectory: modelsDirectory, options: options.pose)
+        self.modelsDirectory = try PoseModels.directory(modelsDirectory)
+    }
+
+    /// One estimator per pose worker. Parallel workers each get single-threaded sessions unless the user
+    /// chose a thread count: two workers × one thread beat one worker × two threads (decoding and
+    /// pre/post-processing then run in parallel too).
+    private func loadEstimators() throws -> [PoseEstimator] {
+        let workers = Self.workerCount(options.poseSampling)
+        var pose = options.pose
+        if workers > 1 && pose.threads == 0 { pose.threads = 1 }
+        return try (0..<workers).map { _ in try PoseEstimator(modelsDirectory: modelsDirectory, options: pose) }
+    }
+
+    /// Workers actually used: ``PoseSampling/workers``, or one per active core (at most
+    /// ``PoseSampling/maxDefaultWorkers``) when it is 0.
+    static func workerCount(_ sampling: PoseSampling) -> Int {
+        sampling.workers > 0 ? sampling.workers
+            : min(PoseSampling.maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Analyses the session video at `path`.
@@ -76,29 +100,16 @@ public struct SessionAnalyzer: Sendable {
             throw PipelineError(.noVideo, "\(path) has no video track; the analysis needs the player on video")
         }
 
-        // 1. Audio.
-        let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
-            progress?(AnalysisStage.extractingAudio.rawValue, $1)
-        }
-        try checkCancelled()
-        clock.lap(.extractingAudio)
-
-        // 2. Contacts (media time).
-        var contacts = try ContactDetector(parameters: options.detector).detect(
-            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
-        for i in contacts.indices { contacts[i].time += pcm.startTime }
-        guard !contacts.isEmpty || options.visualContacts != nil else {
-            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
-        }
-        try checkCancelled()
-        clock.lap(.detectingContacts)
+        // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
+        let (heard, clipStart, clipDuration) = try audioContacts(path: path, clock: &clock, progress: progress)
+        var contacts = heard
 
         // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
         // the fused contacts drive the pose stage exactly as audio contacts do.
         var visualReport: VisualContactReport?
         if let visual = options.visualContacts {
             let fused = try VisualContactStage.run(
-                path: path, options: visual, audio: contacts, clip: pcm.startTime...(pcm.startTime + pcm.duration),
+                path: path, options: visual, audio: contacts, clip: clipStart...(clipStart + clipDuration),
                 frameRate: video.frameRate, biomech: options.biomech, progress: progress)
             contacts = fused.contacts
             visualReport = fused.report
@@ -110,30 +121,18 @@ public struct SessionAnalyzer: Sendable {
         }
 
         // 3. Pose in the merged swing windows.
-        let clipStart = pcm.startTime
-        let clipEnd = pcm.startTime + pcm.duration
+        let clipEnd = clipStart + clipDuration
         let segments = Self.windows(
             contactTimes: contacts.map { $0.time - options.biomech.soundDelayMs / 1000 },
             before: options.biomech.windowBefore, after: options.biomech.windowAfter,
             clip: clipStart...max(clipStart, clipEnd))
         let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
-        let reader = try VideoFrameReader(path: path, targetSize: target)
-        let tracker = PoseTracker(estimator: estimator)
-        let expectedFrames = max(1, segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) } * max(video.frameRate, 1))
-        var frames: [WindowFrame] = []
-        var detectorRuns = 0
-        for segment in segments {
-            tracker.reset()
-            try reader.frames(from: segment.lowerBound, to: segment.upperBound) { frame in
-                if Task.isCancelled { return false }
-                let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
-                frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
-                progress?(AnalysisStage.runningPose.rawValue, min(1, Double(frames.count) / expectedFrames))
-                return true
-            }
-            detectorRuns += tracker.detectorRuns
-            try checkCancelled()
-        }
+        let schedule = PoseSchedule(contactTimes: contacts.map { $0.time - options.biomech.soundDelayMs / 1000 },
+                                    frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
+        let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
+                                    frameRate: video.frameRate).run(segments: segments, progress: progress)
+        let frames = posed.frames
+        let detectorRuns = posed.detectorRuns
         progress?(AnalysisStage.runningPose.rawValue, 1)
         clock.lap(.runningPose)
 
@@ -146,11 +145,33 @@ public struct SessionAnalyzer: Sendable {
         guard result.shots.contains(where: { $0.status == .ok }) else {
             throw PipelineError(.noPerson, "no person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view")
         }
-        return SessionAnalysis(info: info, analysedStart: pcm.startTime, analysedDuration: pcm.duration,
+        return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,
                                poseImageSide: options.maxPoseImageSide, windowBefore: options.biomech.windowBefore,
                                windowAfter: options.biomech.windowAfter, warnings: warnings, contacts: contacts, result: result, frames: frames,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
+                               poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
                                visualContacts: visualReport)
+    }
+
+    /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.
+    /// The PCM lives only inside this call, so its memory (106 MB for 10 minutes) is gone before pose.
+    private func audioContacts(path: String, clock: inout StageClock, progress: ProgressHandler?) throws
+        -> (contacts: [ContactCandidate], start: Double, duration: Double) {
+        let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
+            progress?(AnalysisStage.extractingAudio.rawValue, $1)
+        }
+        try checkCancelled()
+        clock.lap(.extractingAudio)
+
+        var contacts = try ContactDetector(parameters: options.detector).detect(
+            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
+        for i in contacts.indices { contacts[i].time += pcm.startTime }
+        guard !contacts.isEmpty || options.visualContacts != nil else {
+            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
+        }
+        try checkCancelled()
+        clock.lap(.detectingContacts)
+        return (contacts, pcm.startTime, pcm.duration)
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they

@@ -17,8 +17,19 @@ public struct SessionDocument: Encodable, Sendable {
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
         public var warnings: [String]
+        /// How the swing windows were posed.
+        public var pose: PoseInfo
         /// The visual contact stage (`analyze --detector` only): model, frames, timings, events, sources.
         public var visualDetector: VisualContactReport?
+    }
+    /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
+    public struct PoseInfo: Encodable, Sendable {
+        /// Frames posed over all windows.
+        public var framesPosed: Int
+        /// Away from the contacts every `outerStep`-th frame was posed (1 = every frame).
+        public var outerStep: Int
+        /// Parallel pose workers.
+        public var workers: Int
     }
 
     /// One shot: the measurements of `analyze --json`, plus with a detector where the contact came from.
@@ -51,7 +62,10 @@ public struct SessionDocument: Encodable, Sendable {
                           fps: analysis.info.video?.frameRate ?? 0, hand: hand.rawValue,
                           shots: shots, stats: report.stats,
                           contactsHeard: analysis.visualContacts?.audioContacts ?? analysis.contacts.count,
-                          warnings: analysis.warnings, visualDetector: analysis.visualContacts)
+                          warnings: analysis.warnings,
+                          pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
+                                         workers: analysis.poseWorkers),
+                          visualDetector: analysis.visualContacts)
     }
 
     /// Pretty, key-sorted JSON.

@@ -28,10 +28,18 @@ public enum SessionOverlay {
         })
         let start = analysis.analysedStart, end = analysis.analysedStart + analysis.analysedDuration
         let thickness = max(2, size.height / 240)
+        // Away from contacts only every poseOuterStep-th frame has a pose; the frames between show
+        // the latest one, so the skeleton doesn't blink.
+        var held: PoseFrame?
         try reader.frames(from: start, to: end) { frame in
             if Task.isCancelled { return false }
             var image = frame.image
-            if let pose = poses[frame.index] { image = PoseDrawing.draw(pose, on: image) }
+            if let pose = poses[frame.index] {
+                held = pose
+            } else if let h = held, frame.index - h.index >= max(1, analysis.poseOuterStep) {
+                held = nil
+            }
+            if let pose = held { image = PoseDrawing.draw(pose, on: image) }
             if let shot = shots.first(where: { frame.time >= $0.contactTime - analysis.windowBefore && frame.time <= $0.contactTime + analysis.windowAfter }),
                let arc = shot.arc?.image {
                 let upToNow = arc.filter { $0.time <= frame.time + 1e-6 }.map { Point2(x: $0.x, y: $0.y) }

@@ -28,6 +28,20 @@ public enum PoseModels {
         return nil
     }
 
+    /// The folder to load the models from: `modelsDirectory`, else ``defaultDirectory()``.
+    /// - Throws: ``PoseError`` (`modelsUnavailable`) when no folder is found or it lacks either model file.
+    public static func directory(_ modelsDirectory: URL? = nil) throws -> URL {
+        guard let dir = modelsDirectory ?? defaultDirectory() else {
+            throw PoseError(.modelsUnavailable,
+                            "BlazePose models not found: set SWINGMASTER_MODELS to the folder with \(landmarkFile).")
+        }
+        guard contains(dir) else {
+            throw PoseError(.modelsUnavailable,
+                            "BlazePose models not found in \(dir.path) (need \(detectorFile) and \(landmarkFile)).")
+        }
+        return dir
+    }
+
     static func contains(_ dir: URL) -> Bool {
         let fm = FileManager.default
         return fm.fileExists(atPath: dir.appendingPathComponent(detectorFile).path)

@@ -19,14 +19,7 @@ public final class PoseEstimator: Sendable {
     /// - Throws: ``PoseError`` (`modelsUnavailable`) when the files are missing or not BlazePose models;
     ///   `InferenceError` when ONNX Runtime is missing or cannot read them.
     public init(modelsDirectory: URL? = nil, options: PoseOptions = .init()) throws {
-        guard let dir = modelsDirectory ?? PoseModels.defaultDirectory() else {
-            throw PoseError(.modelsUnavailable,
-                            "BlazePose models not found: set SWINGMASTER_MODELS to the folder with \(PoseModels.landmarkFile).")
-        }
-        guard PoseModels.contains(dir) else {
-            throw PoseError(.modelsUnavailable,
-                            "BlazePose models not found in \(dir.path) (need \(PoseModels.detectorFile) and \(PoseModels.landmarkFile)).")
-        }
+        let dir = try PoseModels.directory(modelsDirectory)
         var so = SessionOptions()
         so.intraOpThreads = options.threads
         detector = try InferenceSession(modelPath: dir.appendingPathComponent(PoseModels.detectorFile).path, options: so)

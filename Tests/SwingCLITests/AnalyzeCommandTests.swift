@@ -86,12 +86,19 @@ import Testing
         #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
     }
 
-    @Test func ctrlCStopsTheAnalysisAndStoresNothing() throws {
+    /// With one worker (cancellation seen on the analysis task's thread) and two (the second worker
+    /// learns it from the first).
+    @Test(arguments: ["1", "2"]) func ctrlCStopsTheAnalysisAndStoresNothing(workers: String) throws {
         let home = try SwingmasterBinary.tempDir("analyze-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
+        // A session long enough that pose is certainly still running when Ctrl-C arrives: the sample
+        // looped three times at 60 fps (36 s, 12 contacts), every frame posed.
+        let long = home.appendingPathComponent("long.mp4").path
+        try ContactsCommandTests.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
+                                         "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", long])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
-        p.arguments = ["analyze", Self.sample, "--hand", "right"]
+        p.arguments = ["analyze", long, "--hand", "right", "--pose-fps", "0", "--pose-workers", workers]
         var env = ProcessInfo.processInfo.environment
         env["SWINGMASTER_HOME"] = home.path
         p.environment = env
@@ -107,6 +114,7 @@ import Testing
         #expect(p.terminationStatus == 130, "status \(p.terminationStatus): \(stderr)")
         #expect(stderr.contains("nothing"), "\(stderr)")
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
-        #expect(!list.stdout.contains("demo_session.mp4"), "\(list.stdout)")
+        #expect(!list.stdout.contains("long.mp4"), "\(list.stdout)")
+        #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
     }
 }

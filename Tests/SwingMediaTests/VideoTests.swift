@@ -67,6 +67,18 @@ import Testing
         #expect(n == 4)
     }
 
+    @Test func selectSeesEveryWindowFrameAndOnlySelectedOnesAreDelivered() throws {
+        let reader = try VideoFrameReader(path: try Fixtures.shared.smallMP4(), decoderThreads: 1)
+        var seen: [Int] = [], delivered: [Int] = []
+        try reader.frames(from: 1, to: 2, where: { t, index in
+            #expect(abs(t * 30 - Double(index)) < 0.01)
+            seen.append(index)
+            return index % 4 == 0 || index == 45
+        }) { delivered.append($0.index); return true }
+        #expect(seen == Array(30...60))
+        #expect(delivered == [32, 36, 40, 44, 45, 48, 52, 56, 60])
+    }
+
     @Test func portraitVideoComesOutUpright() throws {
         let reader = try VideoFrameReader(path: try Fixtures.shared.rotatedMP4())
         let f = try #require(try reader.nextFrame())

@@ -1,0 +1,26 @@
+import ArgumentParser
+import SwingPipeline
+
+/// `analyze` flags for which swing-window frames are posed and by how many workers (``PoseSampling``).
+struct PoseSamplingOptions: ParsableArguments {
+    @Option(name: .customLong("pose-fps"),
+            help: "Pose rate away from each contact, frames/s; frames near the contact are always all posed (default \(Self.defaultRate); 0 = every frame).")
+    var poseFPS: Double?
+    @Option(name: .customLong("pose-workers"), help: "Swing windows posed in parallel (default 0 = one per core, at most \(PoseSampling.maxDefaultWorkers)).")
+    var poseWorkers: Int?
+    @Option(name: .customLong("pose-core-margin"),
+            help: "Extra frames posed at full rate either side of the frames the metrics read (default \(PoseSampling().coreMarginFrames)).")
+    var coreMargin: Int?
+
+    static let defaultRate: String = PoseSampling().outerFramesPerSecond.map { String(format: "%g", $0) } ?? "0"
+
+    /// The sampling with the user's overrides.
+    func sampling() throws -> PoseSampling {
+        var s = PoseSampling()
+        if let poseFPS { s.outerFramesPerSecond = poseFPS == 0 ? nil : poseFPS }
+        if let poseWorkers { s.workers = poseWorkers }
+        if let coreMargin { s.coreMarginFrames = coreMargin }
+        if let problem = s.problem { throw ValidationError(problem) }
+        return s
+    }
+}

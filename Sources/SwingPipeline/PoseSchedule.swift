@@ -1,0 +1,94 @@
+import SwingBiomech
+
+/// Which frames of the swing windows get a pose estimate (`analyze --pose-fps`, `--pose-workers`).
+///
+/// Every frame near a contact is posed, because the metrics read consecutive frames there: the
+/// interpolation to t_c needs the frames on either side of it and the wrist speed needs frames i ± k
+/// (``BiomechParameters/speedHalfSpan``). Away from the contact the swing arc and the ground level are
+/// smooth enough to be sampled, so the rest of the window is posed at ``outerFramesPerSecond``. The
+/// tracker still sees frames in time order, so its region of interest just comes from a frame a few
+/// hundredths of a second older.
+public struct PoseSampling: Sendable, Equatable {
+    /// Pose rate in the window away from the contact core, frames per second. `nil`, or any rate at or
+    /// above the video's, poses every frame (`--pose-fps 0`). Default 15: a 60 fps window is posed on
+    /// every 4th frame plus the core.
+    public var outerFramesPerSecond: Double? = 15
+    /// Extra frames posed on each side of the contact core, beyond what the metrics read (a safety
+    /// margin for variable-frame-rate phone video). Default 1.
+    public var coreMarginFrames: Int = 1
+    /// Swing windows are posed by this many workers in parallel, each with its own decoder and
+    /// single-threaded ONNX Runtime sessions. 0 (default) = one per core, at most ``maxDefaultWorkers``.
+    public var workers: Int = 0
+    /// The default worker count's cap: each worker holds its own models and decoder (~60 MB), so a
+    /// many-core machine would otherwise trade the memory bound for little extra speed.
+    public static let maxDefaultWorkers = 4
+
+    public init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
+        self.outerFramesPerSecond = outerFramesPerSecond
+        self.coreMarginFrames = coreMarginFrames
+        self.workers = workers
+    }
+
+    /// Poses every frame of every window (the reference mode the sampled default is measured against).
+    public static let everyFrame = PoseSampling(outerFramesPerSecond: nil)
+
+    /// A sentence describing the first invalid setting, or `nil`.
+    public var problem: String? {
+        if let r = outerFramesPerSecond, !(r.isFinite && r > 0) {
+            return "The pose rate must be a positive number of frames per second (or 0 for every frame)."
+        }
+        if coreMarginFrames < 0 { return "The contact core margin must be 0 or more frames." }
+        if workers < 0 { return "The number of pose workers must be 0 (one per core) or more." }
+        return nil
+    }
+
+    /// Frames either side of a contact that the metrics read at full rate, plus the margin.
+    func coreHalfSpanFrames(_ biomech: BiomechParameters) -> Int {
+        let read = biomech.contactFrame == .bestConfidence
+            ? biomech.bestConfidenceSearchFrames + biomech.speedHalfSpan
+            : biomech.speedHalfSpan
+        // +1: the frame nearest t_c may lie half a frame away, and its neighbours bracket t_c.
+        return read + 1 + coreMarginFrames
+    }
+}
+
+/// The per-frame decision of ``PoseSampling`` for one analysis: pose a frame when it lies on the
+/// outer grid (every `outerStep`-th frame of the video) or within the core of a contact.
+struct PoseSchedule: Sendable {
+    /// Contact times t_c, sorted.
+    let contactTimes: [Double]
+    /// Frames within this many seconds of a contact are always posed.
+    let coreHalfWidth: Double
+    /// Pose every this-many-th frame elsewhere (1 = every frame).
+    let outerStep: Int
+
+    init(contactTimes: [Double], frameRate: Double, sampling: PoseSampling, biomech: BiomechParameters) {
+        self.contactTimes = contactTimes.sorted()
+        let fps = frameRate > 0 ? frameRate : 30
+        coreHalfWidth = (Double(sampling.coreHalfSpanFrames(biomech)) + 0.5) / fps
+        if let rate = sampling.outerFramesPerSecond, rate < fps {
+            outerStep = max(1, Int((fps / rate).rounded()))
+        } else {
+            outerStep = 1
+        }
+    }
+
+    /// Whether the frame at `time` (frame number `index`) gets a pose.
+    func wants(time: Double, index: Int) -> Bool {
+        if outerStep == 1 || index % outerStep == 0 { return true }
+        return distanceToNearestContact(time) <= coreHalfWidth
+    }
+
+    /// |time − nearest contact time| (binary search), infinity without contacts.
+    func distanceToNearestContact(_ time: Double) -> Double {
+        var lo = 0, hi = contactTimes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if contactTimes[mid] < time { lo = mid + 1 } else { hi = mid }
+        }
+        var best = Double.infinity
+        if lo < contactTimes.count { best = contactTimes[lo] - time }
+        if lo > 0 { best = min(best, time - contactTimes[lo - 1]) }
+        return best
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import SwingCore
+import SwingMedia
+import SwingPose
+
+/// Stage 3 of the analysis: decodes the swing windows and runs the pose tracker on the frames the
+/// ``PoseSchedule`` selects, with one worker per estimator pulling windows from a shared queue.
+///
+/// Each worker owns a decoder and a tracker, so windows are independent: the tracker restarts (runs
+/// the person detector) at the start of every window, exactly as in the serial pipeline. The calling
+/// thread is one of the workers; it also watches Swift task cancellation and tells the others.
+struct WindowPoser: Sendable {
+    let path: String
+    let targetSize: (Int, Int)?
+    /// One per worker; each should use single-threaded ONNX Runtime sessions when there are several.
+    let estimators: [PoseEstimator]
+    let schedule: PoseSchedule
+    let frameRate: Double
+
+    struct Output {
+        /// Posed frames of all windows, in time order.
+        var frames: [WindowFrame]
+        var detectorRuns: Int
+        /// Workers that ran (at most one per window).
+        var workers: Int
+    }
+
+    /// Poses every window in `segments` (sorted, non-overlapping).
+    /// - Throws: the first decoding / inference error of any worker, `PipelineError.cancelled` on cancellation.
+    func run(segments: [ClosedRange<Double>], progress: ProgressHandler?) throws -> Output {
+        let state = State(segmentCount: segments.count, expected: expectedFrames(segments))
+        let workers = max(1, min(estimators.count, segments.count))
+        let group = DispatchGroup()
+        for w in 1..<max(workers, 1) {
+            let estimator = estimators[w]
+            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                work(estimator: estimator, parallel: true, segments: segments, state: state, progress: progress)
+            }
+        }
+        work(estimator: estimators[0], parallel: workers > 1, segments: segments, state: state, progress: progress,
+             watchCancellation: true)
+        while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if Task.isCancelled { state.stop() }
+        }
+        if Task.isCancelled { state.stop() }
+        var output = try state.output()
+        output.workers = workers
+        return output
+    }
+
+    private func work(estimator: PoseEstimator, parallel: Bool, segments: [ClosedRange<Double>], state: State,
+                      progress: ProgressHandler?, watchCancellation: Bool = false) {
+        do {
+            let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0)
+            let tracker = PoseTracker(estimator: estimator)
+            while let i = state.takeSegment() {
+                tracker.reset()
+                var frames: [WindowFrame] = []
+                try reader.frames(from: segments[i].lowerBound, to: segments[i].upperBound,
+                                  where: { t, index in schedule.wants(time: t, index: index) }) { frame in
+                    if watchCancellation && Task.isCancelled { state.stop() }
+                    if state.isStopped { return false }
+                    let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
+                    frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
+                    progress?(AnalysisStage.runningPose.rawValue, state.framePosed())
+                    return true
+                }
+                state.finish(segment: i, frames: frames, detectorRuns: tracker.detectorRuns)
+            }
+        } catch {
+            state.fail(error)
+        }
+    }
+
+    /// How many frames the schedule will pose (for the progress fraction).
+    private func expectedFrames(_ segments: [ClosedRange<Double>]) -> Int {
+        let fps = frameRate > 0 ? frameRate : 30
+        var n = 0
+        for s in segments {
+            var index = Int((s.lowerBound * fps).rounded(.up))
+            while Double(index) / fps <= s.upperBound {
+                if schedule.wants(time: Double(index) / fps, index: index) { n += 1 }
+                index += 1
+            }
+        }
+        return max(n, 1)
+    }
+
+    /// What the workers share, behind one lock.
+    private final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private var results: [[WindowFrame]?]
+        private var detectorRuns = 0
+        private var posed = 0
+        private let expected: Int
+        private var error: (any Error)?
+        private var stopped = false
+
+        init(segmentCount: Int, expected: Int) {
+            results = Array(repeating: nil, count: segmentCount)
+            self.expected = expected
+        }
+
+        var isStopped: Bool { lock.withLock { stopped } }
+        func stop() { lock.withLock { stopped = true } }
+
+        func takeSegment() -> Int? {
+            lock.withLock {
+                guard !stopped, next < results.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        /// Counts a posed frame; returns the stage's progress fraction.
+        func framePosed() -> Double {
+            lock.withLock {
+                posed += 1
+                return min(1, Double(posed) / Double(expected))
+            }
+        }
+
+        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int) {
+            lock.withLock {
+                results[segment] = frames
+                detectorRuns += runs
+            }
+        }
+
+        func fail(_ e: any Error) {
+            lock.withLock {
+                if error == nil { error = e }
+                stopped = true
+            }
+        }
+
+        func output() throws -> Output {
+            try lock.withLock {
+                if let error { throw error }
+                if stopped { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+                return Output(frames: results.flatMap { $0 ?? [] }, detectorRuns: detectorRuns, workers: 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import SwingBiomech
+import SwingCore
+import SwingPose
+@testable import SwingPipeline
+
+/// The sampled pose stage on real footage: the bundled sample converted to 30 fps (so 15 fps sampling
+/// skips every other frame away from contacts), first 6 s = its first two contacts (2.0 s, 4.6 s).
+@Suite(.serialized) struct PoseSamplingAnalysisTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Made once per test run with the ffmpeg CLI from the bundled sample.
+    static let clip: Result<String, any Error> = Result {
+        let out = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swingmaster-sampling-\(ProcessInfo.processInfo.processIdentifier).mp4").path
+        let proc = Process()
+        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proc.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                          "-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
+                          "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", out]
+        try proc.run()
+        proc.waitUntilExit()
+        guard proc.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return out
+    }
+
+    func analyze(_ sampling: PoseSampling, threads: Int = 0) throws -> SessionAnalysis {
+        var options = AnalysisOptions()
+        options.poseSampling = sampling
+        options.pose.threads = threads
+        let analyzer = try SessionAnalyzer(options: options,
+                                           modelsDirectory: Self.repo.appendingPathComponent("Models"))
+        return try analyzer.analyze(path: try Self.clip.get())
+    }
+
+    @Test func everyFrameTheMetricsReadIsPosedAndTheRestIsSampled() throws {
+        let sampled = try analyze(PoseSampling(workers: 1))
+        let full = try analyze(.everyFrame)
+        #expect(sampled.poseOuterStep == 2 && full.poseOuterStep == 1)
+        #expect(sampled.framesPosed < full.framesPosed * 2 / 3)
+        let posed = Set(sampled.frames.map(\.index))
+        let shots = sampled.result.shots.filter { $0.status == .ok }
+        #expect(shots.count == 2)
+        for shot in shots {
+            let nearest = Int((shot.contactTime * 30).rounded())
+            // Interpolation brackets and wrist speed's i ± 3 are all there.
+            for i in (nearest - 4)...(nearest + 4) { #expect(posed.contains(i), "frame \(i) near \(shot.contactTime)") }
+        }
+        // Away from the contacts only the 15 fps grid is posed.
+        let far = sampled.frames.filter { f in shots.allSatisfy { abs(f.time - $0.contactTime) > 0.25 } }
+        #expect(!far.isEmpty && far.allSatisfy { $0.index % 2 == 0 })
+        #expect(full.result.shots.filter { $0.status == .ok }.map(\.contactTime) == shots.map(\.contactTime))
+    }
+
+    @Test func parallelWorkersGiveExactlyTheSerialResult() throws {
+        // Same single-threaded sessions either way, so any difference would be the scheduling's fault.
+        let one = try analyze(PoseSampling(workers: 1), threads: 1)
+        let two = try analyze(PoseSampling(workers: 2), threads: 1)
+        #expect(two.poseWorkers == 2 && one.poseWorkers == 1)
+        #expect(one.frames.map(\.index) == two.frames.map(\.index))
+        #expect(one.frames.map(\.time) == two.frames.map(\.time))
+        for (a, b) in zip(one.frames, two.frames) {
+            #expect(a.pose?.worldLandmarks == b.pose?.worldLandmarks)
+        }
+        #expect(one.result.stats == two.result.stats)
+    }
+}
