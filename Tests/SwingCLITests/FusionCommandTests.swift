@@ -160,6 +160,20 @@ import Testing
         #expect(flag.status == 0, "\(flag.stderr)")
         #expect(try Self.detections(flag).count == found.count)
 
+        // A stored interpreter configuration is the default for --interpret; the flag wins.
+        let config = try SwingmasterBinary.run(["models", "set", "racket-ball", "--interpreter-config", #"{"racketConfidence": 0.95}"#],
+                                               environment: env)
+        try #require(config.status == 0, "\(config.stderr)")
+        func contacts(_ extra: [String]) throws -> [Any] {
+            let out = try SwingmasterBinary.run(["detect", Self.clip, "--model", "racket-ball", "--conf", "0.5", "--json", "--no-store",
+                                                 "--interpret", "tennis-contact"] + extra, environment: env)
+            try #require(out.status == 0, "\(out.stderr)")
+            let doc = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
+            return try #require((doc["interpretation"] as? [String: Any])?["contacts"] as? [Any])
+        }
+        #expect(try contacts([]).isEmpty)                                    // racket 0.9 is not above 0.95
+        #expect(try contacts(["--interpreter-config", "{}"]).count == (try Self.truth()).events.filter(\.visible).count)
+
         // --no-store and plain files outside the catalog leave the record alone.
         let plain = try SwingmasterBinary.run(["detect", Self.clip, "--model", Self.model, "--json"], environment: env)
         #expect(plain.status == 0, "\(plain.stderr)")
