@@ -39,7 +39,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-smooth"), help: "Turn off BlazePose's temporal landmark smoothing.")
     var noSmooth = false
 
-    @Option(name: .customLong("max-pose-side"), help: "Scale frames so the longer side is at most this many pixels before pose (default 1280; 0 = keep).")
+    @Option(name: .customLong("max-pose-side"), help: "Scale frames so the longer side is at most this many pixels before pose (default \(AnalysisOptions().maxPoseImageSide ?? 0); 0 = keep).")
     var maxPoseSide: Int?
 
     @OptionGroup var range: MediaRangeOptions
