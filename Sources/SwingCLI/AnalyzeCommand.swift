@@ -65,6 +65,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth
         options.poseSampling = try sampling.sampling()
+        if let threads = sampling.poseThreads {
+            guard threads >= 0 else { throw ValidationError("--pose-threads must be 0 (automatic) or more, got \(threads).") }
+            options.pose.threads = threads
+        }
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
 
         let analyzer = try SessionAnalyzer(options: options)

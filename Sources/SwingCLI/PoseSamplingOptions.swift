@@ -8,6 +8,9 @@ struct PoseSamplingOptions: ParsableArguments {
     var poseFPS: Double?
     @Option(name: .customLong("pose-workers"), help: "Swing windows posed in parallel (default 0 = one per core, at most \(PoseSampling.maxDefaultWorkers)).")
     var poseWorkers: Int?
+    @Option(name: .customLong("pose-threads"),
+            help: "ONNX Runtime threads per pose worker (default 0 = one per worker when there are several, else ONNX Runtime's choice).")
+    var poseThreads: Int?
     @Option(name: .customLong("pose-core-margin"),
             help: "Extra frames posed at full rate either side of the frames the metrics read (default \(PoseSampling().coreMarginFrames)).")
     var coreMargin: Int?

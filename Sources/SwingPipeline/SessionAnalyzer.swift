@@ -122,12 +122,13 @@ public struct SessionAnalyzer: Sendable {
 
         // 3. Pose in the merged swing windows.
         let clipEnd = clipStart + clipDuration
-        let segments = Self.windows(
-            contactTimes: contacts.map { $0.time - options.biomech.soundDelayMs / 1000 },
-            before: options.biomech.windowBefore, after: options.biomech.windowAfter,
-            clip: clipStart...max(clipStart, clipEnd))
+        let contactTimes = contacts.map { $0.time - options.biomech.soundDelayMs / 1000 }
+        let segments = Self.pieces(
+            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore,
+                             after: options.biomech.windowAfter, clip: clipStart...max(clipStart, clipEnd)),
+            contactTimes: contactTimes)
         let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
-        let schedule = PoseSchedule(contactTimes: contacts.map { $0.time - options.biomech.soundDelayMs / 1000 },
+        let schedule = PoseSchedule(contactTimes: contactTimes,
                                     frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
                                     frameRate: video.frameRate).run(segments: segments, progress: progress)
@@ -189,6 +190,28 @@ public struct SessionAnalyzer: Sendable {
             }
         }
         return ranges
+    }
+
+    /// Splits merged windows between their contacts (at the midpoint of each consecutive pair), so a rally
+    /// whose windows merged into one long stretch is still shared among the pose workers. Every piece
+    /// keeps whole contact cores (contacts closer than twice the core would not be separate hits), and
+    /// the split does not depend on the worker count, so results don't either. A frame exactly on a
+    /// split point is posed by both pieces and the earlier piece's pose kept (``WindowPoser``).
+    static func pieces(of segments: [ClosedRange<Double>], contactTimes: [Double]) -> [ClosedRange<Double>] {
+        let times = contactTimes.sorted()
+        var out: [ClosedRange<Double>] = []
+        for segment in segments {
+            let inside = times.filter { segment.contains($0) }
+            var start = segment.lowerBound
+            for (a, b) in zip(inside, inside.dropFirst()) {
+                let mid = (a + b) / 2
+                guard mid > start, mid < segment.upperBound else { continue }
+                out.append(start...mid)
+                start = mid
+            }
+            out.append(start...segment.upperBound)
+        }
+        return out
     }
 
     /// The decoded frame size for pose: the display size scaled down so its longer side ≤ `maxSide`.

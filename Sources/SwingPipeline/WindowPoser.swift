@@ -140,7 +140,11 @@ struct WindowPoser: Sendable {
             try lock.withLock {
                 if let error { throw error }
                 if stopped { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
-                return Output(frames: results.flatMap { $0 ?? [] }, detectorRuns: detectorRuns, workers: 1)
+                // Adjacent pieces of a split window share their boundary; a frame exactly on it was
+                // posed by both, and the earlier piece's pose is kept.
+                var frames: [WindowFrame] = []
+                for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
+                return Output(frames: frames, detectorRuns: detectorRuns, workers: 1)
             }
         }
     }
