@@ -10,28 +10,27 @@ cd "$(dirname "$0")/.."
 BIN_DIR="${1:-.build/release}"
 PYTHON="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
 OUT=bench/out; mkdir -p "$OUT"
+# generate VIDEO NAME SECONDS LOOPS SEED FIRST STEP COUNT: the demo clip's footage looped LOOPS+1 times,
+# upscaled to 1080p60, with synthetic court sound hitting COUNT times from FIRST every STEP seconds
+# (truth in NAME.truth.json). Made once and cached in bench/out.
+generate() {
+  local video=$1 name=$2 seconds=$3 loops=$4 seed=$5 first=$6 step=$7 count=$8
+  [ -f "$video" ] && return
+  echo "generating $video (once; cached) …"
+  local contacts
+  contacts=$(python3 -c "print(','.join(f'{$first + $step*i:.2f}' for i in range($count)))")
+  "$PYTHON" tools/demo_sample_audio.py --duration "$seconds" --seed "$seed" --contacts "$contacts" \
+    --wav "$OUT/$name.wav" --truth "$OUT/$name.truth.json"
+  ffmpeg -v error -y -stream_loop "$loops" -i Samples/demo_session.mp4 -i "$OUT/$name.wav" \
+    -map 0:v -map 1:a -vf "scale=1920:1080:flags=bilinear,fps=60" -t "$seconds" \
+    -c:v libx264 -preset ultrafast -crf 30 -g 120 -c:a aac -b:a 96k "$video"
+}
 FILE="$OUT/session_10min_1080p60.mp4"
-if [ ! -f "$FILE" ]; then
-  echo "generating $FILE (once; cached) …"
-  contacts=$(python3 -c "print(','.join(f'{2.5 + 5*i:.1f}' for i in range(120)))")
-  "$PYTHON" tools/demo_sample_audio.py --duration 600 --seed 7 --contacts "$contacts" \
-    --wav "$OUT/session_10min.wav" --truth "$OUT/session_10min.truth.json"
-  ffmpeg -v error -y -stream_loop 49 -i Samples/demo_session.mp4 -i "$OUT/session_10min.wav" \
-    -map 0:v -map 1:a -vf "scale=1920:1080:flags=bilinear,fps=60" -t 600 \
-    -c:v libx264 -preset ultrafast -crf 30 -g 120 -c:a aac -b:a 96k "$FILE"
-fi
+generate "$FILE" session_10min 600 49 7 2.5 5 120
 # A rally: 60 s with a hit every 1.2 s, so the swing windows overlap and merge into one stretch that
 # the analysis splits between hits for its workers.
 RALLY="$OUT/rally_60s_1080p60.mp4"
-if [ ! -f "$RALLY" ]; then
-  echo "generating $RALLY (once; cached) …"
-  contacts=$(python3 -c "print(','.join(f'{1.5 + 1.2*i:.2f}' for i in range(48)))")
-  "$PYTHON" tools/demo_sample_audio.py --duration 60 --seed 12 --contacts "$contacts" \
-    --wav "$OUT/rally_60s.wav" --truth "$OUT/rally_60s.truth.json"
-  ffmpeg -v error -y -stream_loop 4 -i Samples/demo_session.mp4 -i "$OUT/rally_60s.wav" \
-    -map 0:v -map 1:a -vf "scale=1920:1080:flags=bilinear,fps=60" -t 60 \
-    -c:v libx264 -preset ultrafast -crf 30 -g 120 -c:a aac -b:a 96k "$RALLY"
-fi
+generate "$RALLY" rally_60s 60 4 12 1.5 1.2 48
 export SWINGMASTER_HOME; SWINGMASTER_HOME=$(mktemp -d)
 # run NAME ARGS…: one timed analysis of $FILE; leaves NAME.result.json, NAME.summary.txt, NAME.rss_kb, NAME.wall.
 run() {
