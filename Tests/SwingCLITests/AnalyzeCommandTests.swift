@@ -86,6 +86,19 @@ import Testing
         #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
     }
 
+    @Test(arguments: [("--pose-fps=-1", "pose rate"), ("--pose-fps=nan", "pose rate"),
+                      ("--pose-workers=-2", "pose workers"), ("--pose-threads=-1", "--pose-threads"),
+                      ("--pose-core-margin=-1", "core margin")])
+    func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) throws {
+        let home = try SwingmasterBinary.tempDir("analyze-badflag")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        let r = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
+        #expect(r.status == 64 && r.stderr.contains(words), "\(flag): \(r.status) \(r.stderr)")
+        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
+    }
+
     /// With one worker (cancellation seen on the analysis task's thread) and two (the second worker
     /// learns it from the first).
     @Test(arguments: ["1", "2"]) func ctrlCStopsTheAnalysisAndStoresNothing(workers: String) throws {
