@@ -98,26 +98,43 @@ private struct ContactsFile: Decodable {
 
 /// The JSON shapes of issue 5 (`analyze --json` / `measure --json`).
 public struct Report: Encodable, Sendable {
-    public struct Contact: Encodable, Sendable { var forwardCm, lateralCm, heightCm: Double }
-    public struct Arc: Encodable, Sendable { var body: [[Double]]; var image: [[Double]]? }
+    /// The dominant wrist at contact relative to the pelvis (height from the ground), cm.
+    public struct Contact: Codable, Sendable, Equatable {
+        public var forwardCm, lateralCm, heightCm: Double
+        public init(forwardCm: Double, lateralCm: Double, heightCm: Double) {
+            self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
+        }
+    }
+    /// The wrist path: `body` rows are [forward, lateral, height cm, t s], `image` rows [x px, y px, t s].
+    public struct Arc: Codable, Sendable, Equatable {
+        public var body: [[Double]]
+        public var image: [[Double]]?
+        public init(body: [[Double]], image: [[Double]]?) { self.body = body; self.image = image }
+    }
     public struct Shot: Encodable, Sendable {
         var index: Int
         var time: Double
         var contactTime: Double
         var confidence: Double
         var status: ShotStatus
-        var contact: Contact?
+        public var contact: Contact?
         var wristSpeedCmS: Double?
         var classification: ContactClassification?
         var contactFrame: Int?
         var groundCm: Double?
-        var arc: Arc?
+        public var arc: Arc?
     }
-    public struct Stats: Encodable, Sendable {
-        var shotCount: Int
-        var forward, lateral, height: AxisStats?
-        var consistency: Double?
-        var wristSpeed: SpeedStats?
+    /// Session statistics over the shots with a person.
+    public struct Stats: Codable, Sendable, Equatable {
+        public var shotCount: Int
+        public var forward, lateral, height: AxisStats?
+        public var consistency: Double?
+        public var wristSpeed: SpeedStats?
+        public init(shotCount: Int, forward: AxisStats?, lateral: AxisStats?, height: AxisStats?,
+                    consistency: Double?, wristSpeed: SpeedStats?) {
+            self.shotCount = shotCount; self.forward = forward; self.lateral = lateral; self.height = height
+            self.consistency = consistency; self.wristSpeed = wristSpeed
+        }
     }
     public var shots: [Shot]
     public var stats: Stats

@@ -80,16 +80,22 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if cancellation.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
         for w in analysis.warnings { Console.warn("warning: \(w)") }
 
-        var sessionId: Int64?
-        if let db { sessionId = try SessionRecorder.save(analysis, path: video, hand: hand, to: db) }
+        // One document for every output: the stored bytes are what --json writes.
+        let createdAt = Date()
+        var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
+        var json = try document.jsonData()
+        if let db {
+            let saved = try SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db, createdAt: createdAt)
+            document.session.id = saved.id
+            json = saved.json
+        }
         if let visual, let report = analysis.visualContacts { try visual.model.recordUse(report.runStats, in: db) }
-        let document = SessionDocument(analysis, id: sessionId, file: video, hand: hand)
 
         if let saveVideo {
             try SessionOverlay.write(analysis, source: video, to: saveVideo, progress: progress)
         }
-        if let jsonOut { try Console.write(document.jsonData(), to: jsonOut) }
-        if let csvOut { try Console.write(Data(SessionTable.csv(analysis).utf8), to: csvOut) }
+        if let jsonOut { try Console.write(json, to: jsonOut) }
+        if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
         if jsonOut != "-" && csvOut != "-" { print(SessionTable.summary(document, analysis: analysis)) }
     }
 

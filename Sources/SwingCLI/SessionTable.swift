@@ -15,18 +15,19 @@ enum SessionTable {
         return "\(n)\(suffix)"
     }
 
-    /// The human summary: headline, means ± SD, and one line per shot.
-    static func summary(_ doc: SessionDocument, analysis: SessionAnalysis) -> String {
+    /// The one text rendering of a session (`analyze` and `sessions show`): headline, means ± SD, and
+    /// one line per shot.
+    static func text(_ doc: SessionDocument) -> String {
         let s = doc.session
-        let st = analysis.result.stats
+        let st = s.stats
         func axis(_ a: AxisStats?) -> String {
             a.map { String(format: "%6.1f ± %4.1f cm", $0.meanCm, $0.sdCm) } ?? "–"
         }
         var lines: [String] = []
         let idText = s.id.map { "Session \($0)" } ?? "Session (not stored)"
-        lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand)-handed")
+        lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand.rawValue)-handed, \(SessionsFormat.date(s.createdAt))")
         lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)")
-        if let v = analysis.visualContacts { lines += visualLines(v) }
+        if let v = s.visualDetector { lines += visualLines(v) }
         if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
         lines.append("  forward:  \(axis(st.forward))")
         lines.append("  lateral:  \(axis(st.lateral))")
@@ -36,27 +37,32 @@ enum SessionTable {
         }
         lines.append("")
         lines.append("  shot   time s  conf  forward  lateral  height  speed cm/s  class")
-        for shot in analysis.result.shots {
-            if shot.status == .ok, let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
+        for shot in s.shots {
+            if shot.status == .ok, let c = shot.contact {
                 let speed = shot.wristSpeedCmS.map { String(format: "%10.0f", $0) } ?? "         –"
-                lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence, f, l, h)
-                             + speed + "  " + (shot.classification?.rawValue ?? "–") + sourceNote(analysis, shot.index))
+                lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence,
+                                    c.forwardCm, c.lateralCm, c.heightCm)
+                             + speed + "  " + (shot.classification?.rawValue ?? "–") + sourceNote(shot))
             } else {
                 lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence)
-                             + sourceNote(analysis, shot.index))
+                             + sourceNote(shot))
             }
         }
-        let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
-        lines.append("")
-        lines.append("  timings: " + stages.joined(separator: ", ") + " — \(analysis.framesPosed) frames posed (\(Self.sampling(analysis))), detector ran on \(analysis.detectorRuns)")
         return lines.joined(separator: "\n")
     }
 
+    /// `analyze`'s summary: the session's text and what each stage cost.
+    static func summary(_ doc: SessionDocument, analysis: SessionAnalysis) -> String {
+        let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
+        return text(doc) + "\n\n  timings: " + stages.joined(separator: ", ")
+            + " — \(analysis.framesPosed) frames posed (\(Self.sampling(analysis))), detector ran on \(analysis.detectorRuns)"
+    }
+
     /// The detector's lines of the summary: contacts per source and what the detector cost.
-    static func visualLines(_ v: VisualContactReport) -> [String] {
-        let c = v.sourceCounts
+    static func visualLines(_ v: SessionDocument.VisualDetector) -> [String] {
+        let c = v.sources
         return [
-            "  contacts fused: \(v.contacts.count) — both \(c[.both] ?? 0), audio only \(c[.audio] ?? 0), visual only \(c[.visual] ?? 0) "
+            "  contacts fused: \(c.values.reduce(0, +)) — both \(c["both"] ?? 0), audio only \(c["audio"] ?? 0), visual only \(c["visual"] ?? 0) "
                 + "(\(v.visualEvents.count) visual event(s), tolerance \(String(format: "%.3f", v.toleranceSeconds)) s)",
             "  detector \(v.model): \(v.framesProcessed) frames (scope \(v.scope.rawValue), every \(v.stride)), "
                 + String(format: "%.1f ms/frame model (%.1f pre, %.1f inference, %.1f post), stage %.2f s",
@@ -65,28 +71,8 @@ enum SessionTable {
     }
 
     /// "  [both +40 ms]" after a shot line when a detector ran.
-    static func sourceNote(_ analysis: SessionAnalysis, _ index: Int) -> String {
-        guard let f = analysis.contactSource(shotIndex: index) else { return "" }
-        return "  [\(f.source.rawValue)" + (f.offset.map { String(format: " %+.0f ms", $0 * 1000) } ?? "") + "]"
-    }
-
-    /// One row per shot.
-    static func csv(_ analysis: SessionAnalysis) -> String {
-        // With --detector two more columns say where each contact came from.
-        let fused = analysis.visualContacts != nil
-        var out = "index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification"
-            + (fused ? ",source,visualOffsetMs\n" : "\n")
-        func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
-        for shot in analysis.result.shots {
-            var row = [String(shot.index), num(shot.time), num(shot.contactTime), num(shot.confidence), shot.status.rawValue,
-                       num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
-                       shot.classification?.rawValue ?? ""]
-            if fused {
-                let f = analysis.contactSource(shotIndex: shot.index)
-                row += [f?.source.rawValue ?? "", f?.offset.map { String(format: "%.1f", $0 * 1000) } ?? ""]
-            }
-            out += row.joined(separator: ",") + "\n"
-        }
-        return out
+    static func sourceNote(_ shot: SessionDocument.Shot) -> String {
+        guard let source = shot.source else { return "" }
+        return "  [\(source.rawValue)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingPipeline
 import SwingStore
 
 /// `swingmaster sessions list | show ID | delete ID | export ID --json|--csv`
@@ -24,7 +25,7 @@ struct SessionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A session's summary and shot table.")
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         func run() throws {
-            print(SessionsFormat.show(try SessionsFormat.detail(id)), terminator: "")
+            print(SessionTable.text(try SessionsFormat.document(id)))
         }
     }
 
@@ -48,12 +49,12 @@ struct SessionsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let detail = try SessionsFormat.detail(id)
+            let document = try SessionsFormat.document(id)
             if json {
-                FileHandle.standardOutput.write(try SessionsFormat.json(detail))
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                let db = try AppDatabase.open()
+                try Console.write(try SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
             } else {
-                print(SessionsFormat.csv(detail), terminator: "")
+                print(document.csv(), terminator: "")
             }
         }
     }
@@ -61,11 +62,11 @@ struct SessionsCommand: ParsableCommand {
 
 /// Text, JSON and CSV renderings of stored sessions.
 enum SessionsFormat {
-    static func detail(_ id: Int64) throws -> SessionDetail {
-        guard let detail = try AppDatabase.open().session(id: id) else {
+    static func document(_ id: Int64) throws -> SessionDocument {
+        guard let document = try SessionArchive.document(id: id, in: AppDatabase.open()) else {
             throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
         }
-        return detail
+        return document
     }
 
     static func date(_ d: Date) -> String {
@@ -83,80 +84,6 @@ enum SessionsFormat {
         for s in sessions {
             out += ShotTable.pad("\(s.id)", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
                 + ShotTable.pad("\(s.shotCount)", 7) + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
-        }
-        return out
-    }
-
-    static func show(_ d: SessionDetail) -> String {
-        let s = d.session
-        var out = "Session \(s.id): \(s.fileName)  (\(date(s.createdAt)), \(ShotTable.fmt(s.durationSeconds, 1)) s at "
-            + "\(ShotTable.fmt(s.fps, 0)) fps, \(s.hand.rawValue)-handed)\n"
-        out += "Shots: \(s.shotCount)   Consistency: \(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-")\n\n"
-        out += "Shot   Time s  Conf  Forward  Lateral  Height   Speed cm/s  Class\n"
-        for shot in d.shots {
-            let head = ShotTable.pad("\(shot.index)", 4) + ShotTable.pad(ShotTable.fmt(shot.time, 3), 9)
-                + ShotTable.pad(ShotTable.fmt(shot.confidence, 2), 6)
-            if let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
-                out += head + ShotTable.pad(ShotTable.fmt(f, 1), 9) + ShotTable.pad(ShotTable.fmt(l, 1), 9)
-                    + ShotTable.pad(ShotTable.fmt(h, 1), 8)
-                    + ShotTable.pad(shot.wristSpeedCmS.map { ShotTable.fmt($0, 1) } ?? "-", 13)
-                    + "  " + (shot.classification ?? "-") + sourceNote(shot) + "\n"
-            } else {
-                out += head + "  no person" + sourceNote(shot) + "\n"
-            }
-        }
-        return out
-    }
-
-    /// `{"session": {…, "shots": […], "stats": {…}}}` — the `analyze --json` shape, with the stored
-    /// arc and joints JSON embedded as JSON.
-    static func json(_ d: SessionDetail) throws -> Data {
-        let s = d.session
-        let shots: [[String: Any]] = d.shots.map { shot in
-            var o: [String: Any] = ["index": shot.index, "time": shot.time, "confidence": shot.confidence, "status": shot.status]
-            if let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
-                o["contact"] = ["forwardCm": f, "lateralCm": l, "heightCm": h]
-            }
-            if let v = shot.wristSpeedCmS { o["wristSpeedCmS"] = v }
-            if let c = shot.classification { o["classification"] = c }
-            if let c = shot.contactFrame { o["contactFrame"] = c }
-            if let a = shot.arcJSON, let v = embedded(a) { o["arc"] = v }
-            if let j = shot.jointsJSON, let v = embedded(j) { o["joints"] = v }
-            if let src = shot.source { o["source"] = src }
-            if let v = shot.visualOffsetMs { o["visualOffsetMs"] = v }
-            return o
-        }
-        var session: [String: Any] = [
-            "id": s.id, "file": s.filePath, "fileName": s.fileName, "fileSHA256": s.fileSHA256,
-            "createdAt": ISO8601DateFormatter().string(from: s.createdAt), "duration": s.durationSeconds,
-            "fps": s.fps, "hand": s.hand.rawValue, "shots": shots,
-        ]
-        session["stats"] = embedded(s.statsJSON) ?? [String: Any]()
-        return try JSONSerialization.data(withJSONObject: ["session": session], options: [.prettyPrinted, .sortedKeys])
-    }
-
-    /// "  [visual]" / "  [both +40 ms]" for shots analysed with a detector.
-    private static func sourceNote(_ shot: ShotRecord) -> String {
-        guard let src = shot.source else { return "" }
-        return "  [\(src)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
-    }
-
-    private static func embedded(_ text: String) -> Any? {
-        try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-    }
-
-    static func csv(_ d: SessionDetail) -> String {
-        // Source columns only for sessions analysed with a detector (others keep the original columns).
-        let fused = d.shots.contains { $0.source != nil }
-        var out = "session,index,time,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactFrame"
-            + (fused ? ",source,visualOffsetMs\n" : "\n")
-        func num(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
-        for shot in d.shots {
-            var row = ["\(d.session.id)", "\(shot.index)", num(shot.time), num(shot.confidence), shot.status,
-                       num(shot.forwardCm), num(shot.lateralCm), num(shot.heightCm), num(shot.wristSpeedCmS),
-                       shot.classification ?? "", shot.contactFrame.map { "\($0)" } ?? ""]
-            if fused { row += [shot.source ?? "", num(shot.visualOffsetMs)] }
-            out += row.joined(separator: ",") + "\n"
         }
         return out
     }

@@ -25,6 +25,12 @@ public struct SessionAnalysis: Sendable {
     public var result: MeasureResult
     /// Every decoded swing-window frame's pose (time order); `nil` where nobody was found.
     public var frames: [WindowFrame]
+    /// The pose track the metrics were measured on (one sample per distinct frame time, time order).
+    public var track: PoseTrack
+    /// The video frame (0-based) of each ``track`` sample; shot metrics name track indices.
+    public var trackVideoFrames: [Int]
+    /// The size of the frames pose ran on (image coordinates in ``track`` are in these pixels).
+    public var poseImageSize: (width: Int, height: Int)
     /// Wall-clock seconds per stage.
     public var stageSeconds: [AnalysisStage: Double]
     /// Frames decoded and posed, and how often the person detector had to run.
@@ -36,6 +42,13 @@ public struct SessionAnalysis: Sendable {
     public var poseWorkers: Int
     /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
     public var visualContacts: VisualContactReport? = nil
+}
+
+extension SessionAnalysis {
+    /// The video frame of track sample `i`, `nil` when `i` is not a sample of ``track``.
+    public func videoFrame(ofTrackIndex i: Int) -> Int? {
+        trackVideoFrames.indices.contains(i) && trackVideoFrames[i] >= 0 ? trackVideoFrames[i] : nil
+    }
 }
 
 /// One decoded frame of a swing window.
@@ -139,6 +152,8 @@ public struct SessionAnalyzer: Sendable {
 
         // 4. Metrics and statistics.
         let track = try PoseTrack(samples: Self.dedupedSamples(frames))
+        let frameOfTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
+        let trackVideoFrames = track.samples.map { frameOfTime[$0.time] ?? -1 }
         let events = contacts.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
         let result = BiomechAnalyzer.analyze(track: track, contacts: events, parameters: options.biomech)
         progress?(AnalysisStage.computingStatistics.rawValue, 1)
@@ -149,6 +164,8 @@ public struct SessionAnalyzer: Sendable {
         return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,
                                poseImageSide: options.maxPoseImageSide, windowBefore: options.biomech.windowBefore,
                                windowAfter: options.biomech.windowAfter, warnings: warnings, contacts: contacts, result: result, frames: frames,
+                               track: track, trackVideoFrames: trackVideoFrames,
+                               poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
                                visualContacts: visualReport)

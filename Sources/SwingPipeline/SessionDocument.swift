@@ -1,29 +1,43 @@
 import Foundation
 import SwingBiomech
 import SwingCore
-import SwingStore
 import SwingVision
 
-/// The `analyze --json` document: `{"session": {id, file, duration, fps, hand, shots, stats, …}}`.
-public struct SessionDocument: Encodable, Sendable {
-    public struct Session: Encodable, Sendable {
+/// The one session document: `{"session": {id, file, createdAt, duration, fps, width, height, hand, shots,
+/// stats, …}}`.
+///
+/// `analyze --json`, `sessions export --json` and the HTTP API's `GET /api/sessions/{id}` all print the
+/// bytes of ``jsonData()`` for the same value (the store keeps those bytes), so the three are identical
+/// for one session. Frame indices are named for what they index: ``Shot/contactVideoFrame`` is a frame of
+/// the video (0-based, decode order).
+public struct SessionDocument: Codable, Sendable, Equatable {
+    public struct Session: Codable, Sendable, Equatable {
+        /// The stored session's id; `nil` (not encoded) when the analysis was not stored.
         public var id: Int64?
+        /// The video as the user named it (a path for the CLI, the upload's file name for the server).
         public var file: String
+        /// When the analysis finished (whole seconds, so the document survives a JSON round trip).
+        public var createdAt: Date
+        /// Length of the analysed part, seconds.
         public var duration: Double
         public var fps: Double
-        public var hand: String
+        /// Display size of the video (after its rotation); image coordinates in shots refer to it.
+        public var width: Int
+        public var height: Int
+        public var hand: Hand
         public var shots: [Shot]
         public var stats: Report.Stats
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
         public var warnings: [String]
-        /// How the swing windows were posed.
-        public var pose: PoseInfo
-        /// The visual contact stage (`analyze --detector` only): model, frames, timings, events, sources.
-        public var visualDetector: VisualContactReport?
+        /// How the swing windows were posed; `nil` for sessions stored before the documents were kept.
+        public var pose: PoseInfo?
+        /// The visual contact stage (`analyze --detector` only).
+        public var visualDetector: VisualDetector?
     }
+
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
-    public struct PoseInfo: Encodable, Sendable {
+    public struct PoseInfo: Codable, Sendable, Equatable {
         /// Frames posed over all windows.
         public var framesPosed: Int
         /// Away from the contacts every `outerStep`-th frame was posed (1 = every frame).
@@ -32,114 +46,135 @@ public struct SessionDocument: Encodable, Sendable {
         public var workers: Int
     }
 
-    /// One shot: the measurements of `analyze --json`, plus with a detector where the contact came from.
-    public struct Shot: Encodable, Sendable {
-        public var measurements: Report.Shot
-        /// `both`, `audio` or `visual` (`nil`, and not encoded, without a detector).
+    /// One shot: where the wrist met the ball relative to the pelvis, and the swing around it.
+    public struct Shot: Codable, Sendable, Equatable {
+        /// 1-based, in contact time order.
+        public var index: Int
+        /// The contact as heard (media time, seconds).
+        public var time: Double
+        /// The contact on the video clock (``time`` minus the sound delay), seconds.
+        public var contactTime: Double
+        public var confidence: Double
+        public var status: ShotStatus
+        public var contact: Report.Contact?
+        public var wristSpeedCmS: Double?
+        public var classification: ContactClassification?
+        /// The video frame (0-based) whose pose was the speed/contact centre.
+        public var contactVideoFrame: Int?
+        /// Ground (lowest foot) relative to the pelvis, cm; ``Report/Contact/heightCm`` is measured from it.
+        public var groundCm: Double?
+        /// Wrist path over the swing window: `body` [forward, lateral, height cm, t], `image` [x px, y px, t].
+        public var arc: Report.Arc?
+        /// `both`, `audio` or `visual` (only with a detector).
         public var source: FusedContact.Source?
-        /// Visual − audio contact time for `both` shots, milliseconds (video clock, sound delay removed).
+        /// Visual − audio contact time for `both` shots, milliseconds.
         public var visualOffsetMs: Double?
+    }
 
-        enum Keys: String, CodingKey { case source, visualOffsetMs }
+    /// What `analyze --detector` saw and how the contacts were fused.
+    public struct VisualDetector: Codable, Sendable, Equatable {
+        public var model: String
+        public var scope: DetectorScope
+        public var stride: Int
+        public var toleranceSeconds: Double
+        public var framesProcessed: Int
+        public var detectionCount: Int
+        /// Mean milliseconds per processed frame.
+        public var preMs: Double
+        public var inferenceMs: Double
+        public var postMs: Double
+        /// Wall-clock seconds of the stage.
+        public var seconds: Double
+        public var visualEvents: [TennisContactInterpreter.Event]
+        /// Contacts the sound alone gave.
+        public var audioContacts: Int
+        /// Fused contacts per source: `both`, `audio`, `visual`.
+        public var sources: [String: Int]
 
-        public func encode(to encoder: any Encoder) throws {
-            try measurements.encode(to: encoder)
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encodeIfPresent(source, forKey: .source)
-            try c.encodeIfPresent(visualOffsetMs, forKey: .visualOffsetMs)
+        init(_ r: VisualContactReport) {
+            model = r.model; scope = r.scope; stride = r.stride; toleranceSeconds = r.toleranceSeconds
+            framesProcessed = r.framesProcessed; detectionCount = r.detectionCount
+            preMs = r.preMs; inferenceMs = r.inferenceMs; postMs = r.postMs; seconds = r.seconds
+            visualEvents = r.visualEvents; audioContacts = r.audioContacts
+            let counts = r.sourceCounts
+            sources = ["both": counts[.both] ?? 0, "audio": counts[.audio] ?? 0, "visual": counts[.visual] ?? 0]
         }
     }
+
     public var session: Session
 
-    /// Builds the document of `analysis`, stored as `id` (nil when not stored).
-    public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand) {
+    public init(session: Session) { self.session = session }
+
+    /// Builds the document of `analysis`.
+    /// - Parameters:
+    ///   - id: The stored session's id, `nil` when not stored.
+    ///   - file: How the user named the video.
+    ///   - createdAt: When the analysis finished (rounded down to whole seconds).
+    public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
         let report = Report(analysis.result, includeImageArc: true)
         let shots = zip(report.shots, analysis.result.shots).map { entry, shot in
             let fused = analysis.contactSource(shotIndex: shot.index)
-            return Shot(measurements: entry, source: fused?.source, visualOffsetMs: fused?.offset.map { $0 * 1000 })
+            return Shot(index: shot.index, time: shot.time, contactTime: shot.contactTime, confidence: shot.confidence,
+                        status: shot.status, contact: entry.contact, wristSpeedCmS: shot.wristSpeedCmS,
+                        classification: shot.classification,
+                        contactVideoFrame: shot.contactFrame.flatMap { analysis.videoFrame(ofTrackIndex: $0) },
+                        groundCm: shot.groundCm, arc: entry.arc, source: fused?.source,
+                        visualOffsetMs: fused?.offset.map { $0 * 1000 })
         }
-        session = Session(id: id, file: file, duration: analysis.analysedDuration,
-                          fps: analysis.info.video?.frameRate ?? 0, hand: hand.rawValue,
-                          shots: shots, stats: report.stats,
+        let size: (width: Int, height: Int) = analysis.info.video?.displaySize ?? (0, 0)
+        session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
+                          duration: analysis.analysedDuration, fps: analysis.info.video?.frameRate ?? 0,
+                          width: size.width, height: size.height, hand: hand, shots: shots, stats: report.stats,
                           contactsHeard: analysis.visualContacts?.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
                                          workers: analysis.poseWorkers),
-                          visualDetector: analysis.visualContacts)
+                          visualDetector: analysis.visualContacts.map(VisualDetector.init))
     }
 
-    /// Pretty, key-sorted JSON.
-    public func jsonData() throws -> Data {
+    /// The document's bytes: pretty-printed, keys sorted, dates ISO 8601. Every output uses these bytes.
+    public func jsonData() throws -> Data { try Self.encoder.encode(self) }
+
+    /// Reads a document written by ``jsonData()``.
+    /// - Throws: `DecodingError` when `data` is not such a document.
+    public static func decode(_ data: Data) throws -> SessionDocument { try decoder.decode(Self.self, from: data) }
+
+    static var encoder: JSONEncoder {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try enc.encode(self)
+        enc.dateEncodingStrategy = .iso8601
+        return enc
+    }
+
+    static var decoder: JSONDecoder {
+        let dec = JSONDecoder()
+        dec.dateDecodingStrategy = .iso8601
+        return dec
+    }
+
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 }
 
-/// Writes an analysis to the database in one transaction (all or nothing).
-public enum SessionRecorder {
-    /// Stores `analysis` and returns the new session id.
-    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), or the
-    ///   file system's error when the video cannot be read for its checksum.
-    public static func save(_ analysis: SessionAnalysis, path: String, hand: Hand, to db: AppDatabase) throws -> Int64 {
-        let checksum = try SHA256.hex(ofFile: path)
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys]
-        let report = Report(analysis.result, includeImageArc: true)
-        let statsJSON = String(decoding: try enc.encode(report.stats), as: UTF8.self)
-        let byIndex = Dictionary(analysis.frames.map { ($0.time, $0) }, uniquingKeysWith: { a, _ in a })
-        let trackTimes = try PoseTrackTimes(analysis.frames)
-
-        var shots: [NewShot] = []
-        for shot in analysis.result.shots {
-            let arcJSON = try shot.arc.map { String(decoding: try enc.encode(ArcJSON($0)), as: UTF8.self) }
-            let joints: [[String: [String: Double]]] = shot.windowFrames.compactMap { i in
-                guard let t = trackTimes.time(ofTrackIndex: i), let frame = byIndex[t], let pose = frame.pose else { return nil }
-                var j = pose.joints.mapValues { ["x": $0.x, "y": $0.y, "z": $0.z] }
-                j["_frame"] = ["index": Double(frame.index), "time": frame.time]
-                return j
-            }
-            let jointsJSON = joints.isEmpty ? nil : String(decoding: try enc.encode(joints), as: UTF8.self)
-            let fused = analysis.contactSource(shotIndex: shot.index)
-            shots.append(NewShot(
-                index: shot.index, time: shot.time, confidence: shot.confidence, status: shot.status.rawValue,
-                forwardCm: shot.forwardCm, lateralCm: shot.lateralCm, heightCm: shot.heightCm,
-                wristSpeedCmS: shot.wristSpeedCmS, classification: shot.classification?.rawValue,
-                contactFrame: shot.contactFrame.flatMap { trackTimes.frameIndex(ofTrackIndex: $0) },
-                arcJSON: arcJSON, jointsJSON: jointsJSON, source: fused?.source.rawValue,
-                visualOffsetMs: fused?.offset.map { $0 * 1000 }))
+extension SessionDocument {
+    /// One CSV row per shot — the one CSV of a session (`analyze --csv`, `sessions export --csv`, the
+    /// API's `export.csv`). Numbers have 3 decimals; empty cells where a value does not apply. The
+    /// `source` and `visualOffsetMs` columns appear only for sessions analysed with a detector.
+    public func csv() -> String {
+        let s = session
+        let fused = s.shots.contains { $0.source != nil }
+        var out = "session,index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactVideoFrame"
+            + (fused ? ",source,visualOffsetMs\n" : "\n")
+        func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
+        for shot in s.shots {
+            var row = [s.id.map { "\($0)" } ?? "", "\(shot.index)", num(shot.time), num(shot.contactTime),
+                       num(shot.confidence), shot.status.rawValue, num(shot.contact?.forwardCm),
+                       num(shot.contact?.lateralCm), num(shot.contact?.heightCm), num(shot.wristSpeedCmS),
+                       shot.classification?.rawValue ?? "", shot.contactVideoFrame.map { "\($0)" } ?? ""]
+            if fused { row += [shot.source?.rawValue ?? "", num(shot.visualOffsetMs)] }
+            out += row.joined(separator: ",") + "\n"
         }
-        let session = NewSession(
-            filePath: path, fileSHA256: checksum, durationSeconds: analysis.analysedDuration,
-            fps: analysis.info.video?.frameRate ?? 0, hand: hand == .left ? .left : .right,
-            statsJSON: statsJSON, shotCount: analysis.result.stats.shotCount,
-            consistency: analysis.result.stats.consistency)
-        return try db.saveSession(session, shots: shots)
-    }
-}
-
-/// Maps biomechanics track indices (sorted, de-duplicated frame times) back to video frames.
-struct PoseTrackTimes {
-    private let times: [Double]
-    private let indices: [Int]
-    init(_ frames: [WindowFrame]) throws {
-        let samples = SessionAnalyzer.dedupedSamples(frames)
-        let track = try PoseTrack(samples: samples)
-        times = track.samples.map(\.time)
-        let byTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
-        indices = times.map { byTime[$0] ?? -1 }
-    }
-    func time(ofTrackIndex i: Int) -> Double? { times.indices.contains(i) ? times[i] : nil }
-    func frameIndex(ofTrackIndex i: Int) -> Int? { indices.indices.contains(i) && indices[i] >= 0 ? indices[i] : nil }
-}
-
-/// The stored arc: the same arrays as `analyze --json` (`body`: [forward, lateral, height cm, t],
-/// `image`: [x px, y px, t]).
-private struct ArcJSON: Encodable {
-    var body: [[Double]]
-    var image: [[Double]]?
-    init(_ arc: SwingArc) {
-        body = arc.body.map { [$0.forwardCm, $0.lateralCm, $0.heightCm, $0.time] }
-        image = arc.image?.map { [$0.x, $0.y, $0.time] }
+        return out
     }
 }

@@ -73,7 +73,7 @@ public struct VisualContactOptions: Sendable {
 }
 
 /// What the visual contact stage did, reported by `analyze` (summary and `--json`).
-public struct VisualContactReport: Sendable, Encodable {
+public struct VisualContactReport: Sendable {
     /// The model (catalog id or file name).
     public var model: String
     public var scope: DetectorScope
@@ -104,24 +104,6 @@ public struct VisualContactReport: Sendable, Encodable {
     /// How many fused contacts came from each source.
     public var sourceCounts: [FusedContact.Source: Int] {
         Dictionary(grouping: contacts, by: \.source).mapValues(\.count)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case model, scope, stride, toleranceSeconds, framesProcessed, detectionCount, preMs, inferenceMs, postMs,
-             seconds, visualEvents, audioContacts, sources
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(model, forKey: .model); try c.encode(scope, forKey: .scope); try c.encode(stride, forKey: .stride)
-        try c.encode(toleranceSeconds, forKey: .toleranceSeconds)
-        try c.encode(framesProcessed, forKey: .framesProcessed); try c.encode(detectionCount, forKey: .detectionCount)
-        try c.encode(preMs, forKey: .preMs); try c.encode(inferenceMs, forKey: .inferenceMs)
-        try c.encode(postMs, forKey: .postMs); try c.encode(seconds, forKey: .seconds)
-        try c.encode(visualEvents, forKey: .visualEvents); try c.encode(audioContacts, forKey: .audioContacts)
-        let counts = sourceCounts
-        try c.encode(["both": counts[.both] ?? 0, "audio": counts[.audio] ?? 0, "visual": counts[.visual] ?? 0],
-                     forKey: .sources)
     }
 }
 

@@ -26,10 +26,14 @@ extension AppDatabase {
     }
 
     /// Saves a session and all its shots in **one transaction**: if any insert fails nothing is stored.
+    /// - Parameters:
+    ///   - document: Makes the session document's text once the new id is known (it names the id), inside
+    ///     the same transaction; when it throws, nothing is stored. `nil` stores no document.
     /// - Returns: The new session id.
-    /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index).
+    /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what `document` throws.
     @discardableResult
-    public func saveSession(_ session: NewSession, shots: [NewShot]) throws -> Int64 {
+    public func saveSession(_ session: NewSession, shots: [NewShot],
+                            document: (@Sendable (Int64) throws -> String)? = nil) throws -> Int64 {
         try write("save the session") { db in
             try db.execute(
                 sql: """
@@ -44,6 +48,10 @@ extension AppDatabase {
             for shot in shots {
                 var record = ShotRecord(sessionId: sessionId, shot: shot)
                 try record.insert(db)
+            }
+            if let document {
+                try db.execute(sql: "UPDATE session SET documentJSON = ? WHERE id = ?",
+                               arguments: [try document(sessionId), sessionId])
             }
             return sessionId
         }
@@ -65,6 +73,20 @@ extension AppDatabase {
                 .order(ShotRecord.Columns.index)
                 .fetchAll(db)
             return SessionDetail(session: session, shots: shots)
+        }
+    }
+
+    /// The session row alone (no shots), or `nil` if there is no session `id`.
+    public func sessionRecord(id: Int64) throws -> SessionRecord? {
+        try read("read session \(id)") { db in try SessionRecord.fetchOne(db, key: id) }
+    }
+
+    /// Shot `index` (1-based) of session `sessionId`, or `nil` if there is no such shot.
+    public func shot(sessionId: Int64, index: Int) throws -> ShotRecord? {
+        try read("read shot \(index) of session \(sessionId)") { db in
+            try ShotRecord
+                .filter(ShotRecord.Columns.sessionId == sessionId && ShotRecord.Columns.index == index)
+                .fetchOne(db)
         }
     }
 

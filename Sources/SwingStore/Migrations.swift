@@ -69,6 +69,13 @@ extension AppDatabase {
                 t.add(column: "visualOffsetMs", .double)
             }
         }
+        // One session document (the `analyze --json` bytes, also served by `sessions export --json` and
+        // the HTTP API) and, per shot, the posed frames of its swing window for the shot view. NULL for
+        // sessions stored before this migration: those documents are rebuilt from the shot columns.
+        migrator.registerMigration("v3-session-document") { db in
+            try db.alter(table: "session") { t in t.add(column: "documentJSON", .text) }
+            try db.alter(table: "shot") { t in t.add(column: "framesJSON", .text) }
+        }
         return migrator
     }
 }

@@ -50,6 +50,8 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var statsJSON: String
     public var shotCount: Int
     public var consistency: Double?
+    /// The session document's exact bytes (`analyze --json`); `nil` for sessions stored before it existed.
+    public var documentJSON: String?
 
     public enum Columns {
         public static let id = Column(CodingKeys.id)
@@ -84,12 +86,15 @@ public struct NewShot: Codable, Sendable, Equatable {
     public var source: String?
     /// Visual − audio contact time for `"both"` shots, milliseconds.
     public var visualOffsetMs: Double?
+    /// The posed frames of the swing window as JSON text (the shot view's skeleton and overlay).
+    public var framesJSON: String?
 
     public init(index: Int, time: Double, confidence: Double, status: String,
                 forwardCm: Double? = nil, lateralCm: Double? = nil, heightCm: Double? = nil,
                 wristSpeedCmS: Double? = nil, classification: String? = nil, contactFrame: Int? = nil,
                 arcJSON: String? = nil, jointsJSON: String? = nil, source: String? = nil,
-                visualOffsetMs: Double? = nil) {
+                visualOffsetMs: Double? = nil, framesJSON: String? = nil) {
+        self.framesJSON = framesJSON
         self.index = index; self.time = time; self.confidence = confidence; self.status = status
         self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
         self.wristSpeedCmS = wristSpeedCmS; self.classification = classification
@@ -119,6 +124,8 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var source: String?
     /// Visual − audio contact time for `"both"` shots, milliseconds.
     public var visualOffsetMs: Double?
+    /// The posed frames of the swing window as JSON text; `nil` for shots stored before it existed.
+    public var framesJSON: String?
 
     public enum Columns {
         public static let sessionId = Column(CodingKeys.sessionId)
@@ -130,6 +137,7 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
         status = s.status; forwardCm = s.forwardCm; lateralCm = s.lateralCm; heightCm = s.heightCm
         wristSpeedCmS = s.wristSpeedCmS; classification = s.classification; contactFrame = s.contactFrame
         arcJSON = s.arcJSON; jointsJSON = s.jointsJSON; source = s.source; visualOffsetMs = s.visualOffsetMs
+        framesJSON = s.framesJSON
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

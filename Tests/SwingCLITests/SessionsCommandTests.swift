@@ -80,7 +80,7 @@ import SwingStore
         let lines = out.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("session,index,time"))
-        #expect(lines[1].contains(",41.2,58.0,96.3,812.0,optimal,205"))
+        #expect(lines[1].contains(",41.200,58.000,96.300,812.000,optimal,205"))
         #expect(lines[2].hasSuffix(",noPerson,,,,,,"))
         let neither = try home.run(["export", "\(ids[0])"])
         #expect(neither.status != 0)

@@ -45,7 +45,10 @@ import Testing
         let detail = try #require(try db.session(id: 1))
         #expect(detail.shots.count == 1 && detail.shots[0].time == 2.0)
         #expect(detail.shots[0].source == nil && detail.shots[0].visualOffsetMs == nil)
+        #expect(detail.session.documentJSON == nil && detail.shots[0].framesJSON == nil)
+        // Every registered migration ran, in order (whatever later ones exist).
         let applied = try queue.read { try AppDatabase.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2-shot-source"])
+        #expect(applied == AppDatabase.migrator.migrations)
+        #expect(applied.prefix(3) == ["v1", "v2-shot-source", "v3-session-document"])
     }
 }

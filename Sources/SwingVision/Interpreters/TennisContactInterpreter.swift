@@ -50,7 +50,7 @@ public struct TennisContactInterpreter: DetectionInterpreter {
     }
 
     /// Which rule fired.
-    public enum Rule: String, Sendable, Encodable { case iou, proximity }
+    public enum Rule: String, Sendable, Codable { case iou, proximity }
 
     /// A contact in one frame.
     public struct Contact: Sendable, Encodable, Equatable {
@@ -65,7 +65,7 @@ public struct TennisContactInterpreter: DetectionInterpreter {
     }
 
     /// A contact event: consecutive contact frames merged; reported at its most confident frame.
-    public struct Event: Sendable, Encodable, Equatable {
+    public struct Event: Sendable, Codable, Equatable {
         public var frame: Int
         public var time: Double
         public var position: Point2

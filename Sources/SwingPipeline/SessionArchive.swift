@@ -1,0 +1,141 @@
+import Foundation
+import SwingBiomech
+import SwingCore
+import SwingStore
+import SwingVision
+
+/// Stores analysed sessions and reads them back as the one session document, the shot view and the CSV.
+/// The CLI and the HTTP server both go through here, so a session reads the same everywhere.
+public enum SessionArchive {
+    /// Stores `analysis` in one transaction (session, shots, the document with its new id, every shot's
+    /// frames) and returns the new id and the document's exact bytes.
+    /// - Parameters:
+    ///   - file: How the user named the video (shown in listings and the document's `file`).
+    ///   - mediaPath: The analysed file on disk (checksummed; the session's `filePath`).
+    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), or the file
+    ///   system's error when `mediaPath` cannot be read for its checksum.
+    public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
+                            in db: AppDatabase, createdAt: Date = Date()) throws -> (id: Int64, json: Data) {
+        let checksum = try SHA256.hex(ofFile: mediaPath)
+        let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
+        let compact = JSONEncoder()
+        compact.outputFormatting = [.sortedKeys]
+        let display = analysis.info.video?.displaySize ?? analysis.poseImageSize
+        let scale = (x: Double(display.width) / Double(max(analysis.poseImageSize.width, 1)),
+                     y: Double(display.height) / Double(max(analysis.poseImageSize.height, 1)))
+
+        var shots: [NewShot] = []
+        for (entry, metrics) in zip(document.session.shots, analysis.result.shots) {
+            let frames = metrics.windowFrames.compactMap { i -> ShotFrame? in
+                guard analysis.track.samples.indices.contains(i) else { return nil }
+                return ShotJoints.frame(analysis.track.samples[i], videoFrame: analysis.videoFrame(ofTrackIndex: i),
+                                        hand: hand, scale: scale)
+            }
+            shots.append(NewShot(
+                index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status.rawValue,
+                forwardCm: entry.contact?.forwardCm, lateralCm: entry.contact?.lateralCm, heightCm: entry.contact?.heightCm,
+                wristSpeedCmS: entry.wristSpeedCmS, classification: entry.classification?.rawValue,
+                contactFrame: entry.contactVideoFrame,
+                arcJSON: try entry.arc.map { String(decoding: try compact.encode($0), as: UTF8.self) },
+                source: entry.source?.rawValue, visualOffsetMs: entry.visualOffsetMs,
+                framesJSON: frames.isEmpty ? nil : String(decoding: try compact.encode(frames), as: UTF8.self)))
+        }
+        let record = NewSession(
+            filePath: mediaPath, fileName: URL(fileURLWithPath: file).lastPathComponent, fileSHA256: checksum,
+            createdAt: document.session.createdAt, durationSeconds: document.session.duration, fps: document.session.fps,
+            hand: hand == .left ? .left : .right,
+            statsJSON: String(decoding: try compact.encode(document.session.stats), as: UTF8.self),
+            shotCount: document.session.stats.shotCount, consistency: document.session.stats.consistency)
+        let id = try db.saveSession(record, shots: shots) { id in
+            var stored = document
+            stored.session.id = id
+            return String(decoding: try stored.jsonData(), as: UTF8.self)
+        }
+        var stored = document
+        stored.session.id = id
+        return (id, try stored.jsonData())
+    }
+
+    /// The session document of session `id`, `nil` if there is none.
+    /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
+    public static func document(id: Int64, in db: AppDatabase) throws -> SessionDocument? {
+        guard let record = try db.sessionRecord(id: id) else { return nil }
+        if let text = record.documentJSON { return try decodeStored(text, id: id) }
+        // Stored before the documents were kept: rebuild it from the shot columns.
+        guard let detail = try db.session(id: id) else { return nil }
+        return try legacyDocument(detail)
+    }
+
+    /// The session document's bytes (`analyze --json`), `nil` if there is no session `id`.
+    /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
+    public static func documentJSON(id: Int64, in db: AppDatabase) throws -> Data? {
+        guard let record = try db.sessionRecord(id: id) else { return nil }
+        if let text = record.documentJSON { return Data(text.utf8) }
+        return try document(id: id, in: db)?.jsonData()
+    }
+
+    /// The shot view of shot `number` (1-based) of session `id`, `nil` if there is no such session or shot.
+    /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
+    public static func shotView(id: Int64, number: Int, in db: AppDatabase) throws -> ShotView? {
+        guard let document = try document(id: id, in: db),
+              document.session.shots.indices.contains(number - 1),
+              let record = try db.shot(sessionId: id, index: number) else { return nil }
+        let s = document.session
+        var frames: [ShotFrame] = []
+        if let text = record.framesJSON {
+            do { frames = try SessionDocument.decoder.decode([ShotFrame].self, from: Data(text.utf8)) } catch {
+                throw StoreError.databaseError("The stored frames of shot \(number) of session \(id) are damaged: \(error).")
+            }
+        }
+        return ShotView(sessionId: id, number: number, shotCount: s.shots.count, hand: s.hand,
+                        video: .init(width: s.width, height: s.height, fps: s.fps), joints: ShotJoints.names,
+                        bones: ShotJoints.bones, shot: s.shots[number - 1], frames: frames)
+    }
+
+    /// `GET /api/sessions/{id}/shots/{n}` bytes, `nil` if there is no such session or shot.
+    /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
+    public static func shotJSON(id: Int64, number: Int, in db: AppDatabase) throws -> Data? {
+        try shotView(id: id, number: number, in: db)?.jsonData()
+    }
+
+    /// The session's CSV (``SessionDocument/csv()``), `nil` if there is no session `id`.
+    /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
+    public static func csv(id: Int64, in db: AppDatabase) throws -> String? {
+        try document(id: id, in: db)?.csv()
+    }
+
+    private static func decodeStored(_ text: String, id: Int64) throws -> SessionDocument {
+        do { return try SessionDocument.decode(Data(text.utf8)) } catch {
+            throw StoreError.databaseError("The stored document of session \(id) is damaged: \(error).")
+        }
+    }
+
+    /// The document of a session stored before v3: what the shot columns hold (no pose info, no video
+    /// size, `contactTime` = the heard time).
+    static func legacyDocument(_ detail: SessionDetail) throws -> SessionDocument {
+        let r = detail.session
+        let dec = SessionDocument.decoder
+        let shots = detail.shots.map { shot -> SessionDocument.Shot in
+            var contact: Report.Contact?
+            if let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
+                contact = Report.Contact(forwardCm: f, lateralCm: l, heightCm: h)
+            }
+            return SessionDocument.Shot(
+                index: shot.index, time: shot.time, contactTime: shot.time, confidence: shot.confidence,
+                status: ShotStatus(rawValue: shot.status) ?? .noPerson, contact: contact,
+                wristSpeedCmS: shot.wristSpeedCmS,
+                classification: shot.classification.flatMap(ContactClassification.init(rawValue:)),
+                contactVideoFrame: shot.contactFrame, groundCm: nil,
+                arc: shot.arcJSON.flatMap { try? dec.decode(Report.Arc.self, from: Data($0.utf8)) },
+                source: shot.source.flatMap(FusedContact.Source.init(rawValue:)), visualOffsetMs: shot.visualOffsetMs)
+        }
+        let stats: Report.Stats
+        do { stats = try dec.decode(Report.Stats.self, from: Data(r.statsJSON.utf8)) } catch {
+            throw StoreError.databaseError("The stored statistics of session \(r.id) are damaged: \(error).")
+        }
+        return SessionDocument(session: .init(
+            id: r.id, file: r.filePath, createdAt: SessionDocument.wholeSeconds(r.createdAt), duration: r.durationSeconds,
+            fps: r.fps, width: 0, height: 0, hand: r.hand == .left ? .left : .right, shots: shots, stats: stats,
+            contactsHeard: shots.count, warnings: [], pose: nil, visualDetector: nil))
+    }
+}

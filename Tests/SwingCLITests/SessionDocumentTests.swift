@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import SwingPipeline
+import SwingStore
+
+/// One session document: `analyze --json`, `sessions export --json` (and the server, which serves the same
+/// stored bytes) agree byte for byte, the CSV is one renderer, and the shot view's skeleton is the one the
+/// metrics were measured on.
+@Suite(.serialized) struct SessionDocumentTests {
+    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
+
+    @Test func analyzeAndExportPrintTheSameBytesAndTheShotViewMatchesTheMetrics() throws {
+        let home = try SwingmasterBinary.tempDir("document-home")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        let json = home.appendingPathComponent("s.json"), csv = home.appendingPathComponent("s.csv")
+        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path],
+                                            environment: env)
+        #expect(out.status == 0, "stderr: \(out.stderr)")
+        let analyzed = try Data(contentsOf: json)
+        let document = try SessionDocument.decode(analyzed)
+        let id = try #require(document.session.id)
+
+        let exported = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--json"], environment: env)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.data == analyzed + Data("\n".utf8), "export --json differs from analyze --json")
+        let db = try AppDatabase.open(home: home)
+        #expect(try SessionArchive.documentJSON(id: id, in: db) == analyzed)
+        // Decoding and encoding again changes nothing (what a reader of the API gets is what was stored).
+        #expect(try document.jsonData() == analyzed)
+
+        let exportedCSV = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--csv"], environment: env)
+        #expect(exportedCSV.stdout == (try String(contentsOf: csv, encoding: .utf8)))
+        #expect(exportedCSV.stdout.split(separator: "\n").count == document.session.shots.count + 1)
+
+        // `sessions show` is the same table as analyze's summary (without the timings).
+        let shown = try SwingmasterBinary.run(["sessions", "show", "\(id)"], environment: env)
+        #expect(out.stdout.hasPrefix(shown.stdout.trimmingCharacters(in: .newlines)), "show:\n\(shown.stdout)\nanalyze:\n\(out.stdout)")
+
+        // The shot view: every shot with a person has posed frames whose dominant wrist brackets the
+        // reported contact point (the metrics interpolate between the frames either side of contactTime;
+        // frames are stored to 0.1 cm, so 0.1 cm of slack).
+        #expect(document.session.width == 1280 && document.session.height == 720)
+        let wrist = try #require(ShotJoints.names.firstIndex(of: "rightWrist"))
+        for shot in document.session.shots where shot.status == .ok {
+            let view = try #require(try SessionArchive.shotView(id: id, number: shot.index, in: db))
+            #expect(view.shot == shot && view.shotCount == document.session.shots.count)
+            #expect(view.frames.count > 5, "shot \(shot.index) has \(view.frames.count) frames")
+            for frame in view.frames {
+                let image = try #require(frame.image)
+                #expect(image.count == 17 && image.allSatisfy { $0[0] >= -200 && $0[0] <= 1480 && $0[1] >= -200 && $0[1] <= 920 })
+            }
+            let contact = try #require(shot.contact), ground = try #require(shot.groundCm)
+            let before = try #require(view.frames.last { $0.time <= shot.contactTime }?.body?[wrist])
+            let after = try #require(view.frames.first { $0.time >= shot.contactTime }?.body?[wrist])
+            func between(_ v: Double, _ a: Double, _ b: Double) -> Bool { v >= min(a, b) - 0.1 && v <= max(a, b) + 0.1 }
+            #expect(between(contact.forwardCm, before[0], after[0]), "shot \(shot.index) forward \(contact.forwardCm) vs \(before[0])…\(after[0])")
+            #expect(between(contact.lateralCm, before[1], after[1]), "shot \(shot.index) lateral")
+            #expect(between(contact.heightCm + ground, before[2], after[2]), "shot \(shot.index) height")
+        }
+        #expect(try SessionArchive.shotView(id: id, number: document.session.shots.count + 1, in: db) == nil)
+        #expect(try SessionArchive.shotView(id: id + 1, number: 1, in: db) == nil)
+    }
+}
