@@ -124,6 +124,14 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         return p
     }
 
+    /// Largest confidence weight (only their ratios matter).
+    public static let maxWeight = 1000.0
+    /// Largest threshold factor or band-energy ratio a gate may name, and highest band frequency (Hz).
+    public static let maxRatio = 1e12, maxFrequencyHz = 1e6
+
+    /// Longest window, gap or span any length parameter may name, seconds.
+    public static let maxLengthSeconds = 600.0
+
     /// Checks every value against the sample rate it will be used with.
     /// - Parameter sampleRate: samples per second of the audio to analyse.
     /// - Throws: ``AudioError`` naming the first offending parameter.
@@ -150,6 +158,20 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         for (name, v) in positives where !(v.isFinite && v > 0) {
             throw bad(name, "must be a positive number (got \(v))")
         }
+        // Lengths become sample counts: bound them so the arithmetic stays far inside Int and memory.
+        let lengthsMs: [(String, Double)] = [
+            ("envelope-window-ms", envelopeWindowMs), ("noise-floor-window-seconds", noiseFloorWindowSeconds * 1000),
+            ("noise-floor-hop-seconds", noiseFloorHopSeconds * 1000), ("noise-floor-decimation-ms", noiseFloorDecimationMs),
+            ("max-impact-fwhm-ms", maxImpactFWHMMs), ("peak-neighborhood-ms", peakNeighborhoodMs),
+            ("prominence-window-ms", prominenceWindowMs), ("min-gap-ms", minGapMs),
+        ]
+        for (name, ms) in lengthsMs where ms > Self.maxLengthSeconds * 1000 {
+            throw bad(name, "must be at most \(Int(Self.maxLengthSeconds)) s (got \(ms / 1000) s)")
+        }
+        for (name, ms) in lengthsMs where name != "min-gap-ms" && ms / 1000 * sampleRate < 1 {
+            throw bad(name, "must span at least one sample (\(1000 / sampleRate) ms at \(Int(sampleRate)) Hz; got \(ms) ms)")
+        }
+        guard peakThresholdFactor <= Self.maxRatio else { throw bad("peak-threshold-factor", "must be at most \(Self.maxRatio) (got \(peakThresholdFactor))") }
         guard minGapMs.isFinite, minGapMs >= 0 else { throw bad("min-gap-ms", "must be ≥ 0 (got \(minGapMs))") }
         for (name, v) in [("noise-floor-percentile", noiseFloorPercentile),
                           ("amplitude-reference-percentile", amplitudeReferencePercentile)]
@@ -157,8 +179,8 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
             throw bad(name, "must be within 0…100 (got \(v))")
         }
         let weights = [amplitudeWeight, narrownessWeight, symmetryWeight]
-        guard weights.allSatisfy({ $0.isFinite && $0 >= 0 }), weights.reduce(0, +) > 0 else {
-            throw bad("weights", "amplitude, narrowness and symmetry weights must be ≥ 0 and not all 0")
+        guard weights.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.maxWeight }), weights.reduce(0, +) > 0 else {
+            throw bad("weights", "amplitude, narrowness and symmetry weights must be 0…\(Int(Self.maxWeight)) and not all 0")
         }
         for (name, v) in [("min-confidence", minConfidence), ("min-relative-amplitude", minRelativeAmplitude)]
         where !(v.isFinite && v >= 0 && v <= 1) {
@@ -171,16 +193,17 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
             guard thudBandLowHz > 0, thudBandHighHz > thudBandLowHz, thudBandHighHz < nyquist else {
                 throw bad("thud-band", "needs 0 < low < high < Nyquist (got \(thudBandLowHz)–\(thudBandHighHz) Hz)")
             }
-            guard maxLowBandRatio.isFinite, maxLowBandRatio > 0 else {
-                throw bad("max-low-band-ratio", "must be a positive number (got \(maxLowBandRatio))")
+            guard maxLowBandRatio.isFinite, maxLowBandRatio > 0, maxLowBandRatio <= Self.maxRatio else {
+                throw bad("max-low-band-ratio", "must be a positive number up to \(Self.maxRatio) (got \(maxLowBandRatio))")
             }
         }
         if requireBroadband {
-            guard clickBandLowHz > 0, clickBandHighHz > clickBandLowHz, clickBandLowHz < 0.45 * sampleRate * 0.95 else {
+            guard clickBandLowHz > 0, clickBandHighHz > clickBandLowHz, clickBandHighHz <= Self.maxFrequencyHz,
+                  clickBandLowHz < 0.45 * sampleRate * 0.95 else {
                 throw bad("click-band", "needs 0 < low < high and low well below Nyquist (got \(clickBandLowHz)–\(clickBandHighHz) Hz)")
             }
-            guard minHighBandRatio.isFinite, minHighBandRatio >= 0 else {
-                throw bad("min-high-band-ratio", "must be ≥ 0 (got \(minHighBandRatio))")
+            guard minHighBandRatio.isFinite, minHighBandRatio >= 0, minHighBandRatio <= Self.maxRatio else {
+                throw bad("min-high-band-ratio", "must be 0…\(Self.maxRatio) (got \(minHighBandRatio))")
             }
         }
     }

@@ -21,6 +21,16 @@ struct BiomechOptions: ParsableArguments {
     @Option(name: .customLong("speed-half-span"), help: "Wrist speed uses frames i±k (default 3).")
     var speedHalfSpan: Int?
 
+    func validate() throws {
+        try OptionCheck.number(soundDelayMs, "--sound-delay-ms", -10_000...10_000)
+        try OptionCheck.number(lateBelowCm, "--late-below-cm", -1_000...1_000)
+        try OptionCheck.number(earlyAboveCm, "--early-above-cm", -1_000...1_000)
+        try OptionCheck.number(windowBefore, "--window-before", 0...60)
+        try OptionCheck.number(windowAfter, "--window-after", 0...60)
+        try OptionCheck.integer(speedHalfSpan, "--speed-half-span", 1...1_000)
+        _ = try parameters(hand: .right)   // combinations (late ≤ early)
+    }
+
     /// The parameters for `hand` with the user's overrides.
     func parameters(hand: Hand) throws -> BiomechParameters {
         var p = BiomechParameters(hand: hand)

@@ -38,15 +38,15 @@ struct ContactsCommand: AsyncParsableCommand {
         if json {
             try Console.printJSON(report.output)
         } else if csv {
-            print("time,confidence,fwhmMs,symmetry,amplitude")
+            try Console.line("time,confidence,fwhmMs,symmetry,amplitude")
             for c in report.output.contacts {
-                print(String(format: "%.4f,%.4f,%.3f,%.4f,%.5f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
+                try Console.line(String(format: "%.4f,%.4f,%.3f,%.4f,%.5f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
             }
         } else {
-            print("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s)")
-            print("     time   conf   fwhm ms  symmetry  amplitude")
+            try Console.line("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s)")
+            try Console.line("     time   conf   fwhm ms  symmetry  amplitude")
             for c in report.output.contacts {
-                print(String(format: "%9.3f  %5.2f  %8.2f  %8.2f  %9.4f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
+                try Console.line(String(format: "%9.3f  %5.2f  %8.2f  %8.2f  %9.4f", c.time, c.confidence, c.fwhmMs, c.symmetry, c.amplitude))
             }
         }
     }

@@ -44,6 +44,10 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("click-band-low-hz"), help: "Broadband-click band lower edge, Hz (default \(Self.D.clickBandLowHz))") var clickBandLowHz: Double?
     @Option(name: .customLong("click-band-high-hz"), help: "Broadband-click band upper edge, Hz (default \(Self.D.clickBandHighHz))") var clickBandHighHz: Double?
 
+    func validate() throws {
+        do { _ = try parameters() } catch let error as AudioError { throw ValidationError(error.description) }
+    }
+
     /// The detector parameters with the user's overrides applied.
     func parameters() throws -> ContactDetectorParameters {
         var p = specLiteral ? ContactDetectorParameters.specLiteral : .default

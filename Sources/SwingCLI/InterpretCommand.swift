@@ -42,7 +42,6 @@ struct InterpretCommand: ParsableCommand {
         }
         let frames = try DetectionsDocument.frames(from: data)
         let interpreter = try InterpreterRegistry.standard.interpreter(named: name, configuration: config.map { Data($0.utf8) })
-        FileHandle.standardOutput.write(try interpreter.interpretVideoJSON(frames))
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
+        try Console.out(try interpreter.interpretVideoJSON(frames), newline: true)
+            }
 }

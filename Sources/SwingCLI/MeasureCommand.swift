@@ -62,16 +62,19 @@ struct MeasureCommand: ParsableCommand {
         return p
     }
 
-    func validate() throws { _ = try parameters() }
+    func validate() throws {
+        try OptionCheck.integer(bestConfidenceFrames, "--best-confidence-frames", 0...OptionCheck.maxFrames)
+        try OptionCheck.number(arcSigmaFrames, "--arc-sigma-frames", 0...1_000, positive: true)
+        _ = try parameters()
+    }
 
     func run() throws {
         let result = try Self.measure(track: InputFileError.read(track), contacts: InputFileError.read(contacts),
                                       parameters: parameters())
         if json {
-            FileHandle.standardOutput.write(try MeasureIO.encodeReport(result, includeImageArc: false))
-            FileHandle.standardOutput.write(Data("\n".utf8))
-        } else {
-            print(ShotTable.render(result), terminator: "")
+            try Console.out(try MeasureIO.encodeReport(result, includeImageArc: false), newline: true)
+                    } else {
+            try Console.line(ShotTable.render(result), terminator: "")
         }
     }
 

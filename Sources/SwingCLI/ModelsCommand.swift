@@ -37,10 +37,10 @@ struct ModelsCommand: ParsableCommand {
                 return
             }
             guard !models.isEmpty else {
-                print("No models. Add one with `swingmaster models add FILE.onnx` or `models download URL`.")
+                try Console.line("No models. Add one with `swingmaster models add FILE.onnx` or `models download URL`.")
                 return
             }
-            print(ModelsFormat.table(models, records: byId), terminator: "")
+            try Console.line(ModelsFormat.table(models, records: byId), terminator: "")
         }
     }
 
@@ -63,7 +63,7 @@ struct ModelsCommand: ParsableCommand {
         @Option(help: "Id to use (default: the file name).") var id: String?
         func run() throws {
             let m = try ModelCatalog().add(fileAt: URL(fileURLWithPath: path), id: id)
-            print("Added \(m.id) (\(m.task ?? "unknown task"), \(m.labels.count) classes, \(m.typeHint.rawValue)).")
+            try Console.line("Added \(m.id) (\(m.task ?? "unknown task"), \(m.labels.count) classes, \(m.typeHint.rawValue)).")
         }
     }
 
@@ -88,7 +88,7 @@ struct ModelsCommand: ParsableCommand {
             bar.finish()
             let db = try AppDatabase.open()
             if try db.modelRecord(id: m.id)?.downloadedAt == nil { try db.recordDownload(id: m.id, at: m.downloadedAt ?? Date()) }
-            print("Installed \(m.id) from \(url) (\(m.sizeBytes) bytes, sha256 \(m.sha256 ?? "?")).")
+            try Console.line("Installed \(m.id) from \(url) (\(m.sizeBytes) bytes, sha256 \(m.sha256 ?? "?")).")
         }
     }
 
@@ -99,7 +99,7 @@ struct ModelsCommand: ParsableCommand {
             let id = try ModelCatalog().model(id: model.id).id
             try ModelCatalog().remove(id: id)
             try AppDatabase.open().removeModelRecord(id: id)
-            print("Removed \(id).")
+            try Console.line("Removed \(id).")
         }
     }
 
@@ -110,7 +110,7 @@ struct ModelsCommand: ParsableCommand {
         func run() throws {
             let id = try ModelCatalog().model(id: model.id).id
             try AppDatabase.open().setFavorite(!off, id: id)
-            print(off ? "\(id) is no longer a favourite." : "\(id) is a favourite.")
+            try Console.line(off ? "\(id) is no longer a favourite." : "\(id) is a favourite.")
         }
     }
 
@@ -121,7 +121,7 @@ struct ModelsCommand: ParsableCommand {
         func run() throws {
             let id = try ModelCatalog().model(id: model.id).id
             try AppDatabase.open().setHidden(!off, id: id)
-            print(off ? "\(id) is shown." : "\(id) is hidden.")
+            try Console.line(off ? "\(id) is shown." : "\(id) is hidden.")
         }
     }
 
@@ -159,7 +159,7 @@ struct ModelsCommand: ParsableCommand {
             }
             if let j = interpreterConfig { try db.setInterpreterConfig(j.isEmpty ? nil : j, id: id) }
             let r = try db.modelRecord(id: id)
-            print("\(id): conf \(r?.confThreshold.map { String($0) } ?? "default"), iou \(r?.iouThreshold.map { String($0) } ?? "default")"
+            try Console.line("\(id): conf \(r?.confThreshold.map { String($0) } ?? "default"), iou \(r?.iouThreshold.map { String($0) } ?? "default")"
                   + (r?.interpreterConfigJSON.map { ", interpreter \($0)" } ?? ""))
         }
     }

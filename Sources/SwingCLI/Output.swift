@@ -2,10 +2,41 @@ import Foundation
 import SwingCore
 
 /// Small helpers shared by the subcommands for writing to stdout/stderr.
+///
+/// Every byte for stdout goes through ``out(_:newline:)`` (commands do not call `print`), which uses
+/// Foundation's throwing `write(contentsOf:)`: a failed write (a full disk, a closed pipe) becomes an
+/// error with the output-error code instead of the trap of the non-throwing `FileHandle.write(_:)`.
 enum Console {
+    /// Writes `data` (and a newline) to standard output.
+    /// - Throws: `CLIError` with the output-error code when the bytes could not be written.
+    static func out(_ data: Data, newline: Bool = false) throws {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: newline ? data + Data([0x0A]) : data)
+        } catch {
+            throw outputError(error)
+        }
+    }
+
+    /// Writes `text` and a newline (unless `terminator` says otherwise) to standard output.
+    /// - Throws: `CLIError` with the output-error code when the text could not be written.
+    static func line(_ text: String, terminator: String = "\n") throws {
+        try out(Data((text + terminator).utf8))
+    }
+
+    /// Writes text to standard error. A failure there has nowhere to be reported, so it is ignored.
+    static func err(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    }
+
+    private static func outputError(_ error: any Error) -> CLIError {
+        let reason = (error as NSError).localizedDescription
+        return CLIError(statusCode: StatusCode.outputWriteFailed,
+                        description: "cannot write to standard output (\(reason)); the output is incomplete")
+    }
+
     /// Writes a line to standard error.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Console.err(message + "\n")
     }
 
     /// Encodes `value` as pretty, key-sorted JSON (dates as ISO 8601) and prints it to stdout.
@@ -14,9 +45,8 @@ enum Console {
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         enc.dateEncodingStrategy = .iso8601   // model usage dates, detection sessions
         let data = try enc.encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    }
+        try Console.out(data, newline: true)
+            }
 }
 
 /// A throttled single-line progress bar on stderr, one line per stage; silent when stderr is not a
@@ -52,7 +82,7 @@ final class ProgressBar: @unchecked Sendable {
         let pct = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
         lock.lock(); defer { lock.unlock() }
         if newStage != stage {
-            if !stage.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+            if !stage.isEmpty { Console.err("\n") }
             stage = newStage
             lastDrawn = -1
         }
@@ -62,8 +92,8 @@ final class ProgressBar: @unchecked Sendable {
         let filled = pct * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let label = stage.padding(toLength: max(20, stage.count), withPad: " ", startingAt: 0)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(pct)%".utf8))
-        if pct == 100 { FileHandle.standardError.write(Data("\n".utf8)); stage = "" }
+        Console.err("\r\(label) [\(bar)] \(pct)%")
+        if pct == 100 { Console.err("\n"); stage = "" }
     }
 }
 
@@ -72,9 +102,8 @@ extension Console {
     /// - Throws: `CLIError` when the file cannot be written.
     static func write(_ data: Data, to path: String) throws {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
-            FileHandle.standardOutput.write(Data("\n".utf8))
-            return
+            try Console.out(data, newline: true)
+                        return
         }
         do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(path): \(error.localizedDescription)")
@@ -96,7 +125,7 @@ final class InterruptWatcher: @unchecked Sendable {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
-            FileHandle.standardError.write(Data("\ninterrupted — stopping, nothing will be stored\n".utf8))
+            Console.err("\ninterrupted — stopping, nothing will be stored\n")
             onInterrupt()
         }
         source.resume()

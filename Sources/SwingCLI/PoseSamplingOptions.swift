@@ -17,6 +17,14 @@ struct PoseSamplingOptions: ParsableArguments {
 
     static let defaultRate: String = PoseSampling().outerFramesPerSecond.map { String(format: "%g", $0) } ?? "0"
 
+    func validate() throws {
+        try OptionCheck.number(poseFPS, "--pose-fps", 0...1_000)
+        try OptionCheck.threads(poseWorkers, "--pose-workers")
+        try OptionCheck.threads(poseThreads, "--pose-threads")
+        try OptionCheck.integer(coreMargin, "--pose-core-margin", 0...OptionCheck.maxFrames)
+        _ = try sampling()
+    }
+
     /// The sampling with the user's overrides.
     func sampling() throws -> PoseSampling {
         var s = PoseSampling()

@@ -17,7 +17,7 @@ struct SessionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sessions, newest first: id, date, file, shots, consistency.")
         func run() throws {
             let sessions = try AppDatabase.open().sessions()
-            print(SessionsFormat.list(sessions), terminator: "")
+            try Console.line(SessionsFormat.list(sessions), terminator: "")
         }
     }
 
@@ -25,7 +25,7 @@ struct SessionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A session's summary and shot table.")
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         func run() throws {
-            print(SessionTable.text(try SessionsFormat.document(id)))
+            try Console.line(SessionTable.text(try SessionsFormat.document(id)))
         }
     }
 
@@ -34,7 +34,7 @@ struct SessionsCommand: ParsableCommand {
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         func run() throws {
             try AppDatabase.open().deleteSession(id: id)
-            print("Deleted session \(id).")
+            try Console.line("Deleted session \(id).")
         }
     }
 
@@ -54,7 +54,7 @@ struct SessionsCommand: ParsableCommand {
                 let db = try AppDatabase.open()
                 try Console.write(try SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
             } else {
-                print(document.csv(), terminator: "")
+                try Console.line(document.csv(), terminator: "")
             }
         }
     }

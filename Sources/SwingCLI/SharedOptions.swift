@@ -16,9 +16,11 @@ struct MediaRangeOptions: ParsableArguments {
     var maxDuration: Double = MediaLimits().maxDuration
 
     func validate() throws {
-        if let start, start < 0 { throw ValidationError("--start must be ≥ 0 (got \(start)).") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be > 0 (got \(duration)).") }
-        if minDuration < 0 || maxDuration <= 0 || minDuration > maxDuration {
+        try OptionCheck.number(start, "--start", 0...OptionCheck.maxSeconds)
+        try OptionCheck.number(duration, "--duration", 0...OptionCheck.maxSeconds, positive: true)
+        try OptionCheck.number(minDuration, "--min-duration", 0...OptionCheck.maxSeconds)
+        try OptionCheck.number(maxDuration, "--max-duration", 0...OptionCheck.maxSeconds, positive: true)
+        if minDuration > maxDuration {
             throw ValidationError("--min-duration must be ≥ 0 and not above --max-duration.")
         }
     }

@@ -21,6 +21,8 @@ public struct SwingmasterCommand: AsyncParsableCommand {
     /// resolves to ArgumentParser's synchronous `ParsableCommand.main()`, which in debug builds aborts with
     /// "Asynchronous root command needs availability annotation" and never maps errors to exit codes.
     public static func runAndExit() async {
+        // A closed pipe must be a write error we report (exit 17), not a silent SIGPIPE death.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -29,7 +31,7 @@ public struct SwingmasterCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as any UserFacingError {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Console.err("error: \(error.description)\n")
             Foundation.exit(error.statusCode)
         } catch {
             exit(withError: error)

@@ -51,17 +51,12 @@ struct VisualDetectorOptions: ParsableArguments {
             ]
             if let flag = given.first(where: \.1)?.0 { throw ValidationError("\(flag) needs --detector MODEL.") }
         }
-        if let stride, stride < 1 { throw ValidationError("--detector-stride must be at least 1, got \(stride).") }
-        for (name, v) in [("--detector-conf", conf), ("--detector-iou", iou)] {
-            if let v, !(0...1).contains(v) { throw ValidationError("\(name) must be between 0 and 1, got \(v).") }
-        }
-        if let tolerance, !(tolerance.isFinite && tolerance >= 0) {
-            throw ValidationError("--fusion-tolerance must be zero or more seconds, got \(tolerance).")
-        }
-        if let v = visualOnlyMinimumConfidence, !v.isFinite || v < 0 {
-            throw ValidationError("--visual-only-min-confidence must be zero or more, got \(v).")
-        }
-        if let threads, threads < 0 { throw ValidationError("--detector-threads must not be negative, got \(threads).") }
+        try OptionCheck.integer(stride, "--detector-stride", 1...OptionCheck.maxFrames)
+        try OptionCheck.number(conf, "--detector-conf", 0...1)
+        try OptionCheck.number(iou, "--detector-iou", 0...1)
+        try OptionCheck.number(tolerance, "--fusion-tolerance", 0...60)
+        try OptionCheck.number(visualOnlyMinimumConfidence, "--visual-only-min-confidence", 0...2)
+        try OptionCheck.threads(threads, "--detector-threads")
     }
 
     /// Resolves and loads the detector (so a bad model fails before any analysis work) and builds the

@@ -33,9 +33,12 @@ public struct PoseSampling: Sendable, Equatable {
     public static let everyFrame = PoseSampling(outerFramesPerSecond: nil)
 
     /// A sentence describing the first invalid setting, or `nil`.
+    /// Slowest outer pose rate: one frame every 100 s (slower poses nothing between contacts anyway).
+    public static let minimumRate = 0.01
+
     public var problem: String? {
-        if let r = outerFramesPerSecond, !(r.isFinite && r > 0) {
-            return "The pose rate must be a positive number of frames per second (or 0 for every frame)."
+        if let r = outerFramesPerSecond, !(r.isFinite && r >= Self.minimumRate) {
+            return "The pose rate must be at least \(Self.minimumRate) frames per second (or 0 for every frame)."
         }
         if coreMarginFrames < 0 { return "The contact core margin must be 0 or more frames." }
         if workers < 0 { return "The number of pose workers must be 0 (one per core) or more." }
@@ -67,7 +70,8 @@ struct PoseSchedule: Sendable {
         let fps = frameRate > 0 ? frameRate : 30
         coreHalfWidth = (Double(sampling.coreHalfSpanFrames(biomech)) + 0.5) / fps
         if let rate = sampling.outerFramesPerSecond, rate < fps {
-            outerStep = max(1, Int((fps / rate).rounded()))
+            // Bounded so an extreme rate cannot overflow the conversion.
+            outerStep = max(1, Int(min((fps / max(rate, PoseSampling.minimumRate)).rounded(), 1_000_000)))
         } else {
             outerStep = 1
         }

@@ -86,9 +86,9 @@ import Testing
         #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
     }
 
-    @Test(arguments: [("--pose-fps=-1", "pose rate"), ("--pose-fps=nan", "pose rate"),
-                      ("--pose-workers=-2", "pose workers"), ("--pose-threads=-1", "--pose-threads"),
-                      ("--pose-core-margin=-1", "core margin")])
+    @Test(arguments: [("--pose-fps=-1", "--pose-fps"), ("--pose-fps=nan", "--pose-fps"),
+                      ("--pose-workers=-2", "--pose-workers"), ("--pose-threads=-1", "--pose-threads"),
+                      ("--pose-core-margin=-1", "--pose-core-margin")])
     func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) throws {
         let home = try SwingmasterBinary.tempDir("analyze-badflag")
         defer { try? FileManager.default.removeItem(at: home) }

@@ -148,6 +148,6 @@ import Testing
         }
         let badConf = try SwingmasterBinary.run(["detect", image, "--model", yolo, "--conf", "1.5"])
         #expect(badConf.status == 64)  // ArgumentParser's validation failure
-        #expect(badConf.stderr.contains("--conf must be between 0 and 1"))
+        #expect(badConf.stderr.contains("--conf must be a number from 0 to 1"))
     }
 }
