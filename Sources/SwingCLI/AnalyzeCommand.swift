@@ -48,15 +48,24 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var biomech: BiomechOptions
     @OptionGroup var sampling: PoseSamplingOptions
 
+    /// The files this run writes, for the checks made before any work.
+    private var outputs: [OutputFile.Request] { [("--json", jsonOut), ("--csv", csvOut), ("--save-video", saveVideo)] }
+
+    func validate() throws {
+        try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
+        try OutputFile.refuseInputs(outputs, inputs: [video] + [visualDetector.detector].compactMap { $0 } + OutputFile.poseModelFiles(nil))
+    }
+
     func run() async throws {
         // Watch for Ctrl-C from the start, so an interrupt while models load also stores nothing.
         let cancellation = CancellationBox()
         let interrupt = InterruptWatcher { cancellation.cancel() }
         defer { interrupt.stop() }
+        try OutputFile.checkWritable(outputs)
         let db: AppDatabase? = noStore ? nil : try AppDatabase.open()
         // Load the racket/ball model (if any) first, so a bad model fails before anything is stored.
         let visual = try visualDetector.load(db: db)
-        let hand = try resolveHand(db)
+        let (hand, remember) = try resolveHand(db)
         var options = AnalysisOptions()
         options.range = range.range
         options.limits = range.limits
@@ -65,10 +74,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth
         options.poseSampling = try sampling.sampling()
-        if let threads = sampling.poseThreads {
-            guard threads >= 0 else { throw ValidationError("--pose-threads must be 0 (automatic) or more, got \(threads).") }
-            options.pose.threads = threads
-        }
+        if let threads = sampling.poseThreads { options.pose.threads = threads }
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
 
         let analyzer = try SessionAnalyzer(options: options)
@@ -80,41 +86,43 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if cancellation.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
         for w in analysis.warnings { Console.warn("warning: \(w)") }
 
-        // One document for every output: the stored bytes are what --json writes.
+        // Store last: the overlay video goes to a temporary file first, the JSON and CSV are written inside
+        // the store's transaction (one document for every output: the stored bytes are what --json
+        // writes), so a failed output stores nothing and leaves no half-written file.
         let createdAt = Date()
-        var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
-        var json = try document.jsonData()
-        if let db {
-            let saved = try SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db, createdAt: createdAt)
-            document.session.id = saved.id
-            json = saved.json
+        let (jsonOut, csvOut) = (self.jsonOut, self.csvOut)
+        @Sendable func writeFiles(_ document: SessionDocument, _ json: Data) throws {
+            if let jsonOut { try Console.write(json, to: jsonOut) }
+            if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
         }
+        let document = try OutputFile.write(optional: saveVideo) { temporary in
+            if let temporary { try SessionOverlay.write(analysis, source: video, to: temporary, progress: progress) }
+            var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
+            if let db {
+                let saved = try SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
+                                                    createdAt: createdAt, beforeCommit: writeFiles)
+                document.session.id = saved.id
+            } else {
+                try writeFiles(document, document.jsonData())
+            }
+            return document
+        }
+        if remember { try db?.setDominantHand(hand == .left ? .left : .right) }
         if let visual, let report = analysis.visualContacts { try visual.model.recordUse(report.runStats, in: db) }
-
-        if let saveVideo {
-            try SessionOverlay.write(analysis, source: video, to: saveVideo, progress: progress)
-        }
-        if let jsonOut { try Console.write(json, to: jsonOut) }
-        if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
-        if jsonOut != "-" && csvOut != "-" { print(SessionTable.summary(document, analysis: analysis)) }
+        if jsonOut != "-" && csvOut != "-" { try Console.line(SessionTable.summary(document, analysis: analysis)) }
     }
 
-    /// The dominant hand: the flag (remembered), else the stored profile, else ask once on a terminal,
-    /// else right-handed with a note.
-    private func resolveHand(_ db: AppDatabase?) throws -> Hand {
-        if let hand {
-            try db?.setDominantHand(hand == .left ? .left : .right)
-            return hand
-        }
-        if let stored = try db?.dominantHand() { return stored == .left ? .left : .right }
+    /// The dominant hand and whether to remember it once the run succeeds: the flag (remembered), else
+    /// the stored profile, else ask once on a terminal (remembered), else right-handed with a note.
+    private func resolveHand(_ db: AppDatabase?) throws -> (Hand, remember: Bool) {
+        if let hand { return (hand, true) }
+        if let stored = try db?.dominantHand() { return (stored == .left ? .left : .right, false) }
         if isatty(0) != 0 {
-            FileHandle.standardError.write(Data("Which hand do you hit with? [r]ight / [l]eft: ".utf8))
+            Console.err("Which hand do you hit with? [r]ight / [l]eft: ")
             let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            let chosen: Hand = answer.hasPrefix("l") ? .left : .right
-            try db?.setDominantHand(chosen == .left ? .left : .right)
-            return chosen
+            return (answer.hasPrefix("l") ? .left : .right, true)
         }
         Console.warn("note: assuming a right-handed player; pass --hand left|right once to remember it")
-        return .right
+        return (.right, false)
     }
 }

@@ -65,14 +65,16 @@ struct DetectCommand: AsyncParsableCommand {
     var threads: Int = SessionOptions().intraOpThreads
 
     func validate() throws {
-        if let conf, !(0...1).contains(conf) { throw ValidationError("--conf must be between 0 and 1, got \(conf).") }
-        if let iou, !(0...1).contains(iou) { throw ValidationError("--iou must be between 0 and 1, got \(iou).") }
-        guard maxDet >= 1 else { throw ValidationError("--max-det must be at least 1, got \(maxDet).") }
-        guard vidStride >= 1 else { throw ValidationError("--vid-stride must be at least 1, got \(vidStride).") }
-        guard threads >= 0 else { throw ValidationError("--threads must not be negative, got \(threads).") }
+        try OptionCheck.number(conf, "--conf", 0...1)
+        try OptionCheck.number(iou, "--iou", 0...1)
+        try OptionCheck.integer(maxDet, "--max-det", 1...OptionCheck.maxFrames)
+        try OptionCheck.integer(vidStride, "--vid-stride", 1...OptionCheck.maxFrames)
+        try OptionCheck.threads(threads, "--threads")
+        try OutputFile.refuseInputs([("--save", save)], inputs: [source, model])
     }
 
     func run() async throws {
+        try OutputFile.checkWritable([("--save", save)])
         var sessionOptions = SessionOptions()
         sessionOptions.intraOpThreads = threads
         // A catalog model is recorded in the database; a plain file never opens it.
@@ -86,7 +88,11 @@ struct DetectCommand: AsyncParsableCommand {
             try InterpreterRegistry.standard.interpreter(named: $0, configuration: resolved.interpreterConfig(interpreterConfig))
         }
         let startedAt = Date()
-        let report = try job.run(progress: json ? nil : ProgressBar())
+        let report = try OutputFile.write(optional: save) { temporary in
+            var job = job
+            job.savePath = temporary
+            return try job.run(progress: json ? nil : ProgressBar())
+        }
         try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date()), in: db)
         // The interpreter reads the same document `detect --json` prints, exactly as `interpret` does.
         let enc = JSONEncoder()
@@ -103,10 +109,10 @@ struct DetectCommand: AsyncParsableCommand {
                 try Console.write(reportJSON, to: "-")
             }
         } else {
-            DetectSummary.lines(report).forEach { print($0) }
+            for line in DetectSummary.lines(report) { try Console.line(line) }
             if let interpretation, let name = interpret {
-                print("interpretation (\(name)):")
-                print(String(decoding: interpretation, as: UTF8.self))
+                try Console.line("interpretation (\(name)):")
+                try Console.line(String(decoding: interpretation, as: UTF8.self))
             }
         }
     }

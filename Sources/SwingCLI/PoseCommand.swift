@@ -51,17 +51,20 @@ struct PoseCommand: ParsableCommand {
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
 
     func validate() throws {
-        guard start.isFinite, start >= 0 else { throw ValidationError("--start must be a time ≥ 0 seconds") }
-        if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be > 0 seconds") }
-        guard (0...1).contains(minDetectionScore), (0...1).contains(minPoseScore), (0...1).contains(nmsIou) else {
-            throw ValidationError("--min-detection-score, --min-pose-score and --nms-iou must be in [0, 1]")
-        }
+        try OptionCheck.number(start, "--start", 0...OptionCheck.maxSeconds)
+        try OptionCheck.number(duration, "--duration", 0...OptionCheck.maxSeconds, positive: true)
+        try OptionCheck.number(minDetectionScore, "--min-detection-score", 0...1)
+        try OptionCheck.number(minPoseScore, "--min-pose-score", 0...1)
+        try OptionCheck.number(nmsIou, "--nms-iou", 0...1)
+        try OptionCheck.number(minHeatmapConfidence, "--min-heatmap-confidence", 0...1)
+        try OutputFile.refuseInputs([("--save", save)], inputs: [source] + OutputFile.poseModelFiles(models))
     }
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: source) else {
             throw MediaError(.fileNotFound, "\(source) does not exist")
         }
+        try OutputFile.checkWritable([("--save", save)])
         var options = PoseOptions()
         options.smoothing = !noSmooth
         options.minDetectionScore = minDetectionScore
@@ -71,19 +74,20 @@ struct PoseCommand: ParsableCommand {
         options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let ext = (source as NSString).pathExtension.lowercased()
-        if Self.imageExtensions.contains(ext) {
-            try runImage(estimator)
-        } else {
-            try runVideo(estimator)
+        try OutputFile.write(optional: save) { temporary in
+            var command = self
+            command.save = temporary
+            if Self.imageExtensions.contains(ext) {
+                try command.runImage(estimator)
+            } else {
+                try command.runVideo(estimator)
+            }
         }
     }
 
     private func runImage(_ estimator: PoseEstimator) throws {
         let image = try ImageIO.load(source)
         let pose = try estimator.estimate(image: image)
-        if let save {
-            try ImageIO.save(pose.map { PoseDrawing.draw($0, on: image) } ?? image, to: save)
-        }
         guard let pose else {
             if json {
                 try Console.printJSON(PoseReport(source: source, width: image.width, height: image.height,
@@ -91,10 +95,11 @@ struct PoseCommand: ParsableCommand {
             }
             throw PoseError(.noPerson, "No person was found in \(source).")
         }
+        if let save { try ImageIO.save(PoseDrawing.draw(pose, on: image), to: save) }
         if json {
             try Console.printJSON(PoseReport(source: source, width: image.width, height: image.height, frames: [pose]))
         } else {
-            print(Self.summary(pose))
+            try Console.line(Self.summary(pose))
         }
     }
 
@@ -125,8 +130,8 @@ struct PoseCommand: ParsableCommand {
             try Console.printJSON(PoseReport(source: source, width: w, height: h, frames: frames))
         } else {
             let found = frames.filter { !$0.landmarks.isEmpty }.count
-            print("\(source): \(frames.count) frames, person in \(found), detector ran on \(tracker.detectorRuns)")
-            if found == 0 { print("no person was found in any frame") }
+            try Console.line("\(source): \(frames.count) frames, person in \(found), detector ran on \(tracker.detectorRuns)")
+            if found == 0 { try Console.line("no person was found in any frame") }
         }
     }
 

@@ -12,10 +12,13 @@ public enum SessionArchive {
     /// - Parameters:
     ///   - file: How the user named the video (shown in listings and the document's `file`).
     ///   - mediaPath: The analysed file on disk (checksummed; the session's `filePath`).
-    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), or the file
-    ///   system's error when `mediaPath` cannot be read for its checksum.
+    ///   - beforeCommit: Runs inside the transaction with the stored document and its bytes (e.g. to write
+    ///     the user's output files); when it throws, nothing is stored.
+    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), what
+    ///   `beforeCommit` throws, or the file system's error when `mediaPath` cannot be read for its checksum.
     public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
-                            in db: AppDatabase, createdAt: Date = Date()) throws -> (id: Int64, json: Data) {
+                            in db: AppDatabase, createdAt: Date = Date(),
+                            beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) throws -> (id: Int64, json: Data) {
         let checksum = try SHA256.hex(ofFile: mediaPath)
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
         let compact = JSONEncoder()
@@ -49,7 +52,9 @@ public enum SessionArchive {
         let id = try db.saveSession(record, shots: shots) { id in
             var stored = document
             stored.session.id = id
-            return String(decoding: try stored.jsonData(), as: UTF8.self)
+            let bytes = try stored.jsonData()
+            try beforeCommit?(stored, bytes)
+            return String(decoding: bytes, as: UTF8.self)
         }
         var stored = document
         stored.session.id = id

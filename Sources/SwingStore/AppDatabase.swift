@@ -42,8 +42,13 @@ public struct AppDatabase: Sendable {
         let path = dir.appendingPathComponent(fileName).path
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            return try AppDatabase(pool)
+            // Processes started together on a new home would all see an empty schema and race to create
+            // it ("duplicate column", "table already exists"). One exclusive lock around opening and
+            // migrating makes the first create the schema and the others find it done.
+            return try withFileLock(dir.appendingPathComponent(fileName + ".lock").path) {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                return try AppDatabase(pool)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -90,6 +95,22 @@ public struct AppDatabase: Sendable {
         } catch {
             throw StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
         }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `path` (created if needed); waits for other holders.
+    private static func withFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let fd = Foundation.open(path, O_CREAT | O_RDWR, 0o644)
+        guard fd >= 0 else {
+            throw StoreError.databaseError("Could not open the lock file \(path): \(String(cString: strerror(errno))).")
+        }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw StoreError.databaseError("Could not lock \(path): \(String(cString: strerror(errno))).")
+            }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
     }
 
     static func describe(_ error: any Error) -> String {

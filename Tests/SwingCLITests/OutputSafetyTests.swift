@@ -1,0 +1,127 @@
+import Foundation
+import SwingCore
+import SwingStore
+import Testing
+
+/// Outputs never destroy inputs, bad output paths fail before the work, a failed run stores nothing and
+/// leaves no file behind, write errors are errors, and concurrent first runs all store their session.
+@Suite struct OutputSafetyTests {
+    static let root = SwingmasterBinary.packageRoot
+    static let sample = root.appendingPathComponent("Samples/demo_session.mp4").path
+    static let photo = root.appendingPathComponent("Tests/SwingPoseTests/Fixtures/messi5.png").path
+    static let model = root.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path
+
+    /// A folder with copies of the inputs (so a bug cannot damage the repository's files).
+    struct Workspace {
+        let dir: URL
+        var env: [String: String] { ["SWINGMASTER_HOME": dir.appendingPathComponent("home").path] }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        init() throws {
+            dir = try SwingmasterBinary.tempDir("outputs")
+            for (source, name) in [(OutputSafetyTests.sample, "video.mp4"), (OutputSafetyTests.photo, "photo.png"),
+                                   (OutputSafetyTests.model, "model.onnx")] {
+                try FileManager.default.copyItem(atPath: source, toPath: path(name))
+            }
+            try FileManager.default.createSymbolicLink(atPath: path("alias.mp4"), withDestinationPath: path("video.mp4"))
+        }
+        func sessions() throws -> Int {
+            let home = dir.appendingPathComponent("home")
+            guard FileManager.default.fileExists(atPath: home.appendingPathComponent(AppDatabase.fileName).path) else { return 0 }
+            return try AppDatabase.open(home: home).sessions().count
+        }
+        /// Files in the folder that the test did not create (outputs, temporaries).
+        func strays(besides expected: Set<String> = []) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path)
+                .filter { !["video.mp4", "photo.png", "model.onnx", "alias.mp4", "home"].contains($0) && !expected.contains($0) }
+        }
+    }
+
+    @Test(arguments: [
+        ["analyze", "video.mp4", "--save-video", "video.mp4"],
+        ["analyze", "video.mp4", "--json", "video.mp4"],
+        ["analyze", "video.mp4", "--csv", "alias.mp4"],
+        ["detect", "photo.png", "--model", "model.onnx", "--save", "photo.png"],
+        ["detect", "photo.png", "--model", "model.onnx", "--save", "model.onnx"],
+        ["pose", "photo.png", "--save", "photo.png"],
+    ])
+    func anOutputThatIsAnInputIsRefusedBeforeAnythingIsWritten(_ args: [String]) throws {
+        let ws = try Workspace()
+        defer { try? FileManager.default.removeItem(at: ws.dir) }
+        let before = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
+        let resolved = args.enumerated().map { i, a in i > 0 && a.contains(".") ? ws.path(a) : a }
+        let out = try SwingmasterBinary.run(resolved + ["--hand", "right"].filter { _ in args[0] == "analyze" }, environment: ws.env)
+        #expect(out.status == 64, "\(out.stderr)")
+        #expect(out.stderr.contains("is the input"), "\(out.stderr)")
+        let after = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
+        #expect(before == after, "an input changed")
+        #expect(try ws.sessions() == 0)
+        #expect(try ws.strays().isEmpty)
+    }
+
+    @Test func anOutputInAMissingFolderFailsBeforeTheAnalysis() throws {
+        let ws = try Workspace()
+        defer { try? FileManager.default.removeItem(at: ws.dir) }
+        for flag in ["--json", "--csv", "--save-video"] {
+            let started = Date()
+            let out = try SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", flag, ws.path("missing/out.x")],
+                                                environment: ws.env)
+            #expect(out.status == StatusCode.outputWriteFailed, "\(flag): \(out.stderr)")
+            #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
+            // The analysis takes seconds; failing first takes a fraction of one.
+            #expect(Date().timeIntervalSince(started) < 1.5, "\(flag) failed only after the work")
+            #expect(try ws.sessions() == 0)
+        }
+    }
+
+    @Test func aFailedAnalysisStoresNothingAndLeavesNoFile() throws {
+        let ws = try Workspace()
+        defer { try? FileManager.default.removeItem(at: ws.dir) }
+        // The sound is there but the threshold hears nothing: the run fails after decoding started.
+        let out = try SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--threshold-factor", "1e9",
+                                             "--json", ws.path("s.json"), "--csv", ws.path("s.csv"), "--save-video", ws.path("s.mp4")],
+                                            environment: ws.env)
+        #expect(out.status == StatusCode.noContacts, "\(out.stderr)")
+        #expect(try ws.sessions() == 0)
+        let strays = try ws.strays()
+        #expect(strays.isEmpty, "left behind: \(strays)")
+        // The hand given on a failed run is not remembered either.
+        #expect(try AppDatabase.open(home: ws.dir.appendingPathComponent("home")).dominantHand() == nil)
+    }
+
+    @Test(arguments: [["contacts", sample], ["sessions", "list"], ["models", "list"], ["analyze", sample, "--no-store", "--hand", "right"]])
+    func aFullStandardOutputIsAnOutputError(_ args: [String]) throws {
+        let ws = try Workspace()
+        defer { try? FileManager.default.removeItem(at: ws.dir) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
+        p.arguments = args
+        p.environment = ProcessInfo.processInfo.environment.merging(ws.env) { $1 }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let err = Pipe()
+        p.standardOutput = full
+        p.standardError = err
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit, "killed by a signal: \(message)")
+        #expect(p.terminationStatus == StatusCode.outputWriteFailed, "\(args): \(p.terminationStatus) \(message)")
+        #expect(message.contains("cannot write to standard output"))
+    }
+
+    @Test func eightFirstRunsAtOnceOnANewHomeStoreEightSessions() throws {
+        let ws = try Workspace()
+        defer { try? FileManager.default.removeItem(at: ws.dir) }
+        let runs = (0..<8).map { _ in Process() }
+        for p in runs {
+            p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
+            p.arguments = ["analyze", ws.path("video.mp4"), "--hand", "right", "--pose-workers", "1", "--duration", "6", "--min-duration", "5"]
+            p.environment = ProcessInfo.processInfo.environment.merging(ws.env) { $1 }
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+        }
+        for p in runs { try p.run() }
+        for p in runs { p.waitUntilExit() }
+        #expect(runs.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+        #expect(try ws.sessions() == 8)
+    }
+}
