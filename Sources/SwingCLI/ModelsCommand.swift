@@ -41,6 +41,9 @@ struct ModelsCommand: ParsableCommand {
                 return
             }
             try Console.line(ModelsFormat.table(models, records: byId), terminator: "")
+            for m in models where m.problem != nil {
+                Console.warn("note: \(m.id) is damaged (\(m.problem ?? "")); remove it with `swingmaster models remove \(m.id)`")
+            }
         }
     }
 
@@ -203,7 +206,7 @@ enum ModelsFormat {
             rows.append([
                 r?.isFavorite == true ? "*" : (r?.isHidden == true ? "h" : ""), m.id, m.task ?? "?", m.typeHint.rawValue,
                 m.source.rawValue, m.inputSize.map { $0.map(String.init).joined(separator: "x") } ?? "?",
-                String(m.labels.count), byteCount(m.sizeBytes),
+                m.problem == nil ? String(m.labels.count) : "DAMAGED", byteCount(m.sizeBytes),
                 r?.confThreshold.map { String($0) } ?? "-", r?.iouThreshold.map { String($0) } ?? "-",
                 String(r?.usageCount ?? 0),
             ])

@@ -16,6 +16,8 @@ public enum CatalogError: UserFacingError, Equatable {
     case unzipUnavailable
     case bundledModelReadOnly(String)
     case fileSystem(String)
+    /// A model whose metadata is out of the supported limits (named in the reason).
+    case invalidMetadata(String, String)
 
     public var description: String {
         switch self {
@@ -37,6 +39,7 @@ public enum CatalogError: UserFacingError, Equatable {
         case .unzipUnavailable: return "reading .zip models needs the `unzip` command; install it (apt-get install unzip)."
         case .bundledModelReadOnly(let id): return "'\(id)' is a bundled model and cannot be removed."
         case .fileSystem(let why): return "model catalog file error: \(why)"
+        case .invalidMetadata(let f, let why): return "'\(f)' cannot be used: \(why)."
         }
     }
 
@@ -45,7 +48,7 @@ public enum CatalogError: UserFacingError, Equatable {
         case .downloadFailed: return StatusCode.downloadFailed
         case .checksumMismatch: return StatusCode.checksumMismatch
         case .modelNotFound: return StatusCode.notFound
-        case .notAnONNXModel, .unresolvedModel: return StatusCode.modelUnreadable
+        case .notAnONNXModel, .unresolvedModel, .invalidMetadata: return StatusCode.modelUnreadable
         default: return StatusCode.catalogError
         }
     }

@@ -10,7 +10,7 @@ enum CatalogMetadata {
         guard case .dict(let pairs)? = PythonLiteral.parse(text) else { return nil }
         var dict: [Int: String] = [:]
         for (k, v) in pairs {
-            guard let id = k.intValue ?? k.stringValue.flatMap({ Int($0) }), id >= 0, id < 100_000,
+            guard let id = k.intValue ?? k.stringValue.flatMap({ Int($0) }), id >= 0, id < YOLOModelInfo.maxClasses,
                   let name = v.stringValue else { return nil }
             dict[id] = name
         }

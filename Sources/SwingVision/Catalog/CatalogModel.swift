@@ -34,6 +34,9 @@ public struct CatalogModel: Sendable, Codable, Equatable {
     public var sha256: String?
     /// When a remote model was downloaded.
     public var downloadedAt: Date?
+    /// Why the entry cannot be used (an unreadable or damaged file); `nil` when it can. A damaged
+    /// entry is still listed, so the user can see and remove it.
+    public var problem: String? = nil
 }
 
 /// What the catalog remembers about an installed model next to it (`<id>.json`).

@@ -14,14 +14,19 @@ public struct ModelCatalog: Sendable {
     public init(locations: CatalogLocations = .standard()) { self.locations = locations }
 
     /// Every model, local/downloaded first, then bundled; an id present twice keeps the installed one.
-    /// Files that are not readable ONNX models are skipped.
+    /// A file that cannot be read as a model is listed with its ``CatalogModel/problem``, so one damaged
+    /// entry neither hides the others nor stays out of reach of `models remove`.
     public func models() -> [CatalogModel] {
         var seen = Set<String>()
         var out: [CatalogModel] = []
         let dirs = [(locations.modelsDirectory, true)] + locations.bundledDirectories.map { ($0, false) }
         for (dir, installed) in dirs {
             for file in onnxFiles(in: dir) {
-                guard let m = try? describe(file, installed: installed), seen.insert(m.id).inserted else { continue }
+                let m: CatalogModel
+                do { m = try describe(file, installed: installed) } catch {
+                    m = damaged(file, installed: installed, problem: "\(error)")
+                }
+                guard seen.insert(m.id).inserted else { continue }
                 out.append(m)
             }
         }
@@ -144,7 +149,8 @@ public struct ModelCatalog: Sendable {
                     throw CatalogError.fileSystem("cannot copy \(displayName): \(error.localizedDescription)")
                 }
             }
-            _ = try ONNXModelReader.summary(of: staged)   // not a model: nothing installed
+            // Not a model, or metadata nothing downstream could read: nothing installed.
+            try Self.validateMetadata(ONNXModelReader.summary(of: staged).metadata, name: displayName)
         } catch CatalogError.notAnONNXModel {
             throw CatalogError.notAnONNXModel(displayName)
         } catch CatalogError.zipWithoutModel {
@@ -181,6 +187,35 @@ public struct ModelCatalog: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0.lowercased().hasSuffix(".onnx") && !$0.hasPrefix(".") }.sorted()
             .map { dir.appendingPathComponent($0) }
+    }
+
+    /// The entry of a file that is not a usable model.
+    private func damaged(_ file: URL, installed: Bool, problem: String) -> CatalogModel {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        return CatalogModel(id: ModelCatalog.makeId(file.deletingPathExtension().lastPathComponent), name: file.lastPathComponent,
+                            source: installed ? .local : .bundled, url: nil, path: file.path, task: nil, inputSize: nil,
+                            labels: [], typeHint: ModelTypeHint.infer(task: nil, labels: []), sizeBytes: bytes,
+                            sha256: nil, downloadedAt: nil, problem: problem)
+    }
+
+    /// Checks the metadata the catalog and the predictor read: present values must parse within the
+    /// parser's limits (a `names` table 50 000 levels deep, an `imgsz` of 10^18 are refused).
+    static func validateMetadata(_ md: [String: String], name: String) throws {
+        let listed = { (text: String) in PythonLiteral.parse(text)?.classNames.map { $0.count <= YOLOModelInfo.maxClasses } ?? false }
+        if let names = md["names"], CatalogMetadata.names(names) == nil, !listed(names) {
+            throw CatalogError.invalidMetadata(name, "its `names` is not a class table (at most \(YOLOModelInfo.maxClasses) classes, nested at most \(PythonLiteral.maxDepth) deep)")
+        }
+        if let size = md["imgsz"] {
+            guard let s = CatalogMetadata.imageSize(size), s.allSatisfy({ (1...YOLOModelInfo.maxImageSide).contains($0) }) else {
+                throw CatalogError.invalidMetadata(name, "its `imgsz` \(size.prefix(40)) is not 1…\(YOLOModelInfo.maxImageSide) pixels")
+            }
+        }
+        if let k = md["kpt_shape"] {
+            guard let shape = PythonLiteral.parse(k)?.listValue?.compactMap(\.intValue), shape.count == 2,
+                  (1...YOLOModelInfo.maxKeypoints).contains(shape[0]), (2...3).contains(shape[1]) else {
+                throw CatalogError.invalidMetadata(name, "its `kpt_shape` \(k.prefix(40)) is not [1…\(YOLOModelInfo.maxKeypoints), 2 or 3]")
+            }
+        }
     }
 
     /// Builds the catalog entry for a model file.

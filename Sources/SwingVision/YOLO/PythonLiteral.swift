@@ -22,8 +22,16 @@ public indirect enum PythonLiteral: Sendable, Equatable {
         }
     }
 
-    /// Parses one literal; `nil` when the text is not a literal of the supported subset.
+    /// Deepest nesting of dicts, lists and tuples accepted (Ultralytics writes at most 3; a model with
+    /// 50 000 levels overflowed the stack of the recursive parser).
+    public static let maxDepth = 32
+    /// Longest metadata text parsed (Ultralytics' `names` for 10 000 classes is ~200 KB).
+    public static let maxLength = 4 << 20
+
+    /// Parses one literal; `nil` when the text is not a literal of the supported subset, is longer than
+    /// ``maxLength`` or nests deeper than ``maxDepth``.
     public static func parse(_ text: String) -> PythonLiteral? {
+        guard text.utf8.count <= maxLength else { return nil }
         var p = Parser(Array(text.unicodeScalars))
         guard let v = p.value() else { return nil }
         p.skipSpace()
@@ -78,6 +86,7 @@ public indirect enum PythonLiteral: Sendable, Equatable {
 private struct Parser {
     let s: [Unicode.Scalar]
     var i = 0
+    var depth = 0
     init(_ s: [Unicode.Scalar]) { self.s = s }
     var atEnd: Bool { i >= s.count }
     var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
@@ -101,6 +110,9 @@ private struct Parser {
     }
 
     mutating func container(close: Unicode.Scalar, isDict: Bool) -> PythonLiteral? {
+        guard depth < PythonLiteral.maxDepth else { return nil }
+        depth += 1
+        defer { depth -= 1 }
         i += 1
         var items: [PythonLiteral] = [], pairs: [(PythonLiteral, PythonLiteral)] = []
         while true {

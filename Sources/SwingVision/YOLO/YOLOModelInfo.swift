@@ -40,6 +40,15 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
     /// The display label for a class id (the id as text when the model has no name for it).
     public func label(_ id: Int) -> String { names[id] ?? String(id) }
 
+    /// Largest input side a model may declare, pixels.
+    public static let maxImageSide = 8192
+    /// Most keypoints per detection a pose model may declare (`kpt_shape[0]`).
+    public static let maxKeypoints = 1000
+    /// Largest size of any output axis (YOLO's anchor axis is 8 400 at 640 px, 134 400 at 2 560 px).
+    public static let maxAxis = 10_000_000
+    /// Most classes a model may name.
+    public static let maxClasses = 100_000
+
     /// Builds the info from ONNX custom metadata and the model's input/output shapes.
     /// - Parameters:
     ///   - metadata: `metadata_props` (`task`, `names`, `imgsz`, `stride`, `kpt_shape`, `end2end`, `args`).
@@ -59,9 +68,20 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
             imgsz = [inputShape[2] > 0 ? inputShape[2] : 640, inputShape[3] > 0 ? inputShape[3] : 640]
         }
         if inputShape[2] > 0, inputShape[3] > 0 { imgsz = [inputShape[2], inputShape[3]] }  // the graph decides
+        guard imgsz.allSatisfy({ (1...Self.maxImageSide).contains($0) }) else {
+            throw VisionError(.modelUnsupported, "The model's input size \(imgsz) is outside 1…\(Self.maxImageSide) pixels.")
+        }
         self.imgsz = imgsz
         stride = lit("stride")?.intValue ?? 32
         kptShape = lit("kpt_shape")?.listValue?.compactMap(\.intValue)
+        if let k = kptShape {
+            guard k.count == 2, (1...Self.maxKeypoints).contains(k[0]), (2...3).contains(k[1]) else {
+                throw VisionError(.modelUnsupported, "The model's kpt_shape \(k) is not [1…\(Self.maxKeypoints) keypoints, 2 or 3 values].")
+            }
+        }
+        guard outputShapes.allSatisfy({ $0.allSatisfy { $0 <= Self.maxAxis } }) else {
+            throw VisionError(.modelUnsupported, "The model's output shapes \(outputShapes) exceed \(Self.maxAxis) on an axis.")
+        }
         let args = lit("args")
         var nmsExport = false
         if case .dict(let pairs)? = args, let v = pairs.first(where: { $0.0 == .string("nms") })?.1, v == .bool(true) {
@@ -69,6 +89,9 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
         }
         let e2eMeta = metadata["end2end"].map { $0.lowercased() == "true" } ?? false
         let parsedNames = lit("names")?.classNames
+        if let n = parsedNames?.count, n > Self.maxClasses {
+            throw VisionError(.modelUnsupported, "The model names \(n) classes; at most \(Self.maxClasses) are supported.")
+        }
         let metaTask = metadata["task"].flatMap { YOLOTask(rawValue: $0.lowercased()) }
 
         guard let main = outputShapes.first(where: { $0.count == 3 || $0.count == 2 }) else {
