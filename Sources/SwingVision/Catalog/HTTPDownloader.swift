@@ -22,6 +22,12 @@ public struct DownloadProgress: Sendable, Equatable {
 struct HTTPDownloader: Sendable {
     /// Seconds without data before giving up. Default 60.
     var idleTimeout: Double = 60
+    /// Largest body accepted: an ONNX model cannot exceed protobuf's 2 GiB, so a server that announces
+    /// or sends more is not sending a model (an endless body filled 32 GB of disk before this limit).
+    var maxBytes: Int64 = HTTPDownloader.maxModelBytes
+
+    /// 2 GiB, the protobuf message limit that bounds every `.onnx` file.
+    static let maxModelBytes: Int64 = 2 << 30
 
     /// Result of one transfer.
     struct Outcome: Sendable { var resumedFrom: Int64; var bytes: Int64 }
@@ -41,7 +47,8 @@ struct HTTPDownloader: Sendable {
         do { handle = try FileHandle(forUpdating: partial) } catch {
             throw CatalogError.fileSystem("cannot write \(partial.path): \(error.localizedDescription)")
         }
-        let delegate = TransferDelegate(file: handle, existing: existing, url: url.absoluteString, progress: progress)
+        let delegate = TransferDelegate(file: handle, existing: existing, url: url.absoluteString, maxBytes: maxBytes,
+                                        progress: progress)
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate(); try? handle.close() }
         let task = session.dataTask(with: request)
@@ -53,15 +60,20 @@ struct HTTPDownloader: Sendable {
             } onCancel: {
                 task.cancel()
             }
-        } catch is RangeNotSatisfiable {
+        } catch is RestartFromStart where existing > 0 {
+            // The resume was refused or answered with another range: start over from byte 0 (once: the
+            // file is then empty, so a second refusal is an error).
             try? handle.truncate(atOffset: 0)
             return try await fetch(url, into: partial, progress: progress)
+        } catch is RestartFromStart {
+            throw CatalogError.downloadFailed(url: url.absoluteString, reason: "the server answered a partial range to a full request")
         }
     }
 }
 
-/// HTTP 416 to a resume request: the caller restarts from byte 0 (at most once, as the file is then empty).
-struct RangeNotSatisfiable: Error {}
+/// A resume that cannot continue the partial file (HTTP 416, or a 206 whose `Content-Range` does not
+/// start where the file ends): the caller restarts from byte 0.
+struct RestartFromStart: Error {}
 
 /// Writes the body to the partial file as it arrives and resolves the continuation once.
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -75,9 +87,15 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     private var received: Int64 = 0
     private var expected: Int64?
     private var failure: (any Error)?
+    private let maxBytes: Int64
 
-    init(file: FileHandle, existing: Int64, url: String, progress: (@Sendable (DownloadProgress) -> Void)?) {
-        self.file = file; self.existing = existing; self.base = existing; self.url = url; self.progress = progress
+    init(file: FileHandle, existing: Int64, url: String, maxBytes: Int64, progress: (@Sendable (DownloadProgress) -> Void)?) {
+        self.file = file; self.existing = existing; self.base = existing; self.url = url; self.maxBytes = maxBytes
+        self.progress = progress
+    }
+
+    private func tooLarge(_ bytes: Int64) -> CatalogError {
+        .downloadFailed(url: url, reason: "the server sends \(bytes) bytes or more, over the \(maxBytes)-byte limit of a model")
     }
 
     func start(task: URLSessionDataTask, continuation: CheckedContinuation<HTTPDownloader.Outcome, any Error>) {
@@ -96,19 +114,28 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         switch http.statusCode {
         case 206 where existing > 0 && contentRangeStart(http) == existing:
             base = existing
-            file.seekToEndOfFile()
+            guard (try? file.seekToEnd()) != nil else {
+                failure = CatalogError.fileSystem("cannot append to the partial download")
+                completionHandler(.cancel); return
+            }
             expected = length.map { $0 + existing }
+        case 206, 416:
+            failure = RestartFromStart()
+            completionHandler(.cancel); return
         case 200:
             // Full body (fresh start, or the server ignored Range): start the file over.
             base = 0
-            file.truncateFile(atOffset: 0)
+            guard (try? file.truncate(atOffset: 0)) != nil else {
+                failure = CatalogError.fileSystem("cannot restart the partial download")
+                completionHandler(.cancel); return
+            }
             expected = length
-        case 416 where existing > 0:
-            // The partial file is already as long as (or longer than) the resource: start over.
-            failure = RangeNotSatisfiable()
-            completionHandler(.cancel); return
         default:
             failure = CatalogError.downloadFailed(url: url, reason: "the server answered HTTP \(http.statusCode)")
+            completionHandler(.cancel); return
+        }
+        if let expected, expected > maxBytes {
+            failure = tooLarge(expected)
             completionHandler(.cancel); return
         }
         completionHandler(.allow)
@@ -116,7 +143,20 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
-        file.write(data)
+        guard failure == nil else { lock.unlock(); return }
+        guard base + received + Int64(data.count) <= maxBytes else {
+            failure = tooLarge(base + received + Int64(data.count))
+            try? file.truncate(atOffset: 0)   // nothing worth resuming
+            lock.unlock()
+            dataTask.cancel()
+            return
+        }
+        do { try file.write(contentsOf: data) } catch {
+            failure = CatalogError.fileSystem("cannot write the download: \(error.localizedDescription)")
+            lock.unlock()
+            dataTask.cancel()
+            return
+        }
         received += Int64(data.count)
         let p = DownloadProgress(bytesReceived: base + received, totalBytes: expected)
         lock.unlock()

@@ -17,12 +17,21 @@ enum ZipModelExtractor {
     static func extractModel(from archive: URL, to destination: URL) throws {
         guard let unzip = unzipPath() else { throw CatalogError.unzipUnavailable }
         let name = archive.lastPathComponent
-        let (listing, listOK) = try run(unzip, ["-Z1", archive.path], stdout: nil)
+        let (listing, listOK) = try run(unzip, ["-l", archive.path], stdout: nil)
         guard listOK else { throw CatalogError.notAnONNXModel(name) }
-        let entries = String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
-            .filter { $0.lowercased().hasSuffix(".onnx") && !$0.hasPrefix("__MACOSX/") && !$0.hasSuffix("/") }
-        guard let entry = entries.first else { throw CatalogError.zipWithoutModel(name) }
+        let all = Self.entries(String(decoding: listing, as: UTF8.self))
+        // Sizes come from the archive's directory, so a zip bomb is refused before a byte is inflated.
+        guard all.count <= maxEntries else {
+            throw CatalogError.invalidMetadata(name, "the archive has \(all.count) entries; at most \(maxEntries) are read")
+        }
+        let models = all.filter { $0.name.lowercased().hasSuffix(".onnx") && !$0.name.hasPrefix("__MACOSX/") && !$0.name.hasSuffix("/") }
+        let entries = models.map(\.name)
+        guard let model = models.first else { throw CatalogError.zipWithoutModel(name) }
         guard entries.count == 1 else { throw CatalogError.zipWithSeveralModels(name, entries) }
+        guard model.size <= HTTPDownloader.maxModelBytes else {
+            throw CatalogError.invalidMetadata(name, "its model inflates to \(model.size) bytes, over the \(HTTPDownloader.maxModelBytes)-byte limit of a model")
+        }
+        let entry = model.name
         guard FileManager.default.createFile(atPath: destination.path, contents: nil),
               let out = try? FileHandle(forWritingTo: destination) else {
             throw CatalogError.fileSystem("cannot write \(destination.path)")
@@ -33,6 +42,18 @@ enum ZipModelExtractor {
             .replacingOccurrences(of: "*", with: "[*]").replacingOccurrences(of: "?", with: "[?]")
         let (_, ok) = try run(unzip, ["-p", archive.path, literal], stdout: out)
         guard ok else { throw CatalogError.notAnONNXModel(name) }
+    }
+
+    /// Most entries an archive may list.
+    static let maxEntries = 10_000
+
+    /// `(name, uncompressed size)` of each row of `unzip -l` (`  Length  Date  Time  Name`).
+    static func entries(_ listing: String) -> [(name: String, size: Int64)] {
+        listing.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
+            guard parts.count == 4, let size = Int64(parts[0]), parts[1].contains("-"), parts[2].contains(":") else { return nil }
+            return (String(parts[3].drop { $0 == " " }), size)
+        }
     }
 
     /// Runs a command; returns captured stdout (when not redirected) and whether it exited 0.

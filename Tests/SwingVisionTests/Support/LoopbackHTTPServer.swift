@@ -17,6 +17,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case status(Int)
         /// Send headers for all of `body` but only its first `sentBytes` bytes, then close.
         case truncated(Data, sentBytes: Int)
+        /// A body with no `Content-Length` that never ends (the server stops after `limit` bytes or
+        /// when the client hangs up, so a test stays bounded).
+        case endless(limit: Int)
+        /// Announces `announced` bytes in `Content-Length` and sends a few.
+        case announces(Int)
+        /// Answers every `Range` request with 206 but a `Content-Range` that starts at 0, then the whole body.
+        case wrongRange(Data)
     }
 
     struct Request: Sendable, Equatable { var path: String; var range: String? }
@@ -113,6 +120,21 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case .truncated(let body, let sent)?:
             send(fd, header(200, length: body.count))
             send(fd, body.prefix(sent))
+        case .endless(let limit)?:
+            send(fd, Data("HTTP/1.1 200 X\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n".utf8))
+            let chunk = Data(count: 1 << 16)
+            var sent = 0
+            while sent < limit, sendAll(fd, chunk) { sent += chunk.count }
+        case .announces(let n)?:
+            send(fd, header(200, length: n))
+            send(fd, Data(count: 1024))
+        case .wrongRange(let body)?:
+            if range != nil {
+                send(fd, header(206, length: body.count, extra: "Content-Range: bytes 0-\(body.count - 1)/\(body.count)\r\n"))
+                send(fd, body)
+            } else {
+                respond(fd, 200, body: body)
+            }
         case .body(let body, let ranges)?:
             if ranges, let range, range.hasPrefix("bytes="),
                let start = Int(range.dropFirst(6).prefix { $0.isNumber }) {
@@ -137,14 +159,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         send(fd, body)
     }
 
-    private func send(_ fd: Int32, _ data: Data) {
+    private func send(_ fd: Int32, _ data: Data) { _ = sendAll(fd, data) }
+
+    /// Sends all of `data`; false when the peer has gone.
+    private func sendAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
             var off = 0
             while off < raw.count {
                 let n = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return }
+                if n <= 0 { return false }
                 off += n
             }
+            return true
         }
     }
 }
