@@ -41,7 +41,7 @@ import Testing
         let odd = bundled.path + "/./shipped.onnx"
         #expect(try cat.resolve(odd).catalogModel?.id == "shipped")
         #expect(try cat.resolve(installed.path).catalogModel?.id == "mine")
-        // A non-model file in a catalog directory is a plain file (the catalog does not list it).
+        // A non-model file in a catalog directory is a plain file (the catalog lists it only as damaged).
         let junk = bundled.appendingPathComponent("junk.onnx")
         try Data("not a model".utf8).write(to: junk)
         let ref = try cat.resolve(junk.path)

@@ -37,11 +37,12 @@ extension ModelCatalog {
                 return ModelReference(path: argument, catalogModel: nil)
             }
             let listed = models().first {
-                URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path == file.path
+                $0.problem == nil && URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path == file.path
             }
             return ModelReference(path: argument, catalogModel: listed)
         }
         if let m = models().first(where: { $0.id == argument.lowercased() }) {
+            if let problem = m.problem { throw CatalogError.invalidMetadata(m.id, "the catalog file is damaged (\(problem)); remove it with `swingmaster models remove \(m.id)`") }
             return ModelReference(path: m.path, catalogModel: m)
         }
         throw CatalogError.unresolvedModel(argument)

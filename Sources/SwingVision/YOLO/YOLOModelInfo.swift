@@ -89,6 +89,9 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
         }
         let e2eMeta = metadata["end2end"].map { $0.lowercased() == "true" } ?? false
         let parsedNames = lit("names")?.classNames
+        if metadata["names"] != nil, parsedNames == nil {
+            throw VisionError(.modelUnsupported, "The model's `names` metadata is not a class table (a dict or list of names, nested at most \(PythonLiteral.maxDepth) deep).")
+        }
         if let n = parsedNames?.count, n > Self.maxClasses {
             throw VisionError(.modelUnsupported, "The model names \(n) classes; at most \(Self.maxClasses) are supported.")
         }
