@@ -52,9 +52,11 @@ import Testing
         return all
     }()
 
-    /// The generated inputs, made once for the suite.
+    /// The generated inputs, made once per run into the build folder (git-ignored, replaced each run).
     static let inputs: Result<URL, any Error> = Result {
-        let dir = try SwingmasterBinary.tempDir("hostile-inputs")
+        let dir = root.appendingPathComponent(".build/hostile-inputs")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", root.appendingPathComponent("tools/make_hostile_inputs.py").path, dir.path]
