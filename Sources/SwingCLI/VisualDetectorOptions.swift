@@ -100,7 +100,7 @@ private struct NoPredictor: FramePredictor {
 extension VisualContactReport {
     /// The numbers the model's detection session record keeps.
     var runStats: DetectionRunStats {
-        DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: framesProcessed, detections: detectionCount,
-                          averageInferenceMs: inferenceMs)
+        DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: summary.framesProcessed,
+                          detections: summary.detectionCount, averageInferenceMs: summary.inferenceMs)
     }
 }

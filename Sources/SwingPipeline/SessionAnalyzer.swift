@@ -127,7 +127,7 @@ public struct SessionAnalyzer: Sendable {
             contacts = fused.contacts
             visualReport = fused.report
             guard !contacts.isEmpty else {
-                throw PipelineError(.noContacts, "no racket–ball contact was heard or seen in \(path) (\(fused.report.visualEvents.count) visual event(s), none confident enough alone)")
+                throw PipelineError(.noContacts, "no racket–ball contact was heard or seen in \(path) (\(fused.report.summary.visualEvents.count) visual event(s), none confident enough alone)")
             }
             try checkCancelled()
             clock.lap(.detectingVisualContacts)

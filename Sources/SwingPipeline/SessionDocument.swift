@@ -90,15 +90,6 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var audioContacts: Int
         /// Fused contacts per source: `both`, `audio`, `visual`.
         public var sources: [String: Int]
-
-        init(_ r: VisualContactReport) {
-            model = r.model; scope = r.scope; stride = r.stride; toleranceSeconds = r.toleranceSeconds
-            framesProcessed = r.framesProcessed; detectionCount = r.detectionCount
-            preMs = r.preMs; inferenceMs = r.inferenceMs; postMs = r.postMs; seconds = r.seconds
-            visualEvents = r.visualEvents; audioContacts = r.audioContacts
-            let counts = r.sourceCounts
-            sources = ["both": counts[.both] ?? 0, "audio": counts[.audio] ?? 0, "visual": counts[.visual] ?? 0]
-        }
     }
 
     public var session: Session
@@ -125,11 +116,11 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
                           duration: analysis.analysedDuration, fps: analysis.info.video?.frameRate ?? 0,
                           width: size.width, height: size.height, hand: hand, shots: shots, stats: report.stats,
-                          contactsHeard: analysis.visualContacts?.audioContacts ?? analysis.contacts.count,
+                          contactsHeard: analysis.visualContacts?.summary.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
                                          workers: analysis.poseWorkers),
-                          visualDetector: analysis.visualContacts.map(VisualDetector.init))
+                          visualDetector: analysis.visualContacts?.summary)
     }
 
     /// The document's bytes: pretty-printed, keys sorted, dates ISO 8601. Every output uses these bytes.

@@ -72,39 +72,18 @@ public struct VisualContactOptions: Sendable {
     }
 }
 
-/// What the visual contact stage did, reported by `analyze` (summary and `--json`).
+/// What the visual contact stage did: the part every output shows (``summary``, the session document's
+/// `visualDetector`), plus what only the pipeline and the model's usage record need.
 public struct VisualContactReport: Sendable {
-    /// The model (catalog id or file name).
-    public var model: String
-    public var scope: DetectorScope
-    public var stride: Int
-    /// The fusion tolerance used, seconds.
-    public var toleranceSeconds: Double
-    /// Video frames run through the detector, and the detections they produced.
-    public var framesProcessed: Int
-    public var detectionCount: Int
-    /// Mean per processed frame, milliseconds: letterbox, model, decode + NMS.
-    public var preMs: Double
-    public var inferenceMs: Double
-    public var postMs: Double
-    /// Wall-clock seconds of the whole stage (video decoding, detector, interpreter, fusion).
-    public var seconds: Double
-    /// When the stage started and ended (not encoded; kept for the model's detection-session record).
+    /// Model, frames, timings, events and contacts per source, as `analyze --json` shows them.
+    public var summary: SessionDocument.VisualDetector
+    /// When the stage started and ended (for the model's detection-session record).
     public var startedAt: Date
     public var endedAt: Date
-    /// Racket–ball contact events the interpreter found (video clock).
-    public var visualEvents: [TennisContactInterpreter.Event]
-    /// Contacts the sound alone gave.
-    public var audioContacts: Int
     /// The fused contacts in time order (the contacts that drove the pose stage, one per shot). Times are
     /// on the audio clock like every shot time: the audio time for `both`/`audio`, the visual time plus
     /// the sound delay for `visual`. `offset` is visual − (audio − sound delay), seconds.
     public var contacts: [FusedContact]
-
-    /// How many fused contacts came from each source.
-    public var sourceCounts: [FusedContact.Source: Int] {
-        Dictionary(grouping: contacts, by: \.source).mapValues(\.count)
-    }
 }
 
 extension SessionAnalysis {
@@ -170,12 +149,16 @@ enum VisualContactStage {
         let tolerance = options.tolerance(frameRate: fps)
         let fused = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)
         let n = Double(max(processed, 1))
-        let report = VisualContactReport(
+        let contacts = fused.map(\.fused)
+        let perSource = Dictionary(grouping: contacts, by: \.source).mapValues(\.count)
+        let summary = SessionDocument.VisualDetector(
             model: options.modelName, scope: options.scope, stride: options.stride, toleranceSeconds: tolerance,
             framesProcessed: processed, detectionCount: detections, preMs: timing.preMs / n,
             inferenceMs: timing.inferenceMs / n, postMs: timing.postMs / n,
-            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, startedAt: startedAt, endedAt: Date(),
-            visualEvents: events, audioContacts: audio.count, contacts: fused.map(\.fused))
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, visualEvents: events,
+            audioContacts: audio.count,
+            sources: Dictionary(uniqueKeysWithValues: FusedContact.Source.allCases.map { ($0.rawValue, perSource[$0] ?? 0) }))
+        let report = VisualContactReport(summary: summary, startedAt: startedAt, endedAt: Date(), contacts: contacts)
         return (fused.map(\.candidate), report)
     }
 

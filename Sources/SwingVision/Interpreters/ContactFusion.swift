@@ -9,7 +9,7 @@ public struct TimedContact: Sendable, Equatable, Codable {
 
 /// A fused contact and where its evidence came from.
 public struct FusedContact: Sendable, Equatable, Codable {
-    public enum Source: String, Sendable, Codable { case both, audio, visual }
+    public enum Source: String, Sendable, Codable, CaseIterable { case both, audio, visual }
     /// Audio time when audio heard it (44.1 kHz is far finer than a video frame), else the visual time.
     public var time: Double
     /// Noisy-OR of the matched confidences, `1 − (1 − a)(1 − v)`; the single source's confidence otherwise.
