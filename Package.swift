@@ -35,6 +35,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         .target(name: "SwingCore", swiftSettings: hotSettings),
@@ -58,11 +60,22 @@ let package = Package(
             dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingPose", "SwingBiomech", "SwingVision", "SwingStore"],
             swiftSettings: swiftSettings
         ),
+        // The web app (`swingmaster serve`): a thin adapter over the pipeline and the store.
+        .target(
+            name: "SwingServer",
+            dependencies: [
+                "SwingCore", "SwingMedia", "SwingBiomech", "SwingPipeline", "SwingStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SwingCLI",
             dependencies: [
                 "SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingVision", "SwingPose",
-                "SwingBiomech", "SwingPipeline", "SwingStore",
+                "SwingBiomech", "SwingPipeline", "SwingStore", "SwingServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -87,6 +100,11 @@ let package = Package(
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SwingServerTests",
+            dependencies: ["SwingServer", "SwingStore", "SwingPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], exclude: ["Fixtures"], swiftSettings: swiftSettings),

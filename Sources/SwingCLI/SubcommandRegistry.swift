@@ -10,6 +10,7 @@ enum SubcommandRegistry {
         PoseCommand.self,
         InterpretCommand.self,
         ModelsCommand.self,
+        ServeCommand.self,
         DetectCommand.self,
     ]
 }

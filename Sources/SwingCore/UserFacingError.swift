@@ -42,4 +42,7 @@ public enum StatusCode {
     public static let catalogError: Int32 = 52
     public static let invalidInterpreterInput: Int32 = 53
     public static let invalidParameter: Int32 = 60  // 60–69: parameters
+    /// Bad command-line usage (also a numeric flag out of range, an output that is an input, and
+    /// `serve` settings it refuses), as swift-argument-parser reports it.
+    public static let usage: Int32 = 64
 }

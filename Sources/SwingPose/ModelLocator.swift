@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// Finds the directory holding the BlazePose ONNX files.
 public enum PoseModels {
@@ -10,22 +11,7 @@ public enum PoseModels {
     /// The models directory: env `SWINGMASTER_MODELS`, else the first `Models/` holding both files found
     /// walking up from the executable's directory, then from the current directory.
     public static func defaultDirectory() -> URL? {
-        let env = ProcessInfo.processInfo.environment
-        if let dir = env["SWINGMASTER_MODELS"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        var starts: [URL] = []
-        if let exe = Bundle.main.executableURL { starts.append(exe.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        for start in starts {
-            var dir = start.standardizedFileURL
-            for _ in 0..<12 {
-                let candidate = dir.appendingPathComponent("Models")
-                if contains(candidate) { return candidate }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
-        }
-        return nil
+        ResourceLocator.folder("Models", variable: "SWINGMASTER_MODELS", accept: contains)
     }
 
     /// The folder to load the models from: `modelsDirectory`, else ``defaultDirectory()``.

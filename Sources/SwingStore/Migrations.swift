@@ -76,6 +76,34 @@ extension AppDatabase {
             try db.alter(table: "session") { t in t.add(column: "documentJSON", .text) }
             try db.alter(table: "shot") { t in t.add(column: "framesJSON", .text) }
         }
+        // Analysis jobs of the web app (`swingmaster serve`), claimed by workers through the row.
+        migrator.registerMigration("v4-jobs") { db in
+            try db.create(table: "job") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("state", .text).notNull().indexed()
+                    .check { ["queued", "running", "done", "failed", "cancelled"].contains($0) }
+                t.column("stage", .integer).notNull().defaults(to: 0)
+                t.column("stageName", .text)
+                t.column("progress", .double).notNull().defaults(to: 0)
+                t.column("error", .text)
+                t.column("errorCode", .integer)
+                t.column("warningsJSON", .text)
+                t.column("sessionId", .integer).references("session", onDelete: .setNull)
+                t.column("mediaSHA256", .text).notNull()
+                t.column("mediaPath", .text).notNull().indexed()
+                t.column("fileName", .text).notNull()
+                t.column("playbackPath", .text)
+                t.column("hand", .text).check { $0 == nil || ["right", "left"].contains($0) }
+                t.column("start", .double)
+                t.column("duration", .double)
+                t.column("cancelRequested", .boolean).notNull().defaults(to: false)
+                t.column("workerId", .text)
+                t.column("heartbeatAt", .datetime)
+                t.column("createdAt", .datetime).notNull().indexed()
+                t.column("startedAt", .datetime)
+                t.column("finishedAt", .datetime)
+            }
+        }
         return migrator
     }
 }

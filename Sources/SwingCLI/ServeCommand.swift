@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SwingServer
+
+/// `swingmaster serve` — the web app: upload a session, watch it being analysed, step through the shots.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the web app: upload videos, watch the analysis live, browse sessions and shots.",
+        discussion: """
+        Open the printed address in a browser (a phone on the same network works too with --host 0.0.0.0 \
+        and a --token). Sessions are the same as the CLI's ($SWINGMASTER_HOME). Ctrl-C stops the server; \
+        an analysis that was running is queued again for the next start.
+        """
+    )
+
+    @Option(help: "Address to listen on. Anything but 127.0.0.1 needs --token.") var host = "127.0.0.1"
+    @Option(help: "Port (0 = any free port).") var port = 8080
+    @Option(help: "Analyses run at once (one analysis already uses every core).") var workers = 1
+    @Option(name: .customLong("max-upload-mb"), help: "Largest upload accepted, MB.") var maxUploadMB = 2048
+    @Option(name: .customLong("max-concurrent-uploads"), help: "Uploads accepted at once (more get HTTP 429).")
+    var maxConcurrentUploads = 4
+    @Option(help: "Token every page and API call must carry (default: $SWINGMASTER_TOKEN).") var token: String?
+    @Option(name: .customLong("web-root"), help: "The Web folder with templates and static files (default: found next to the checkout).")
+    var webRoot: String?
+
+    func validate() throws {
+        try OptionCheck.integer(port, "--port", 0...65_535)
+        try OptionCheck.integer(workers, "--workers", 1...OptionCheck.maxThreads)
+        try OptionCheck.integer(maxUploadMB, "--max-upload-mb", 1...1_048_576)
+        try OptionCheck.integer(maxConcurrentUploads, "--max-concurrent-uploads", 1...1_000)
+    }
+
+    func run() async throws {
+        var config = ServerConfiguration()
+        config.host = host
+        config.port = port
+        config.workers = workers
+        config.maxUploadBytes = Int64(maxUploadMB) << 20
+        config.maxConcurrentUploads = maxConcurrentUploads
+        let env = ProcessInfo.processInfo.environment["SWINGMASTER_TOKEN"]
+        config.token = token ?? (env?.isEmpty == false ? env : nil)
+        config.webRoot = webRoot.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        var logger = Logger(label: "swingmaster")
+        logger.logLevel = .info
+        let app = try await buildApplication(configuration: config, logger: logger)
+        Console.err("Swingmaster is running at http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ — Ctrl-C to stop\n")
+        try await app.runService()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import SwingCore
+
+/// An API failure: an HTTP status and one sentence, sent as `{"error": sentence, "code": n}` where `code`
+/// is the CLI's exit code for the same failure (or the HTTP status when there is none).
+public struct APIError: Error, Sendable, HTTPResponseError {
+    public var status: HTTPResponse.Status
+    public var message: String
+    public var code: Int
+
+    public init(_ status: HTTPResponse.Status, _ message: String, code: Int? = nil) {
+        self.status = status; self.message = message; self.code = code ?? status.code
+    }
+
+    /// The engine's error as the API reports it: invalid media is 422, a missing thing 404, the rest 500.
+    public init(_ error: any UserFacingError) {
+        let code = Int(error.statusCode)
+        switch error.statusCode {
+        case StatusCode.fileNotFound, StatusCode.notFound: status = .notFound
+        case 11...16, 25, 30, 31, 60...69: status = .unprocessableContent
+        default: status = .internalServerError
+        }
+        message = error.description
+        self.code = code
+    }
+
+    public var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONResponse.encoder.encode(APIErrorBody(error: message, code: code))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The JSON of every API error.
+struct APIErrorBody: Codable, Sendable { var error: String; var code: Int }
+
+/// JSON responses with the API's encoder (sorted keys, ISO 8601 dates).
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        enc.dateEncodingStrategy = .iso8601
+        return enc
+    }()
+
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        bytes(try encoder.encode(value), status: status)
+    }
+
+    static func bytes(_ data: Data, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

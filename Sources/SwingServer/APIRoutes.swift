@@ -1,0 +1,245 @@
+import Foundation
+import Hummingbird
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingPipeline
+import SwingStore
+
+/// `/api/…`: uploads, jobs (with Server-Sent Events), sessions, preferences. Ids are the only thing a
+/// request contributes to a file path, and they are numbers.
+struct APIRoutes: Sendable {
+    let state: ServerState
+    var db: AppDatabase { state.db }
+
+    func add(to api: RouterGroup<BasicRequestContext>) {
+        api.post("uploads", use: upload)
+        api.get("jobs") { _, _ in try JSONResponse.make(["jobs": try db.recentJobs().map(JobView.init)]) }
+        api.get("jobs/:id") { _, context in try JSONResponse.make(JobView(try job(context))) }
+        api.get("jobs/:id/events", use: events)
+        api.delete("jobs/:id") { _, context in
+            let id = try Self.id(context, "id", what: "job")
+            guard let job = try db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+            return try JSONResponse.make(JobView(job))
+        }
+        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try db.sessions().map(SessionSummary.init)]) }
+        api.get("sessions/:id") { _, context in
+            let id = try Self.id(context, "id", what: "session")
+            guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            return JSONResponse.bytes(bytes)
+        }
+        api.get("sessions/:id/shots/:n") { _, context in
+            let id = try Self.id(context, "id", what: "session")
+            let n = try Self.id(context, "n", what: "shot")
+            guard let bytes = try SessionArchive.shotJSON(id: id, number: Int(n), in: db) else {
+                throw APIError(.notFound, "Session \(id) has no shot \(n).")
+            }
+            return JSONResponse.bytes(bytes)
+        }
+        api.get("sessions/:id/video") { request, context in
+            let record = try session(context)
+            let playable = try db.playbackPath(forMedia: record.filePath) ?? record.filePath
+            return try await FileResponses.send(playable, request: request, context: context)
+        }
+        api.get("sessions/:id/original") { request, context in
+            let record = try session(context)
+            return try await FileResponses.send(record.filePath, request: request, context: context,
+                                                headers: [.contentDisposition: Self.attachment(record.fileName)])
+        }
+        api.get("sessions/:id/export.json") { _, context in
+            let id = try Self.id(context, "id", what: "session")
+            guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            return JSONResponse.bytes(bytes, headers: [.contentDisposition: Self.attachment("session-\(id).json")])
+        }
+        api.get("sessions/:id/export.csv") { _, context in
+            let id = try Self.id(context, "id", what: "session")
+            guard let csv = try SessionArchive.csv(id: id, in: db) else { throw Self.noSession(id) }
+            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                                   .contentDisposition: Self.attachment("session-\(id).csv")],
+                            body: .init(byteBuffer: ByteBuffer(string: csv)))
+        }
+        api.delete("sessions/:id") { _, context in
+            let record = try session(context)
+            try db.deleteSession(id: record.id)
+            // The media goes with its last session (a second session of the same upload keeps it).
+            if try !db.mediaInUse(path: record.filePath) {
+                if let copy = try db.playbackPath(forMedia: record.filePath) { try? FileManager.default.removeItem(atPath: copy) }
+                try? FileManager.default.removeItem(atPath: record.filePath)
+            }
+            return Response(status: .noContent)
+        }
+        api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try db.dominantHand()?.rawValue)) }
+        api.put("preferences") { request, context in
+            let body = try await request.body.collect(upTo: 4096)
+            guard let prefs = try? JSONDecoder().decode(Preferences.self, from: Data(buffer: body)),
+                  let hand = prefs.hand.flatMap(DominantHand.init(rawValue:)) else {
+                throw APIError(.badRequest, #"Send {"hand": "right"} or {"hand": "left"}."#)
+            }
+            try db.setDominantHand(hand)
+            return try JSONResponse.make(Preferences(hand: hand.rawValue))
+        }
+    }
+
+    struct Preferences: Codable { var hand: String? }
+
+    /// One row of `GET /api/sessions`.
+    struct SessionSummary: Encodable {
+        var id: Int64
+        var file: String
+        var createdAt: Date
+        var duration: Double
+        var shots: Int
+        var consistency: Double?
+        var meanForwardCm: Double?
+        var meanLateralCm: Double?
+        var meanHeightCm: Double?
+        var meanWristSpeedCmS: Double?
+
+        init(_ r: SessionRecord) {
+            id = r.id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
+            consistency = r.consistency
+            let stats = try? JSONDecoder().decode(Report.Stats.self, from: Data(r.statsJSON.utf8))
+            meanForwardCm = stats?.forward?.meanCm; meanLateralCm = stats?.lateral?.meanCm
+            meanHeightCm = stats?.height?.meanCm; meanWristSpeedCmS = stats?.wristSpeed?.meanCmS
+        }
+    }
+
+    // MARK: Uploads
+
+    /// `POST /api/uploads?hand=&start=&duration=`: the raw file as the body.
+    @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let config = state.configuration
+        let type = request.headers[.contentType] ?? ""
+        if type.hasPrefix("multipart/") {
+            throw APIError(.unsupportedMediaType, "Send the video itself as the request body (Content-Type: video/…, X-Filename: name.mp4); form uploads are not supported.")
+        }
+        guard type.hasPrefix("video/") || type.hasPrefix("audio/") || type.hasPrefix("application/octet-stream") else {
+            throw APIError(.unsupportedMediaType, "Upload a video (Content-Type: video/…), not \(type.isEmpty ? "an untyped body" : type).")
+        }
+        let query = request.uri.queryParameters
+        let hand = query["hand"].map(String.init)
+        guard hand == nil || hand == "right" || hand == "left" else { throw APIError(.badRequest, "hand must be right or left.") }
+        let start = try Self.seconds(query["start"].map(String.init), "start")
+        let duration = try Self.seconds(query["duration"].map(String.init), "duration")
+        if let duration, duration <= 0 { throw APIError(.badRequest, "duration must be more than 0 seconds.") }
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
+            throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
+        }
+        let fileName = Self.fileName(request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value)
+        guard await state.uploads.enter() else {
+            throw APIError(.tooManyRequests, "\(config.maxConcurrentUploads) uploads are already running; try again when one has finished.")
+        }
+        let started = ContinuousClock.now
+        let stored: MediaStore.Stored
+        do {
+            stored = try await state.media.receive(request.body, fileName: fileName, maxBytes: config.maxUploadBytes,
+                                                   idleTimeout: config.uploadIdleTimeout)
+            await state.uploads.leave()
+        } catch {
+            await state.uploads.leave()
+            switch error {
+            case MediaStore.UploadError.tooLarge(let max): throw APIError(.contentTooLarge, Self.tooLarge(max))
+            case MediaStore.UploadError.stalled(let s): throw APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
+            case MediaStore.UploadError.cannotWrite(let why): throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
+            default: throw error
+            }
+        }
+        await ServerMetrics.shared.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
+        // The engine's checks, with its sentences and codes; a refused file is not kept.
+        let warnings: [String]
+        do {
+            let info = try MediaProbe.probe(stored.path)
+            let range = (start != nil || duration != nil) ? TimeRange(start: start ?? 0, duration: duration) : nil
+            warnings = try MediaValidator.validate(info, requireAudio: true, requireVideo: true, range: range)
+                .map { $0.replacingOccurrences(of: stored.path, with: fileName) }
+        } catch let error as any UserFacingError {
+            if try !db.mediaInUse(path: stored.path) { try? FileManager.default.removeItem(atPath: stored.path) }
+            var api = APIError(error)
+            api.message = api.message.replacingOccurrences(of: stored.path, with: fileName)
+            throw api
+        }
+        let job = try db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
+                                              hand: hand, start: start, duration: duration, warnings: warnings))
+        state.wakeUp.signal()
+        return try JSONResponse.make(["job": JobView(job)], status: .accepted)
+    }
+
+    /// The client's file name, reduced to a safe display name (it never names a file on disk).
+    static func fileName(_ header: String?) -> String {
+        let decoded = header.flatMap { $0.removingPercentEncoding } ?? header ?? ""
+        let last = decoded.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let clean = String(last.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(200))
+            .trimmingCharacters(in: .whitespaces)
+        return clean.isEmpty || clean.hasPrefix(".") ? "upload.mp4" : clean
+    }
+
+    static func seconds(_ text: String?, _ name: String) throws -> Double? {
+        guard let text else { return nil }
+        guard let v = Double(text), v.isFinite, v >= 0, v <= 1_000_000 else {
+            throw APIError(.badRequest, "\(name) must be a number of seconds from 0 to 1000000 (got \(text.prefix(40))).")
+        }
+        return v
+    }
+
+    static func tooLarge(_ max: Int64) -> String {
+        "The file is larger than this server accepts (\(max >> 20) MB); trim it or raise --max-upload-mb."
+    }
+
+    // MARK: Jobs
+
+    /// `GET /api/jobs/{id}/events`: one `JOB` per change, read from the job row, until a final state.
+    @Sendable func events(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try Self.id(context, "id", what: "job")
+        guard try db.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
+        let db = self.db
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                        body: .init { writer in
+            var last: JobView?
+            var quiet = 0
+            while true {
+                guard let job = try db.job(id: id) else { break }
+                let view = JobView(job)
+                if view != last {
+                    let json = String(decoding: try JSONResponse.encoder.encode(view), as: UTF8.self)
+                    try await writer.write(ByteBuffer(string: "event: job\ndata: \(json)\n\n"))
+                    last = view
+                    quiet = 0
+                } else if quiet >= 100 {
+                    try await writer.write(ByteBuffer(string: ": still working\n\n"))   // keeps proxies from closing
+                    quiet = 0
+                }
+                if job.state.isFinal { break }
+                quiet += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    private func job(_ context: BasicRequestContext) throws -> JobRecord {
+        let id = try Self.id(context, "id", what: "job")
+        guard let job = try db.job(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+        return job
+    }
+
+    private func session(_ context: BasicRequestContext) throws -> SessionRecord {
+        let id = try Self.id(context, "id", what: "session")
+        guard let record = try db.sessionRecord(id: id) else { throw Self.noSession(id) }
+        return record
+    }
+
+    static func noSession(_ id: Int64) -> APIError { APIError(.notFound, "There is no session \(id).") }
+
+    /// A positive id from the path (anything else is a 404: ids are the only path input).
+    static func id(_ context: BasicRequestContext, _ name: String, what: String) throws -> Int64 {
+        let text = context.parameters.get(name) ?? ""
+        guard let id = Int64(text), id > 0 else { throw APIError(.notFound, "There is no \(what) '\(text.prefix(40))'.") }
+        return id
+    }
+
+    static func attachment(_ name: String) -> String {
+        let safe = name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? String($0) : "_" }.joined()
+        return "attachment; filename=\"\(safe)\""
+    }
+}
+

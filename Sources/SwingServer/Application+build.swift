@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import Logging
+import Mustache
+import SwingCore
+import SwingStore
+
+/// Why `serve` refuses to start.
+public struct ServerSetupError: UserFacingError {
+    public var statusCode: Int32 { StatusCode.usage }
+    public var description: String
+}
+
+/// What the routes share: the store, the uploaded media, pages and limits.
+struct ServerState: Sendable {
+    let configuration: ServerConfiguration
+    let db: AppDatabase
+    let media: MediaStore
+    let uploads: UploadGate
+    let wakeUp: WakeUp
+    let pages: Pages
+    let web: WebLocations
+}
+
+/// Builds the web app: routes, middleware and the job runner. `swingmaster serve` and the tests both
+/// call this (the Hummingbird template's shape).
+/// - Parameters:
+///   - configuration: Address, limits, token, folders.
+///   - analyze: Runs one job's analysis; `nil` runs the real pipeline (tests pass a fast stand-in).
+/// - Throws: ``ServerSetupError`` when a non-loopback host has no token or a folder is missing, and the
+///   store's errors when the database cannot be opened.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    logger: Logger = Logger(label: "swingmaster"),
+    analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil
+) async throws -> some ApplicationProtocol {
+    try configuration.check()
+    let home = configuration.home ?? AppDatabase.defaultHome()
+    let db = try AppDatabase.open(home: home)
+    let web = try WebLocations(configuration)
+    let media = MediaStore(directory: home.appendingPathComponent("media", isDirectory: true))
+    media.removeAbandonedParts()
+    let wakeUp = WakeUp()
+    let state = ServerState(configuration: configuration, db: db, media: media,
+                            uploads: UploadGate(limit: configuration.maxConcurrentUploads), wakeUp: wakeUp,
+                            pages: try await Pages(directory: web.templates), web: web)
+
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: ErrorSentenceMiddleware())
+    router.add(middleware: OriginCheckMiddleware())
+    if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
+    router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+    router.get("metrics") { _, _ in try await ServerMetrics.shared.prometheusText(db: db) }
+    APIRoutes(state: state).add(to: router.group("api"))
+    PageRoutes(state: state).add(to: router)
+    StaticFiles(state: state).add(to: router)
+
+    let runner = JobRunner(db: db, workers: configuration.workers, logger: logger, wakeUp: wakeUp,
+                           analyze: analyze ?? JobRunner.analysis(db: db))
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "swingmaster"),
+        services: [runner],
+        logger: logger
+    )
+}
+
+extension ServerConfiguration {
+    /// Refuses settings that would expose the store or cannot work.
+    func check() throws {
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.")
+        if !loopback && token == nil {
+            throw ServerSetupError(description: "serving on \(host) makes your sessions reachable from other machines; set a token with --token or SWINGMASTER_TOKEN (or serve on 127.0.0.1)")
+        }
+        if let token, token.count < 12 || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) {
+            throw ServerSetupError(description: "the token must be at least 12 characters of letters, digits, '-', '.', '_' or '~'")
+        }
+        guard (1...65535).contains(port) || port == 0 else { throw ServerSetupError(description: "--port must be 0…65535 (got \(port))") }
+        guard workers >= 1, maxConcurrentUploads >= 1, maxUploadBytes >= 1 else {
+            throw ServerSetupError(description: "--workers, --max-upload-mb and --max-concurrent-uploads must be at least 1")
+        }
+    }
+}
+
+/// Turns errors that escape a handler into `{"error", "code"}` JSON for the API (pages get plain text).
+struct ErrorSentenceMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            await ServerMetrics.shared.request(status: response.status.code, seconds: started.duration(to: .now).seconds)
+            return response
+        } catch let error as APIError {
+            await ServerMetrics.shared.request(status: error.status.code, seconds: started.duration(to: .now).seconds)
+            throw error
+        } catch let error as any UserFacingError {
+            throw APIError(error)
+        } catch let error as HTTPError where request.uri.path.hasPrefix("/api/") {
+            throw APIError(error.status, error.body ?? error.status.reasonPhrase)
+        }
+    }
+}
+
+/// Refuses state-changing requests from other sites: POST/PUT/DELETE with an `Origin` must come from the
+/// host they are sent to.
+struct OriginCheckMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if [.post, .put, .delete, .patch].contains(request.method), let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard let url = URL(string: origin), let originHost = url.host else {
+                throw APIError(.forbidden, "The request's Origin \(origin) is not this server.")
+            }
+            let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+            guard originAuthority == host else {
+                throw APIError(.forbidden, "The request's Origin \(origin) is not this server (\(host)).")
+            }
+        }
+        return try await next(request, context)
+    }
+}
+
+/// With `--token`, every page and API call needs it: `Authorization: Bearer TOKEN` or the cookie the
+/// login page sets. `/healthz`, `/login` and static assets are open.
+struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String
+    static var cookieName: String { "swingmaster_token" }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if path == "/healthz" || path == "/login" || path.hasPrefix("/static/") || path.hasPrefix("/vendor/") {
+            return try await next(request, context)
+        }
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let presented = bearer ?? request.cookies[Self.cookieName]?.value
+        if let presented, Self.equal(presented, token) { return try await next(request, context) }
+        if path.hasPrefix("/api/") || path == "/metrics" {
+            throw APIError(.unauthorized, "This server needs its token: send Authorization: Bearer TOKEN, or log in at /login.")
+        }
+        return Response(status: .seeOther, headers: [.location: "/login"])
+    }
+
+    /// Compares in time independent of where the strings differ.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingPipeline
+import SwingStore
+
+/// The in-process worker pool: `workers` loops that claim queued jobs from the store, run the analysis,
+/// write progress into the job row and store the session. Everything goes through the job row, so a
+/// `swingmaster worker` process on another machine could run the same loop against a shared store.
+///
+/// On graceful shutdown the running analyses are cancelled and their jobs re-queued, so the next start
+/// picks them up again.
+public struct JobRunner: Service {
+    let db: AppDatabase
+    let workers: Int
+    let logger: Logger
+    /// How often an idle worker looks for queued jobs (new uploads also wake it at once).
+    var pollInterval: Duration = .milliseconds(250)
+    /// How often a running job reports (progress writes are throttled to this).
+    static let reportInterval = 0.1
+    /// A running job whose heartbeat is older than this has lost its worker and is re-queued.
+    static let staleAfter = 30.0
+    let wakeUp: WakeUp
+    /// Runs one analysis; injectable so tests can run a fast stand-in.
+    let analyze: @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64
+
+    public func run() async throws {
+        let me = "serve-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        // Jobs a previous run left running (it was stopped or crashed) go back to the queue.
+        let requeued = try db.requeueJobs(staleBefore: Date())
+        if requeued > 0 { logger.info("re-queued \(requeued) interrupted job(s)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<max(1, workers) {
+                group.addTask { await self.loop(workerId: "\(me)-\(n)") }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func loop(workerId: String) async {
+        while !Task.isCancelled {
+            let job: JobRecord?
+            do { job = try db.claimNextJob(workerId: workerId) } catch {
+                logger.error("cannot claim a job: \(error)")
+                job = nil
+            }
+            guard let job, let id = job.id else {
+                _ = try? db.requeueJobs(staleBefore: Date().addingTimeInterval(-Self.staleAfter))
+                await wakeUp.wait(upTo: pollInterval)
+                continue
+            }
+            await process(job, id: id, workerId: workerId)
+        }
+    }
+
+    private func process(_ job: JobRecord, id: Int64, workerId: String) async {
+        let throttle = Throttle(interval: Self.reportInterval)
+        let cancelRequested = Flag()
+        let report: @Sendable (Int, Double) -> Void = { stage, fraction in
+            guard throttle.shouldFire(force: fraction >= 1) else { return }
+            let name = JobView.stageNames[min(max(stage, 1), 4) - 1]
+            if (try? db.reportJobProgress(id: id, stage: stage, stageName: name, progress: fraction)) == true {
+                cancelRequested.set()
+            }
+        }
+        let work = Task { try await analyze(job, report) }
+        // Watch the row for a cancel request even when the analysis reports nothing for a while.
+        let watcher = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(250))
+                if cancelRequested.isSet || ((try? db.job(id: id))?.cancelRequested ?? false) { work.cancel(); return }
+            }
+        }
+        defer { watcher.cancel() }
+        do {
+            let sessionId = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+            try db.finishJob(id: id, state: .done, sessionId: sessionId)
+            logger.info("job \(id) done: session \(sessionId)")
+        } catch {
+            if Task.isCancelled {
+                // Shutdown: the job is not lost, the next start runs it again.
+                _ = try? db.requeueJobs(workerId: workerId)
+            } else if cancelRequested.isSet || (try? db.job(id: id))?.cancelRequested == true {
+                try? db.finishJob(id: id, state: .cancelled, error: "The analysis was cancelled; nothing was stored.")
+            } else {
+                let (sentence, code) = Self.describe(error, fileName: job.fileName, mediaPath: job.mediaPath)
+                try? db.finishJob(id: id, state: .failed, error: sentence, errorCode: code)
+                logger.info("job \(id) failed: \(sentence)")
+            }
+            // A failed or cancelled job leaves no orphan media (a re-queued one still needs it).
+            if !Task.isCancelled, (try? db.mediaInUse(path: job.mediaPath)) == false {
+                try? FileManager.default.removeItem(atPath: job.mediaPath)
+            }
+        }
+    }
+
+    /// The user's sentence for `error`, naming the file as uploaded (not where it is stored).
+    static func describe(_ error: any Error, fileName: String, mediaPath: String) -> (String, Int) {
+        if let e = error as? any UserFacingError {
+            return (e.description.replacingOccurrences(of: mediaPath, with: fileName), Int(e.statusCode))
+        }
+        return ("The analysis failed: \(error)", Int(StatusCode.failure))
+    }
+}
+
+/// Wakes idle workers when a job is queued (they also poll, for jobs queued by other processes).
+public final class WakeUp: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    public init() {}
+
+    /// Wakes every waiting worker.
+    public func signal() {
+        lock.lock(); let all = waiters; waiters.removeAll(); lock.unlock()
+        for c in all { c.resume() }
+    }
+
+    /// Returns on ``signal()`` or after `timeout`, whichever comes first.
+    func wait(upTo timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { [self] in
+                await withCheckedContinuation { c in lock.lock(); waiters.append(c); lock.unlock() }
+            }
+            await group.next()
+            group.cancelAll()
+            signal()   // release the continuation left by whichever child lost
+        }
+    }
+}
+
+/// Lets a call through at most once per `interval` seconds (and always when forced).
+final class Throttle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = Date.distantPast
+    private let interval: Double
+    init(interval: Double) { self.interval = interval }
+    func shouldFire(force: Bool = false) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard force || now.timeIntervalSince(last) >= interval else { return false }
+        last = now
+        return true
+    }
+}
+
+/// A flag set once from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+extension JobRunner {
+    /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range, stored through
+    /// `SessionArchive` (the same document as `analyze --json`).
+    static func analysis(db: AppDatabase) -> @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64 {
+        { job, report in
+            let stored = try db.dominantHand()
+            let hand: Hand = (job.hand ?? stored?.rawValue) == "left" ? .left : .right
+            var options = AnalysisOptions()
+            if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
+            options.biomech = BiomechParameters(hand: hand)
+            let analyzer = try SessionAnalyzer(options: options)
+            let order = AnalysisStage.allCases.filter { $0 != .detectingVisualContacts }
+            let path = job.mediaPath
+            let task = Task.detached {
+                try analyzer.analyze(path: path) { stage, fraction in
+                    guard let s = AnalysisStage(rawValue: stage), let n = order.firstIndex(of: s) else { return }
+                    report(n + 1, fraction)
+                }
+            }
+            let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            try Task.checkCancellation()
+            return try SessionArchive.save(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand, in: db).id
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import SwingCore
+
+/// Uploaded media on disk: `HOME/media/<sha256>.<ext>`. An upload is streamed to a `.part` file as it
+/// arrives (never held in memory), counted against the size limit, hashed on the way, and renamed when
+/// complete; the same bytes uploaded twice are stored once. No name from a request reaches the file
+/// system: the file is named by its hash and an extension from a short allowlist.
+struct MediaStore: Sendable {
+    let directory: URL
+
+    /// Extensions kept for stored media (players and FFmpeg use them as a hint); others become `bin`.
+    static let extensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "3gp", "mts", "wav", "m4a"]
+
+    struct Stored: Sendable { var sha256: String; var path: String; var bytes: Int64; var alreadyStored: Bool }
+
+    /// Stalled or oversized uploads end with these.
+    enum UploadError: Error, Sendable { case tooLarge(Int64), stalled(Double), cannotWrite(String) }
+
+    /// Streams `body` into the store.
+    /// - Parameters:
+    ///   - fileName: The client's name for the file (only its extension is used, if allowlisted).
+    ///   - maxBytes: The upload is refused as soon as it passes this size.
+    ///   - idleTimeout: Seconds without a byte before the upload is dropped.
+    /// - Throws: ``UploadError``; the partial file is removed whatever happens.
+    func receive<Body: AsyncSequence & Sendable>(_ body: Body, fileName: String, maxBytes: Int64,
+                                                 idleTimeout: Double) async throws -> Stored where Body.Element == ByteBuffer {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let part = directory.appendingPathComponent(".upload-\(UUID().uuidString).part")
+        guard FileManager.default.createFile(atPath: part.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: part) else {
+            throw UploadError.cannotWrite("cannot create a file in \(directory.path)")
+        }
+        var kept = false
+        defer {
+            try? handle.close()
+            if !kept { try? FileManager.default.removeItem(at: part) }
+        }
+        let activity = Activity()
+        let (hash, count) = try await withThrowingTaskGroup(of: (String, Int64)?.self) { group in
+            group.addTask {
+                var sha = SHA256()
+                var count: Int64 = 0
+                for try await buffer in body {
+                    activity.touch()
+                    count += Int64(buffer.readableBytes)
+                    guard count <= maxBytes else { throw UploadError.tooLarge(maxBytes) }
+                    try buffer.withUnsafeReadableBytes { raw in
+                        sha.update(raw)
+                        do { try handle.write(contentsOf: raw) } catch { throw UploadError.cannotWrite("\(error.localizedDescription)") }
+                    }
+                }
+                return (sha.hexDigest(), count)
+            }
+            group.addTask {
+                // The watchdog: a client that sends nothing for `idleTimeout` seconds is dropped.
+                while true {
+                    try await Task.sleep(for: .milliseconds(200))
+                    if activity.idleSeconds > idleTimeout { throw UploadError.stalled(idleTimeout) }
+                }
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else { throw UploadError.stalled(idleTimeout) }
+            return result
+        }
+        let ext = URL(fileURLWithPath: fileName).pathExtension.lowercased()
+        let final = directory.appendingPathComponent("\(hash).\(Self.extensions.contains(ext) ? ext : "bin")")
+        if FileManager.default.fileExists(atPath: final.path) {
+            return Stored(sha256: hash, path: final.path, bytes: count, alreadyStored: true)
+        }
+        guard rename(part.path, final.path) == 0 else {
+            throw UploadError.cannotWrite("cannot store the upload: \(String(cString: strerror(errno)))")
+        }
+        kept = true
+        return Stored(sha256: hash, path: final.path, bytes: count, alreadyStored: false)
+    }
+
+    /// Removes leftovers of uploads that were interrupted by a crash (a clean failure removes its own).
+    func removeAbandonedParts() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".upload-") && name.hasSuffix(".part") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}
+
+/// When bytes last arrived (shared by the reader and the watchdog).
+private final class Activity: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = Date()
+    func touch() { lock.lock(); last = Date(); lock.unlock() }
+    var idleSeconds: Double { lock.lock(); defer { lock.unlock() }; return Date().timeIntervalSince(last) }
+}
+
+/// At most `limit` uploads at once; the next one is refused (429) rather than queued.
+actor UploadGate {
+    private let limit: Int
+    private var active = 0
+    init(limit: Int) { self.limit = limit }
+    func enter() -> Bool { guard active < limit else { return false }; active += 1; return true }
+    func leave() { active -= 1 }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Everything `swingmaster serve` can be told: where to listen, how much to accept, where files live.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind; anything but loopback requires a ``token``.
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Analyses run at once (one analysis already uses every core).
+    public var workers = 1
+    /// Largest upload accepted, bytes.
+    public var maxUploadBytes: Int64 = 2048 << 20
+    /// Uploads streamed at once; more get 429.
+    public var maxConcurrentUploads = 4
+    /// Seconds without a byte before a stalled upload is dropped and its partial file removed.
+    public var uploadIdleTimeout: Double = 60
+    /// Bearer token (or `swingmaster_token` cookie) every page and API call must carry; `nil` = none.
+    public var token: String?
+    /// The Swingmaster home (database, media); `nil` = `AppDatabase.defaultHome()`.
+    public var home: URL?
+    /// Templates and static files (`Web/`); `nil` = found next to the checkout.
+    public var webRoot: URL?
+    /// Third-party browser libraries installed by `make setup`; `nil` = `.deps/web/vendor` next to the checkout.
+    public var vendorRoot: URL?
+
+    public init() {}
+}
