@@ -1,0 +1,82 @@
+// Two shots aligned at their contact: side by side or as a ghost overlay, with their metrics.
+import { api, el, fmt } from './api.js';
+import { SkeletonView } from './skeleton.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+let a = null, b = null, rel = 0, playing = false;
+const views = {};
+
+async function options() {
+  const { sessions } = await api('/api/sessions');
+  const items = [];
+  for (const s of sessions.slice(0, 20)) {
+    for (let n = 1; n <= s.shots; n++) items.push({ value: `${s.id}:${n}`, label: `${fmt.shortDate(s.createdAt)} · ${s.file} · shot ${n}` });
+  }
+  // Shots without a person are counted out of `shots`; the document knows them all.
+  return items;
+}
+
+async function shot(key) {
+  const [sid, n] = key.split(':');
+  return api(`/api/sessions/${sid}/shots/${n}`);
+}
+
+function frameAt(v, t) {
+  let best = null;
+  for (const f of v.frames) if (!best || Math.abs(f.time - t) < Math.abs(best.time - t)) best = f;
+  return best;
+}
+
+function draw() {
+  if (!a || !b) return;
+  const ghost = $('mode').value === 'ghost';
+  $('pane-b').hidden = ghost;
+  const ta = a.shot.contactTime + rel, tb = b.shot.contactTime + rel;
+  views.a.draw(frameAt(a, ta), { ghost: ghost ? frameAt(b, tb) : null, groundCm: a.shot.groundCm,
+    arc: (a.shot.arc?.body ?? []).filter((p) => p[3] <= ta).map(([f, l, h]) => [f, l, h + (a.shot.groundCm ?? 0)]) });
+  if (!ghost) views.b.draw(frameAt(b, tb), { groundCm: b.shot.groundCm,
+    arc: (b.shot.arc?.body ?? []).filter((p) => p[3] <= tb).map(([f, l, h]) => [f, l, h + (b.shot.groundCm ?? 0)]) });
+  $('t').textContent = `${rel >= 0 ? '+' : ''}${rel.toFixed(2)} s from contact`;
+}
+
+function metrics() {
+  const row = (label, f) => el('tr', {}, el('th', {}, label), el('td', {}, f(a)), el('td', {}, f(b)));
+  $('table').replaceChildren(el('tr', {}, el('th', {}, ''), el('th', {}, 'A'), el('th', {}, 'B')),
+    row('Forward', (v) => fmt.cm(v.shot.contact?.forwardCm)), row('Side', (v) => fmt.cm(v.shot.contact?.lateralCm)),
+    row('Height', (v) => fmt.cm(v.shot.contact?.heightCm)),
+    row('Wrist speed', (v) => (v.shot.wristSpeedCmS == null ? '–' : `${v.shot.wristSpeedCmS.toFixed(0)} cm/s`)),
+    row('Contact', (v) => fmt.classification(v.shot.classification)));
+}
+
+async function pick() {
+  [a, b] = await Promise.all([shot($('pick-a').value), shot($('pick-b').value)]);
+  history.replaceState(null, '', `?a=${$('pick-a').value}&b=${$('pick-b').value}`);
+  $('label-a').textContent = $('pick-a').selectedOptions[0]?.textContent ?? 'A';
+  $('label-b').textContent = $('pick-b').selectedOptions[0]?.textContent ?? 'B';
+  const wrist = (v) => v.joints.indexOf(v.hand === 'left' ? 'leftWrist' : 'rightWrist');
+  views.a = new SkeletonView($('skel-a'), { bones: a.bones, wrist: wrist(a), onChange: draw });
+  views.b = new SkeletonView($('skel-b'), { bones: b.bones, wrist: wrist(b), onChange: draw });
+  metrics(); draw();
+}
+
+async function init() {
+  const items = await options();
+  if (items.length === 0) { $('views').replaceChildren(el('p', { class: 'muted' }, 'Analyse a session first; then pick two of its shots here.')); return; }
+  for (const id of ['pick-a', 'pick-b']) $(id).replaceChildren(...items.map((i) => el('option', { value: i.value }, i.label)));
+  $('pick-a').value = params.get('a') ?? items[0].value;
+  $('pick-b').value = params.get('b') ?? items[Math.min(1, items.length - 1)].value;
+  for (const id of ['pick-a', 'pick-b']) $(id).addEventListener('change', pick);
+  $('mode').addEventListener('change', draw);
+  $('scrub').addEventListener('input', (e) => { rel = -1 + (Number(e.target.value) / 1000) * 1.5; draw(); });
+  $('play').addEventListener('click', () => {
+    playing = !playing; $('play').textContent = playing ? '❚❚ Pause' : '▶ Play both';
+    let last = performance.now();
+    const run = (t) => { if (!playing) return; rel += (t - last) / 1000 * 0.5; last = t; if (rel > 0.5) rel = -1;
+      $('scrub').value = String(((rel + 1) / 1.5) * 1000); draw(); requestAnimationFrame(run); };
+    requestAnimationFrame(run);
+  });
+  rel = -1 + (Number($('scrub').value) / 1000) * 1.5;
+  await pick();
+}
+init();

@@ -1,0 +1,135 @@
+// Pick a video, upload it with a progress bar, then follow the four stages live (SSE) until the results.
+import { api, el, fmt, preferredHand } from './api.js';
+
+const STAGES = ['Extracting audio', 'Detecting contacts', 'Running body pose', 'Computing statistics'];
+const MAX_BYTES = 2048 * 1024 * 1024;
+const $ = (id) => document.getElementById(id);
+let hand = null, startedAt = null, timer = null, source = null, xhr = null, jobId = null;
+
+async function init() {
+  hand = await preferredHand();
+  if (!hand) { location.replace('/onboarding'); return; }
+  $('hand-label').textContent = hand === 'left' ? 'left-handed' : 'right-handed';
+  const resume = new URLSearchParams(location.search).get('job') ?? localStorage.getItem('swingmaster.job');
+  if (resume) {
+    try {
+      const job = await api(`/api/jobs/${resume}`);
+      if (job.state === 'queued' || job.state === 'running' || new URLSearchParams(location.search).has('job')) { follow(job); return; }
+    } catch { /* gone: start fresh */ }
+    localStorage.removeItem('swingmaster.job');
+  }
+}
+
+function pickError(message) { const p = $('pick-error'); p.textContent = message; p.hidden = !message; }
+
+/** Client-side checks before any byte is sent: type, size, and the length the browser can read. */
+async function check(file) {
+  const name = file.name.toLowerCase();
+  if (!(file.type.startsWith('video/') || /\.(mp4|mov|m4v|mkv|webm|avi|3gp)$/.test(name))) return `${file.name} is not a video.`;
+  if (file.size > MAX_BYTES) return `${file.name} is ${(file.size / 2 ** 30).toFixed(1)} GB; the limit is 2 GB. Trim it first.`;
+  if (file.size === 0) return `${file.name} is empty.`;
+  const duration = await new Promise((resolve) => {
+    const v = document.createElement('video');
+    v.preload = 'metadata'; v.muted = true;
+    v.onloadedmetadata = () => resolve(v.duration); v.onerror = () => resolve(null);
+    v.src = URL.createObjectURL(file);
+    setTimeout(() => resolve(null), 4000);
+  });
+  const start = parseFloat($('start').value) || 0, length = parseFloat($('duration').value) || null;
+  if (duration != null && isFinite(duration)) {
+    const span = length ?? (duration - start);
+    if (span < 5) return `The video is ${duration.toFixed(1)} s long; Swingmaster needs at least 5 s of play.`;
+    if (span > 600) {
+      $('trim').open = true;
+      if (!$('duration').value) $('duration').value = 600;
+      return `The video is ${fmt.seconds(duration)} long; the limit is 10 minutes. Choose a start and a length of up to 600 s below, then pick the file again.`;
+    }
+  }
+  return null;   // the server checks again (and some formats the browser cannot read)
+}
+
+async function choose(file) {
+  pickError('');
+  const problem = await check(file);
+  if (problem) { pickError(problem); return; }
+  upload(file);
+}
+
+function upload(file) {
+  $('pick').hidden = true; $('progress').hidden = false;
+  $('progress-title').textContent = 'Uploading…'; $('progress-file').textContent = file.name;
+  startClock();
+  const query = new URLSearchParams({ hand });
+  if ($('start').value) query.set('start', $('start').value);
+  if ($('duration').value) query.set('duration', $('duration').value);
+  xhr = new XMLHttpRequest();
+  xhr.open('POST', `/api/uploads?${query}`);
+  xhr.setRequestHeader('Content-Type', file.type || 'video/mp4');
+  xhr.setRequestHeader('X-Filename', encodeURIComponent(file.name));
+  const bar = $('upload-stage').querySelector('progress'), pct = $('upload-stage').querySelector('.pct');
+  xhr.upload.onprogress = (e) => { if (e.lengthComputable) { bar.value = e.loaded / e.total; pct.textContent = `${Math.round(100 * e.loaded / e.total)} %`; } };
+  xhr.onload = () => {
+    let body = null; try { body = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+    if (xhr.status === 202 && body?.job) { bar.value = 1; pct.textContent = '100 %'; $('upload-stage').classList.add('done'); follow(body.job); }
+    else fail(body?.error ?? `The upload failed (${xhr.status}).`, body?.code);
+  };
+  xhr.onerror = () => fail('The connection to the server was lost during the upload.');
+  xhr.send(file);
+}
+
+function startClock() {
+  startedAt = startedAt ?? Date.now();
+  clearInterval(timer);
+  timer = setInterval(() => { $('elapsed').textContent = `Elapsed ${fmt.seconds((Date.now() - startedAt) / 1000)}`; }, 500);
+}
+
+function follow(job) {
+  jobId = job.id;
+  localStorage.setItem('swingmaster.job', job.id);
+  $('pick').hidden = true; $('progress').hidden = false;
+  $('progress-file').textContent = job.file;
+  if (!xhr) $('upload-stage').hidden = true;
+  startedAt = job.startedAt ? Date.parse(job.startedAt) : Date.now();
+  startClock();
+  render(job);
+  source = new EventSource(`/api/jobs/${job.id}/events`);
+  source.addEventListener('job', (e) => render(JSON.parse(e.data)));
+  source.onerror = () => { /* the browser reconnects by itself; a final state closes it below */ };
+}
+
+function render(job) {
+  $('progress-title').textContent = job.state === 'queued' ? 'Waiting for the analyser…' : job.state === 'running' ? 'Analysing…' : 'Analysis';
+  $('stages').replaceChildren(...STAGES.map((name, i) => {
+    const n = i + 1;
+    const state = job.state === 'done' || n < job.stage ? 'done' : n === job.stage ? 'active' : 'waiting';
+    const value = state === 'done' ? 1 : state === 'active' ? job.progress : 0;
+    return el('li', { class: `stage ${state}` }, el('span', {}, name),
+      el('progress', { max: 1, value, 'aria-label': name }), el('span', { class: 'pct' }, `${Math.round(value * 100)} %`));
+  }));
+  $('warnings').replaceChildren(...(job.warnings ?? []).map((w) => el('li', {}, `Note: ${w}`)));
+  if (job.state === 'done') { finish(); location.href = `/sessions/${job.sessionId}`; }
+  else if (job.state === 'failed') { finish(); fail(job.error, job.errorCode); }
+  else if (job.state === 'cancelled') { finish(); fail('Cancelled. Nothing was stored.'); }
+}
+
+function finish() { source?.close(); clearInterval(timer); localStorage.removeItem('swingmaster.job'); }
+
+function fail(message, code) {
+  finish();
+  $('progress').hidden = false; $('pick').hidden = true;
+  $('progress-title').textContent = 'This video could not be analysed';
+  const p = $('job-error'); p.textContent = message; p.hidden = false;
+  if (code === 14) p.append(el('br'), 'Pick a start and a length (up to 10 minutes) under “Only part of the video”, then upload again.');
+  $('cancel').hidden = true; $('again').hidden = false;
+}
+
+$('cancel').addEventListener('click', async () => {
+  if (xhr && xhr.readyState !== 4) { xhr.abort(); fail('Upload cancelled. Nothing was stored.'); return; }
+  if (jobId) await api(`/api/jobs/${jobId}`, { method: 'DELETE' });
+});
+$('file').addEventListener('change', (e) => e.target.files[0] && choose(e.target.files[0]));
+const drop = $('drop');
+drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); if (e.dataTransfer.files[0]) choose(e.dataTransfer.files[0]); });
+init().catch((e) => pickError(e.message));

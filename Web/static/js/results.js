@@ -1,0 +1,64 @@
+// One session: headline numbers, the contact scatter from above, the sortable shot table, downloads.
+import { api, el, fmt, stat } from './api.js';
+import { contactScatter } from './charts.js';
+
+const id = document.body.dataset.session;
+let shots = [], sortKey = 'index', ascending = true;
+
+async function load() {
+  const { session } = await api(`/api/sessions/${id}`);
+  const st = session.stats;
+  document.getElementById('title').textContent = session.file.split('/').pop();
+  document.getElementById('subtitle').textContent = `${fmt.date(session.createdAt)} · ${fmt.seconds(session.duration)} · ${session.hand}-handed`;
+  const counts = { early: 0, optimal: 0, late: 0 };
+  for (const s of session.shots) if (s.classification) counts[s.classification]++;
+  const axis = (a) => (a ? `${a.meanCm.toFixed(0)} ± ${a.sdCm.toFixed(0)} cm` : '–');
+  document.getElementById('stats').replaceChildren(
+    stat('Consistency', st.consistency == null ? '–' : st.consistency.toFixed(0), 'of 100 · steadier contact scores higher', true),
+    stat('Shots', String(st.shotCount), `${session.contactsHeard} hits heard`),
+    stat('Forward', axis(st.forward), 'in front of your hip'),
+    stat('Side', axis(st.lateral), 'toward your hitting side'),
+    stat('Height', axis(st.height), 'above the ground'),
+    stat('Wrist speed', st.wristSpeed ? `${st.wristSpeed.meanCmS.toFixed(0)} cm/s` : '–',
+      st.wristSpeed ? `min ${st.wristSpeed.minCmS.toFixed(0)} · max ${st.wristSpeed.maxCmS.toFixed(0)}` : null),
+    stat('Early · Optimal · Late', `${counts.early} · ${counts.optimal} · ${counts.late}`, 'by how far in front you met the ball'));
+  if (session.warnings?.length) document.getElementById('stats').append(...session.warnings.map((w) => el('p', { class: 'warnings' }, `Note: ${w}`)));
+  shots = session.shots;
+  contactScatter(document.getElementById('scatter'), shots, st);
+  table();
+  document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
+  document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
+  document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
+}
+
+const value = {
+  index: (s) => s.index, time: (s) => s.time, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,
+  height: (s) => s.contact?.heightCm, speed: (s) => s.wristSpeedCmS, classification: (s) => s.classification ?? '',
+};
+
+function table() {
+  const sorted = [...shots].sort((a, b) => {
+    const x = value[sortKey](a), y = value[sortKey](b);
+    if (x == null) return 1; if (y == null) return -1;
+    return (x < y ? -1 : x > y ? 1 : 0) * (ascending ? 1 : -1);
+  });
+  document.querySelector('#shots tbody').replaceChildren(...sorted.map((s) => {
+    const open = () => { location.href = `/sessions/${id}/shots/${s.index}`; };
+    return el('tr', { tabindex: 0, onclick: open, onkeydown: (e) => e.key === 'Enter' && open(), 'aria-label': `Shot ${s.index}, open` },
+      el('td', {}, s.index), el('td', {}, `${s.time.toFixed(2)} s`),
+      el('td', {}, fmt.cm(s.contact?.forwardCm)), el('td', {}, fmt.cm(s.contact?.lateralCm)), el('td', {}, fmt.cm(s.contact?.heightCm)),
+      el('td', {}, s.wristSpeedCmS == null ? '–' : `${s.wristSpeedCmS.toFixed(0)} cm/s`),
+      el('td', {}, el('span', { class: `tag ${s.classification ?? 'none'}` }, fmt.classification(s.classification))));
+  }));
+  for (const th of document.querySelectorAll('#shots th')) {
+    th.setAttribute('aria-sort', th.dataset.key === sortKey ? (ascending ? 'ascending' : 'descending') : 'none');
+  }
+}
+
+for (const th of document.querySelectorAll('#shots th')) {
+  th.querySelector('button').addEventListener('click', () => {
+    ascending = sortKey === th.dataset.key ? !ascending : true; sortKey = th.dataset.key; table();
+  });
+}
+window.addEventListener('resize', () => shots.length && load());
+load().catch((e) => document.getElementById('stats').replaceChildren(el('p', { class: 'error' }, e.message)));

@@ -1,0 +1,140 @@
+// The shot view: the video with the wrist arc drawn over it (left) and the 3D skeleton (right), both
+// driven by one clock — the video's media time — plus the wrist's forward / side / height over the swing.
+import { api, el, fmt, stat, colors } from './api.js';
+import { SkeletonView } from './skeleton.js';
+import { lineChart } from './charts.js';
+
+const $ = (id) => document.getElementById(id);
+const sessionId = document.body.dataset.session, number = Number(document.body.dataset.shot);
+const video = $('video'), overlay = $('overlay');
+let view, skeleton, wrist, A = 0, B = 0, now = 0;
+
+async function load() {
+  view = await api(`/api/sessions/${sessionId}/shots/${number}`);
+  const shot = view.shot;
+  wrist = view.joints.indexOf(view.hand === 'left' ? 'leftWrist' : 'rightWrist');
+  document.title = `Shot ${number} · Swingmaster`;
+  $('title').textContent = `Shot ${number}`;
+  $('counter').textContent = `Shot ${number} of ${view.shotCount}`;
+  pager($('prev'), number - 1); pager($('next'), number + 1);
+  $('metrics').replaceChildren(
+    stat('Contact', fmt.classification(shot.classification), `at ${shot.contactTime.toFixed(2)} s`, true),
+    stat('Forward', fmt.cm(shot.contact?.forwardCm), 'in front of your hip'),
+    stat('Side', fmt.cm(shot.contact?.lateralCm), 'toward your hitting side'),
+    stat('Height', fmt.cm(shot.contact?.heightCm), 'above the ground'),
+    stat('Wrist speed', shot.wristSpeedCmS == null ? '–' : `${shot.wristSpeedCmS.toFixed(0)} cm/s`, 'at contact'));
+  const times = view.frames.map((f) => f.time);
+  A = Math.max(0, (times[0] ?? shot.contactTime - 1) - 0.2);
+  B = (times[times.length - 1] ?? shot.contactTime + 0.5) + 0.2;
+  skeleton = new SkeletonView($('skeleton'), { bones: view.bones, wrist, onChange: () => drawSkeleton() });
+  video.src = `/api/sessions/${sessionId}/video`;
+  video.playbackRate = Number($('speed').value);
+  video.addEventListener('loadedmetadata', () => { video.currentTime = A; }, { once: true });
+  series();
+  tick();
+}
+
+function pager(link, n) {
+  if (n < 1 || n > view.shotCount) { link.setAttribute('aria-disabled', 'true'); link.removeAttribute('href'); }
+  else link.href = `/sessions/${sessionId}/shots/${n}`;
+}
+
+/** The posed frame nearest `t`. */
+function frameAt(t) {
+  let best = null;
+  for (const f of view.frames) if (!best || Math.abs(f.time - t) < Math.abs(best.time - t)) best = f;
+  return best;
+}
+
+/** Which arc points are shown at time `t` (the arc grows with playback, or a window around now). */
+function visible(time, t) {
+  const w = $('window').value;
+  return w === 'all' ? time <= t + 1e-6 : Math.abs(time - t) <= Number(w);
+}
+
+function glow(t) { return Math.max(0, 1 - Math.abs(t - view.shot.contactTime) / 0.2); }
+
+function drawOverlay(t) {
+  const w = overlay.clientWidth, h = overlay.clientHeight, ratio = window.devicePixelRatio || 1;
+  if (overlay.width !== Math.round(w * ratio)) { overlay.width = Math.round(w * ratio); overlay.height = Math.round(h * ratio); }
+  const ctx = overlay.getContext('2d');
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0); ctx.clearRect(0, 0, w, h);
+  const sx = w / view.video.width, sy = h / view.video.height;
+  const arc = (view.shot.arc?.image ?? []).filter((p) => visible(p[2], t));
+  if (arc.length > 1) {
+    ctx.strokeStyle = colors.amber; ctx.lineWidth = 3; ctx.lineJoin = 'round'; ctx.beginPath();
+    arc.forEach(([x, y], i) => (i ? ctx.lineTo(x * sx, y * sy) : ctx.moveTo(x * sx, y * sy))); ctx.stroke();
+  }
+  const frame = frameAt(t);
+  if (frame?.image && Math.abs(frame.time - t) < 0.25) {
+    const [x, y] = frame.image[wrist];
+    ctx.fillStyle = colors.accent; ctx.beginPath(); ctx.arc(x * sx, y * sy, 5, 0, 7); ctx.fill();
+    const g = glow(t);
+    if (g > 0) {
+      ctx.strokeStyle = `rgba(200,224,74,${g})`; ctx.lineWidth = 4; ctx.shadowColor = colors.accent; ctx.shadowBlur = 16 * g;
+      ctx.beginPath(); ctx.arc(x * sx, y * sy, 14 + 10 * g, 0, 7); ctx.stroke(); ctx.shadowBlur = 0;
+    }
+  }
+}
+
+function drawSkeleton() {
+  const t = now, shot = view.shot, ground = shot.groundCm ?? 0;
+  const arc = (shot.arc?.body ?? []).filter((p) => visible(p[3], t)).map(([f, l, hgt]) => [f, l, hgt + ground]);
+  const contact = shot.contact ? { point: [shot.contact.forwardCm, shot.contact.lateralCm, shot.contact.heightCm + ground],
+    glow: glow(t), distances: t >= shot.contactTime - 0.05, heightFrom: ground } : null;
+  skeleton.draw(frameAt(t), { arc, contact, groundCm: shot.groundCm });
+}
+
+function series() {
+  const frames = view.frames.filter((f) => f.body);
+  const ground = view.shot.groundCm ?? 0;
+  lineChart($('series'), frames.map((f) => f.time), [
+    { values: frames.map((f) => f.body[wrist][0]), color: colors.accent },
+    { values: frames.map((f) => f.body[wrist][1]), color: colors.blue },
+    { values: frames.map((f) => f.body[wrist][2] - ground), color: colors.amber },
+  ], { marker: view.shot.contactTime, xLabels: frames.map((f) => `${f.time.toFixed(1)}s`) });
+}
+
+/** One clock for both panes: the video's media time, per presented frame when the browser can say. */
+function render(t) {
+  now = t;
+  if ($('loop').checked && !video.paused && t >= B) { video.currentTime = A; }
+  if (document.activeElement !== $('scrub')) $('scrub').value = String(Math.round(((t - A) / (B - A)) * 1000));
+  drawOverlay(t);
+  drawSkeleton();
+}
+
+function tick() {
+  if ('requestVideoFrameCallback' in HTMLVideoElement.prototype) {
+    const onFrame = (_, meta) => { render(meta.mediaTime); video.requestVideoFrameCallback(onFrame); };
+    video.requestVideoFrameCallback(onFrame);
+  }
+  // Paused seeks and browsers without the callback: follow currentTime on animation frames.
+  const onAnim = () => { if (video.paused || !('requestVideoFrameCallback' in HTMLVideoElement.prototype)) render(video.currentTime); requestAnimationFrame(onAnim); };
+  requestAnimationFrame(onAnim);
+}
+
+function togglePlay() {
+  if (video.paused) { if (video.currentTime >= B) video.currentTime = A; video.play(); } else video.pause();
+}
+video.addEventListener('play', () => { $('play').textContent = '❚❚'; $('play').setAttribute('aria-label', 'Pause'); });
+video.addEventListener('pause', () => { $('play').textContent = '▶'; $('play').setAttribute('aria-label', 'Play'); });
+$('play').addEventListener('click', togglePlay);
+document.querySelector('.video-box').addEventListener('click', togglePlay);
+const step = (d) => { video.pause(); video.currentTime = Math.min(B, Math.max(A, video.currentTime + d / (view.video.fps || 30))); };
+$('back').addEventListener('click', () => step(-1));
+$('fwd').addEventListener('click', () => step(1));
+$('scrub').addEventListener('input', (e) => { video.currentTime = A + (Number(e.target.value) / 1000) * (B - A); });
+$('speed').addEventListener('change', (e) => { video.playbackRate = Number(e.target.value); });
+$('window').addEventListener('change', () => render(video.currentTime));
+$('reset-view').addEventListener('click', () => skeleton.reset());
+document.addEventListener('keydown', (e) => {
+  if (e.target.matches('input, select, textarea')) return;
+  if (e.key === 'ArrowLeft' && number > 1) location.href = `/sessions/${sessionId}/shots/${number - 1}`;
+  else if (e.key === 'ArrowRight' && number < view.shotCount) location.href = `/sessions/${sessionId}/shots/${number + 1}`;
+  else if (e.key === ',') step(-1);
+  else if (e.key === '.') step(1);
+  else if (e.key === ' ') { e.preventDefault(); togglePlay(); }
+});
+window.addEventListener('resize', () => { if (view) { series(); render(video.currentTime); } });
+load().catch((e) => $('metrics').replaceChildren(el('p', { class: 'error' }, e.message)));
