@@ -100,11 +100,6 @@ let package = Package(
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "SwingServerTests",
-            dependencies: ["SwingServer", "SwingStore", "SwingPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
