@@ -15,6 +15,7 @@
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 #include <math.h>
+#include <string.h>
 
 /// AVERROR(EAGAIN) as a value Swift can see.
 static inline int swm_averror_eagain(void) { return AVERROR(EAGAIN); }
@@ -41,20 +42,52 @@ static inline int swm_packet_has_skip_samples(const AVPacket *pkt) {
     return av_packet_get_side_data(pkt, AV_PKT_DATA_SKIP_SAMPLES, &size) != NULL;
 }
 
-/// Scales/converts a decoded picture into one packed plane (e.g. RGB24) at `dst`.
-static inline int swm_sws_scale_to_packed(struct SwsContext *c, const AVFrame *src,
-                                          uint8_t *dst, int dst_stride) {
-    uint8_t *d[4] = { dst, NULL, NULL, NULL };
-    int ls[4] = { dst_stride, 0, 0, 0 };
-    return sws_scale(c, (const uint8_t * const *)src->data, src->linesize, 0, src->height, d, ls);
+/// Bytes between rows of a scratch plane handed to libswscale: its SIMD paths read and write whole
+/// vector blocks per row, so rows start on 64-byte boundaries (FFmpeg's own buffers do the same).
+static inline int swm_aligned_stride(int row_bytes) { return FFALIGN(row_bytes, 64); }
+
+/// A scratch plane of `h` rows of `stride` bytes with FFmpeg's tail padding (the padding zeroed;
+/// the rows are written before they are read, so a 1080p frame is not zero-filled), or NULL.
+static inline uint8_t *swm_alloc_plane(int stride, int h) {
+    size_t size = (size_t)stride * (size_t)h;
+    uint8_t *plane = av_malloc(size + AV_INPUT_BUFFER_PADDING_SIZE);
+    if (plane) memset(plane + size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    return plane;
 }
 
-/// Converts one packed plane (e.g. RGB24) of height `h` into the planes of `dst`.
-static inline int swm_sws_scale_from_packed(struct SwsContext *c, const uint8_t *src,
-                                            int src_stride, int h, AVFrame *dst) {
-    const uint8_t *s[4] = { src, NULL, NULL, NULL };
-    int ls[4] = { src_stride, 0, 0, 0 };
-    return sws_scale(c, s, ls, 0, h, dst->data, dst->linesize);
+/// Scales/converts a decoded picture into one tightly packed plane (e.g. RGB24) of `dst_h` rows of
+/// `row_bytes` at `dst`. libswscale writes into an aligned, padded scratch plane; only the packed
+/// rows are copied out, so `dst` needs exactly `row_bytes * dst_h` bytes. Returns rows written or
+/// a negative AVERROR.
+static inline int swm_sws_scale_to_packed(struct SwsContext *c, const AVFrame *src,
+                                          uint8_t *dst, int row_bytes, int dst_h) {
+    int stride = swm_aligned_stride(row_bytes);
+    uint8_t *plane = swm_alloc_plane(stride, dst_h);
+    if (!plane) return AVERROR(ENOMEM);
+    uint8_t *d[4] = { plane, NULL, NULL, NULL };
+    int ls[4] = { stride, 0, 0, 0 };
+    int rows = sws_scale(c, (const uint8_t * const *)src->data, src->linesize, 0, src->height, d, ls);
+    if (rows > dst_h) rows = dst_h;
+    for (int y = 0; y < rows; y++) memcpy(dst + (size_t)y * row_bytes, plane + (size_t)y * stride, row_bytes);
+    av_free(plane);
+    return rows;
+}
+
+/// Converts `h` rows of `row_bytes` from a packed plane (e.g. RGB24) whose rows are `src_stride`
+/// bytes apart (`src_stride >= row_bytes`, so the left part of a wider picture can be taken) into
+/// the planes of `dst` (allocated by av_frame_get_buffer). The rows are first copied into an
+/// aligned, padded scratch plane so libswscale never reads past them. Returns rows or a negative AVERROR.
+static inline int swm_sws_scale_from_packed(struct SwsContext *c, const uint8_t *src, int src_stride,
+                                            int row_bytes, int h, AVFrame *dst) {
+    int stride = swm_aligned_stride(row_bytes);
+    uint8_t *plane = swm_alloc_plane(stride, h);
+    if (!plane) return AVERROR(ENOMEM);
+    for (int y = 0; y < h; y++) memcpy(plane + (size_t)y * stride, src + (size_t)y * src_stride, row_bytes);
+    const uint8_t *s[4] = { plane, NULL, NULL, NULL };
+    int ls[4] = { stride, 0, 0, 0 };
+    int rows = sws_scale(c, s, ls, 0, h, dst->data, dst->linesize);
+    av_free(plane);
+    return rows;
 }
 
 /// Resamples `in` (or flushes when NULL) into one packed float plane; returns samples written.

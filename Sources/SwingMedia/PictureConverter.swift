@@ -27,10 +27,10 @@ final class PictureConverter {
             throw MediaError(.unreadable, "video frames in pixel format \(f.format) cannot be converted to RGB")
         }
         applyColorspace(frame, context)
-        // swscale writes every byte of the packed plane, so skip zero-filling 6 MB per 1080p frame.
+        // The shim copies every packed row out of swscale's aligned plane, so skip zero-filling 6 MB per 1080p frame.
         var rows: Int32 = 0
         let rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buf, count in
-            rows = swm_sws_scale_to_packed(context, frame, buf.baseAddress, Int32(width * 3))
+            rows = swm_sws_scale_to_packed(context, frame, buf.baseAddress, Int32(width * 3), Int32(height))
             count = rows == Int32(height) ? buf.count : 0
         }
         guard rows == Int32(height) else {
