@@ -110,7 +110,7 @@ struct PoseCommand: ParsableCommand {
         let end = duration.map { start + $0 } ?? Double.greatestFiniteMagnitude
         let total = duration ?? (reader.info.frameCount.map { Double($0) / max(reader.info.frameRate, 1) } ?? 0) - start
         let writer = try save.map {
-            try VideoWriter(path: $0, width: w & ~1, height: h & ~1, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30)
+            try VideoWriter(path: $0, width: w, height: h, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30)
         }
         let bar = ProgressBar()
         var frames: [PoseFrame] = []
@@ -119,7 +119,7 @@ struct PoseCommand: ParsableCommand {
             frames.append(pose ?? .noPerson(index: frame.index, time: frame.time))
             if let writer {
                 let drawn = pose.map { PoseDrawing.draw($0, on: frame.image) } ?? frame.image
-                try writer.append(Self.evenCrop(drawn))
+                try writer.append(drawn)
             }
             if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true
@@ -133,15 +133,6 @@ struct PoseCommand: ParsableCommand {
             try Console.line("\(source): \(frames.count) frames, person in \(found), detector ran on \(tracker.detectorRuns)")
             if found == 0 { try Console.line("no person was found in any frame") }
         }
-    }
-
-    /// H.264 needs even sizes: drop the last column / row when odd.
-    static func evenCrop(_ img: ImageBuffer) -> ImageBuffer {
-        let w = img.width & ~1, h = img.height & ~1
-        guard w != img.width || h != img.height, w > 0, h > 0 else { return img }
-        var px = [UInt8](); px.reserveCapacity(w * h * 3)
-        for y in 0..<h { px += img.pixels[(y * img.width * 3)..<(y * img.width * 3 + w * 3)] }
-        return ImageBuffer(width: w, height: h, pixels: px) ?? img
     }
 
     static func summary(_ p: PoseFrame) -> String {

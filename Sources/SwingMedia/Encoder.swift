@@ -62,14 +62,18 @@ final class Encoder {
     }
 
     /// As above, handing the raw packet (valid only during the call).
-    func encode(_ image: ImageBuffer, pts: Int64, packets: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
-        guard image.width == width, image.height == height else {
+    ///
+    /// `image` may be larger than the encoder by at most `slack` pixels per side: its top-left
+    /// `width`×`height` is encoded (how ``VideoWriter`` drops the odd last column or row).
+    func encode(_ image: ImageBuffer, pts: Int64, slack: Int = 0,
+                packets: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        guard (width...width + slack).contains(image.width), (height...height + slack).contains(image.height) else {
             throw MediaError(.encodeFailed, "a \(image.width)×\(image.height) picture cannot go into a \(width)×\(height) output")
         }
         let f = frame.pointer
         if av_frame_make_writable(f) < 0 { throw MediaError(.encodeFailed, "out of memory preparing a picture") }
         let rows = image.pixels.withUnsafeBufferPointer { buf in
-            swm_sws_scale_from_packed(scaler, buf.baseAddress, Int32(width * 3), Int32(height), f)
+            swm_sws_scale_from_packed(scaler, buf.baseAddress, Int32(image.width * 3), Int32(width * 3), Int32(height), f)
         }
         guard rows > 0 else { throw MediaError(.encodeFailed, "a picture could not be converted for the encoder") }
         f.pointee.pts = pts

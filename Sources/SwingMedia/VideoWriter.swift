@@ -4,9 +4,15 @@ import SwingCore
 /// Writes RGB images as an H.264 (libx264, yuv420p) video — MP4 unless the extension names
 /// another container FFmpeg knows (.mov, .mkv). Falls back to MPEG-4 Part 2 without libx264.
 ///
+/// Any frame size of at least 2×2 is accepted, by one rule for every writer: 4:2:0 chroma needs an
+/// even size, so an odd-sized frame loses its last column and/or row (FFmpeg's
+/// `crop=trunc(iw/2)*2:trunc(ih/2)*2`). Pixel coordinates are unchanged.
+///
 /// Call ``finish()`` to complete the file; a writer dropped without it leaves an unplayable file.
 public final class VideoWriter {
-    /// Frame size in pixels.
+    /// Size of the frames given to ``append(_:)``.
+    public let frameSize: (width: Int, height: Int)
+    /// Encoded size in pixels: ``frameSize`` rounded down to even.
     public let width: Int
     public let height: Int
     /// Frames per second.
@@ -29,14 +35,16 @@ public final class VideoWriter {
     /// Creates the file and its video stream.
     /// - Parameters:
     ///   - path: Output path (`.mp4` recommended); replaced if it exists.
-    ///   - width: Frame width, even (4:2:0 chroma needs even sizes).
-    ///   - height: Frame height, even.
+    ///   - width: Width of the frames that will be appended (≥ 2; odd is fine, see above).
+    ///   - height: Height of the frames that will be appended (≥ 2).
     ///   - fps: Frame rate (> 0).
-    /// - Throws: ``MediaError`` `.encodeFailed` for odd sizes, a bad rate, no encoder or an unwritable path.
-    public init(path: String, width: Int, height: Int, fps: Double) throws {
-        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
-            throw MediaError(.encodeFailed, "video frames must have a positive, even width and height, not \(width)×\(height)")
+    /// - Throws: ``MediaError`` `.encodeFailed` for a frame smaller than 2×2, a bad rate, no encoder or an unwritable path.
+    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double) throws {
+        guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
+            throw MediaError(.encodeFailed, "video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight)")
         }
+        frameSize = (frameWidth, frameHeight)
+        let width = frameWidth & ~1, height = frameHeight & ~1
         guard fps.isFinite, fps > 0, fps <= 1000 else {
             throw MediaError(.encodeFailed, "the video frame rate must be between 0 and 1000 fps, not \(fps)")
         }
@@ -97,11 +105,11 @@ public final class VideoWriter {
     }
 
     /// Appends one frame.
-    /// - Parameter image: An RGB image of exactly `width`×`height`.
+    /// - Parameter image: An RGB image of ``frameSize`` (or already of the even ``width``×``height``).
     /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish()``, or when writing fails.
     public func append(_ image: ImageBuffer) throws {
         guard !finished else { throw MediaError(.encodeFailed, "cannot add frames to \(path) after it was finished") }
-        try encoder.encode(image, pts: nextPTS) { try write($0) }
+        try encoder.encode(image, pts: nextPTS, slack: 1) { try write($0) }
         nextPTS += 1
     }
 

@@ -107,8 +107,8 @@ func meanAbsDiff(_ a: ImageBuffer, _ b: ImageBuffer) -> Double {
     }
 
     @Test func rejectsBadParameters() throws {
-        BadInputTests.expectError(.encodeFailed, code: StatusCode.outputWriteFailed, contains: "even") {
-            _ = try VideoWriter(path: "/tmp/odd.mp4", width: 321, height: 240, fps: 30)
+        BadInputTests.expectError(.encodeFailed, code: StatusCode.outputWriteFailed, contains: "2×2") {
+            _ = try VideoWriter(path: "/tmp/tiny.mp4", width: 1, height: 240, fps: 30)
         }
         BadInputTests.expectError(.encodeFailed, code: StatusCode.outputWriteFailed, contains: "cannot write") {
             _ = try VideoWriter(path: "/nonexistent/dir/out.mp4", width: 320, height: 240, fps: 30)
