@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import SwingBiomech
 import SwingCore
 import SwingMedia
@@ -208,7 +209,9 @@ struct APIRoutes: Sendable {
                     try await writer.write(ByteBuffer(string: ": still working\n\n"))   // keeps proxies from closing
                     quiet = 0
                 }
-                if job.state.isFinal { break }
+                // A final state ends the stream; so does the server stopping (the job goes back to the
+                // queue and the browser's EventSource reconnects to the next server).
+                if job.state.isFinal || Task.isShuttingDownGracefully || Task.isCancelled { break }
                 quiet += 1
                 try await Task.sleep(for: .milliseconds(50))
             }

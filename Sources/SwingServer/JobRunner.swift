@@ -33,11 +33,15 @@ public struct JobRunner: Service {
         // Jobs a previous run left running (it was stopped or crashed) go back to the queue.
         let requeued = try db.requeueJobs(staleBefore: Date())
         if requeued > 0 { logger.info("re-queued \(requeued) interrupted job(s)") }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for n in 0..<max(1, workers) {
-                group.addTask { await self.loop(workerId: "\(me)-\(n)") }
+        // ServiceLifecycle asks services to stop with a graceful-shutdown signal, not cancellation:
+        // turn it into cancellation so running analyses stop and their jobs are re-queued.
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<max(1, workers) {
+                    group.addTask { await self.loop(workerId: "\(me)-\(n)") }
+                }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
     }
 
@@ -108,28 +112,71 @@ public struct JobRunner: Service {
 }
 
 /// Wakes idle workers when a job is queued (they also poll, for jobs queued by other processes).
-public final class WakeUp: @unchecked Sendable {
+public final class WakeUp: @unchecked Sendable {   // state guarded by `lock`
+    private enum Waiter {
+        /// Registered, not yet suspended.
+        case pending
+        /// Woken before it suspended: it returns at once.
+        case fired
+        case waiting(CheckedContinuation<Void, Never>)
+    }
     private let lock = NSLock()
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [UInt64: Waiter] = [:]
+    private var nextId: UInt64 = 0
 
     public init() {}
 
     /// Wakes every waiting worker.
     public func signal() {
-        lock.lock(); let all = waiters; waiters.removeAll(); lock.unlock()
-        for c in all { c.resume() }
+        lock.lock()
+        var woken: [CheckedContinuation<Void, Never>] = []
+        for (id, w) in waiters {
+            switch w {
+            case .waiting(let c): woken.append(c); waiters[id] = nil
+            case .pending: waiters[id] = .fired
+            case .fired: break
+            }
+        }
+        lock.unlock()
+        for c in woken { c.resume() }
     }
 
-    /// Returns on ``signal()`` or after `timeout`, whichever comes first.
+    /// Returns on ``signal()``, after `timeout`, or when the task is cancelled, whichever comes first.
     func wait(upTo timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: timeout) }
-            group.addTask { [self] in
-                await withCheckedContinuation { c in lock.lock(); waiters.append(c); lock.unlock() }
+        let id = lock.withLock { nextId &+= 1; waiters[nextId] = .pending; return nextId }
+        let timer = Task { [self] in
+            if (try? await Task.sleep(for: timeout)) != nil { fire(id) }
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if case .pending = waiters[id] {
+                    waiters[id] = .waiting(c)
+                    lock.unlock()
+                } else {
+                    waiters[id] = nil
+                    lock.unlock()
+                    c.resume()
+                }
             }
-            await group.next()
-            group.cancelAll()
-            signal()   // release the continuation left by whichever child lost
+        } onCancel: { fire(id) }
+        timer.cancel()
+        lock.withLock { waiters[id] = nil }
+    }
+
+    /// Wakes the one waiter `id` (or marks it woken if it has not suspended yet).
+    private func fire(_ id: UInt64) {
+        lock.lock()
+        switch waiters[id] {
+        case .waiting(let c)?:
+            waiters[id] = nil
+            lock.unlock()
+            c.resume()
+        case .pending?:
+            waiters[id] = .fired
+            lock.unlock()
+        default:
+            lock.unlock()
         }
     }
 }

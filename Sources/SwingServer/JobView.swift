@@ -29,4 +29,20 @@ public struct JobView: Codable, Sendable, Equatable {
         warnings = job.warnings; file = job.fileName; createdAt = job.createdAt; startedAt = job.startedAt
         finishedAt = job.finishedAt
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, state, stage, stageName, progress, sessionId, error, errorCode, warnings, file, createdAt, startedAt, finishedAt
+    }
+
+    /// Writes every key, with `null` for what is not known yet: the contract names `sessionId` and
+    /// `error` as `n|null`, so a page can test for them without guessing whether a key is missing.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(state, forKey: .state); try c.encode(stage, forKey: .stage)
+        try c.encode(stageName, forKey: .stageName); try c.encode(progress, forKey: .progress)
+        try c.encode(sessionId, forKey: .sessionId); try c.encode(error, forKey: .error)
+        try c.encode(errorCode, forKey: .errorCode); try c.encode(warnings, forKey: .warnings)
+        try c.encode(file, forKey: .file); try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(startedAt, forKey: .startedAt); try c.encode(finishedAt, forKey: .finishedAt)
+    }
 }

@@ -1,0 +1,173 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SwingCore
+import SwingPipeline
+@testable import SwingServer
+import SwingStore
+import Testing
+
+/// The HTTP contract of issue #12, through `buildApplication` (the same code `swingmaster serve` runs).
+@Suite(.serialized) struct APIRouteTests {
+    /// Upload → job → the stored session, served as the very document the CLI prints.
+    @Test func anUploadBecomesAJobWhoseSessionIsTheCLIDocument() async throws {
+        let server = try TestServer()
+        let video = try Data(contentsOf: TestServer.demoVideo)
+        let db = try server.database()
+        try await server.run { client in
+            let r = try await client.upload(video, name: "my session.mp4", query: "?hand=right&duration=6")
+            #expect(r.status == .accepted)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
+            let job = try #require(body?["job"] as? [String: Any])
+            #expect(job["state"] as? String == "queued")
+            let id = try #require(job["id"] as? Int)
+            let final = try await client.waitForJob(id)
+            #expect(final["state"] as? String == "done", "job ended \(final)")
+            #expect(final["stage"] as? Int == 4 && final["progress"] as? Double == 1)
+            let sessionId = try #require(final["sessionId"] as? Int)
+
+            // The list, newest first, with the display name the browser sent.
+            let (_, list) = try await client.json("/api/sessions")
+            let sessions = try #require(list["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 1 && sessions.first?["file"] as? String == "my session.mp4")
+            #expect((sessions.first?["shots"] as? Int ?? 0) >= 2)
+
+            // GET /api/sessions/{id} is byte for byte the stored document (what `sessions export --json` prints).
+            let doc = try await client.execute(uri: "/api/sessions/\(sessionId)", method: .get, headers: [:], body: nil)
+            #expect(doc.status == .ok)
+            let stored = try #require(try SessionArchive.documentJSON(id: Int64(sessionId), in: db))
+            #expect(Data(buffer: doc.body) == stored)
+
+            // A shot with its posed frames: 2D joints in image pixels and 3D joints in centimetres.
+            let (status, shot) = try await client.json("/api/sessions/\(sessionId)/shots/1")
+            #expect(status == .ok)
+            let frames = try #require(shot["frames"] as? [[String: Any]])
+            #expect(frames.count > 5)
+            let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
+            #expect(missing == .notFound && (error["error"] as? String)?.isEmpty == false)
+
+            // The video answers Range requests (the browser's seeking), and a start past the end is 416.
+            var range = HTTPFields(); range[.range] = "bytes=0-99"
+            let part = try await client.execute(uri: "/api/sessions/\(sessionId)/video", method: .get, headers: range, body: nil)
+            #expect(part.status == .partialContent && part.body.readableBytes == 100)
+            #expect(part.headers[.contentRange] == "bytes 0-99/\(video.count)")
+            range[.range] = "bytes=\(video.count + 10)-"
+            let past = try await client.execute(uri: "/api/sessions/\(sessionId)/video", method: .get, headers: range, body: nil)
+            #expect(past.status == .rangeNotSatisfiable)
+
+            // The same file again is recognised: one stored copy.
+            let again = try await client.upload(video, name: "again.mp4", query: "?duration=6")
+            #expect(again.status == .accepted)
+            #expect(server.mediaFiles.filter { !$0.hasSuffix(".part") }.count == 1)
+        }
+    }
+
+    /// A file the engine refuses: its sentence and status, and nothing on disk or in the store.
+    @Test func invalidMediaIs422WithTheEnginesSentenceAndNothingIsKept() async throws {
+        let server = try TestServer()
+        try await server.run(analyze: { _, _ in Issue.record("no job should run"); return 0 }) { client in
+            let r = try await client.upload(Data("this is not a video\n".utf8), name: "notes.mp4")
+            #expect(r.status == .unprocessableContent)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
+            let sentence = try #require(body?["error"] as? String)
+            #expect(sentence.contains("notes.mp4") && !sentence.contains(server.home.path), "\(sentence)")
+            #expect((body?["code"] as? Int ?? 0) > 0)
+            #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
+            let (_, list) = try await client.json("/api/sessions")
+            #expect((list["sessions"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    /// Too large (by Content-Length and by counted bytes), wrong type, bad parameters: 4xx with a sentence.
+    @Test func refusedUploadsSayWhyAndLeaveNoFile() async throws {
+        var configured = try TestServer()
+        configured.configuration.maxUploadBytes = 4096
+        let server = configured
+        try await server.run(analyze: { _, _ in 0 }) { client in
+            let big = try await client.upload(Data(count: 10_000))
+            #expect(big.status == .contentTooLarge)
+            let text = try await client.upload(Data("x".utf8), type: "text/plain")
+            #expect(text.status == .unsupportedMediaType)
+            for query in ["?hand=both", "?start=-1", "?duration=abc", "?duration=0", "?start=1e400"] {
+                let r = try await client.upload(Data(count: 10), query: query)
+                #expect(r.status == .badRequest, "\(query) → \(r.status)")
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
+                #expect((body?["error"] as? String)?.hasSuffix(".") == true, "\(query): \(String(describing: body))")
+            }
+            #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
+        }
+    }
+
+    /// Cancelling a running job stops the analysis; nothing is stored and the upload is removed.
+    @Test func cancellingARunningJobStoresNothing() async throws {
+        let server = try TestServer()
+        let video = try Data(contentsOf: TestServer.demoVideo)
+        try await server.run(analyze: { _, report in
+            report(2, 0.5)
+            while true { try await Task.sleep(for: .milliseconds(20)) }   // until cancelled
+        }) { client in
+            let r = try await client.upload(video)
+            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            // Wait until the worker has it.
+            for _ in 0..<100 {
+                let (_, job) = try await client.json("/api/jobs/\(id)")
+                if job["state"] as? String == "running" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let (status, _) = try await client.json("/api/jobs/\(id)", method: .delete)
+            #expect(status == .ok)
+            let final = try await client.waitForJob(id, timeout: 20)
+            #expect(final["state"] as? String == "cancelled")
+            #expect((final["error"] as? String)?.isEmpty == false)
+            #expect(final["sessionId"] is NSNull)
+            #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
+        }
+    }
+
+    /// A failed analysis reports the engine's sentence about the file as the user named it, and the
+    /// event stream sends each change and closes after the final state.
+    @Test func aFailedJobCarriesItsSentenceAndTheEventStreamCloses() async throws {
+        let server = try TestServer()
+        let video = try Data(contentsOf: TestServer.demoVideo)
+        try await server.run(analyze: { job, report in
+            report(1, 0.3)
+            try await Task.sleep(for: .milliseconds(300))
+            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(job.mediaPath)")
+        }) { client in
+            let r = try await client.upload(video, name: "quiet.mp4")
+            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let events = try await client.execute(uri: "/api/jobs/\(id)/events", method: .get, headers: [:], body: nil)
+            #expect(events.headers[.contentType] == "text/event-stream")
+            let text = String(buffer: events.body)
+            let jobs = text.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+            #expect(jobs.count >= 2, "\(text)")
+            #expect(jobs.last?["state"] as? String == "failed")
+            let sentence = jobs.last?["error"] as? String ?? ""
+            #expect(sentence.contains("quiet.mp4") && !sentence.contains(server.home.path), "\(sentence)")
+        }
+    }
+
+    /// Pages render; static files are served and cannot be used to read outside their folder.
+    @Test func pagesAndStaticFilesAndNoWayOut() async throws {
+        let server = try TestServer()
+        try await server.run(analyze: { _, _ in 0 }) { client in
+            for page in ["/", "/sessions/new", "/onboarding", "/compare", "/progress", "/login"] {
+                let r = try await client.execute(uri: page, method: .get, headers: [:], body: nil)
+                #expect(r.status == .ok, "\(page) → \(r.status)")
+                #expect(String(buffer: r.body).contains("<html"), "\(page) is not a page")
+            }
+            let css = try await client.execute(uri: "/static/app.css", method: .get, headers: [:], body: nil)
+            #expect(css.status == .ok && css.headers[.contentType]?.hasPrefix("text/css") == true)
+            for escape in ["/static/../Package.swift", "/static/%2e%2e/%2e%2e/Package.swift", "/static/..%2fPackage.swift",
+                           "/vendor/../../etc/passwd"] {
+                let r = try await client.execute(uri: escape, method: .get, headers: [:], body: nil)
+                #expect(r.status == .notFound || r.status == .badRequest, "\(escape) → \(r.status)")
+                #expect(!String(buffer: r.body).contains("swift-tools-version"))
+            }
+            let (status, body) = try await client.json("/api/sessions/12345")
+            #expect(status == .notFound && (body["error"] as? String)?.hasSuffix(".") == true)
+        }
+    }
+}

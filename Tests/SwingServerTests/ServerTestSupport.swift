@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SwingCore
+@testable import SwingServer
+import SwingStore
+import Testing
+
+/// One server per test on a fresh `SWINGMASTER_HOME`, driven through HummingbirdTesting's router client.
+struct TestServer {
+    let home: URL
+    var configuration = ServerConfiguration()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let demoVideo = packageRoot.appendingPathComponent("Samples/demo_session.mp4")
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("swing-server-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        configuration.home = home
+        configuration.webRoot = Self.packageRoot.appendingPathComponent("Web")
+        configuration.port = 0
+    }
+
+    /// Runs `body` against an application with the real analysis, or `analyze` when given.
+    func run(analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil,
+             _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try await buildApplication(configuration: configuration, analyze: analyze)
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    /// Files left under `media/` (uploads in progress end in `.part`).
+    var mediaFiles: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("media").path)) ?? []
+    }
+
+    func database() throws -> AppDatabase { try AppDatabase.open(home: home) }
+}
+
+extension TestClientProtocol {
+    /// POSTs `data` as a raw upload.
+    func upload(_ data: Data, name: String = "session.mp4", type: String = "video/mp4", query: String = "") async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        if let field = HTTPField.Name("X-Filename") { headers.append(.init(name: field, value: name)) }
+        return try await execute(uri: "/api/uploads\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: data))
+    }
+
+    /// GETs `uri` and decodes its JSON body.
+    func json(_ uri: String, method: HTTPRequest.Method = .get) async throws -> (HTTPResponse.Status, [String: Any]) {
+        let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
+        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:]
+        return (r.status, object)
+    }
+
+    /// Polls the job until it reaches a final state (or `timeout` passes).
+    func waitForJob(_ id: Int, timeout: Double = 120) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (_, job) = try await json("/api/jobs/\(id)")
+            if let s = job["state"] as? String, ["done", "failed", "cancelled"].contains(s) { return job }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("job \(id) did not finish within \(timeout) s")
+        return [:]
+    }
+}
+
+extension Data {
+    init(buffer: ByteBuffer) { self = Data(buffer.readableBytesView) }
+}
