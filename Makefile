@@ -6,7 +6,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup build test demo bench clean
+.PHONY: setup build test test-asan demo bench clean
 
 setup:
 	@./scripts/setup.sh
@@ -19,6 +19,14 @@ test: setup
 	$(SWIFT) build
 	SWINGMASTER_BIN=$(BIN_DEBUG) $(SWIFT) test
 
+# The media, vision and pose suites and the frame-size sweep under AddressSanitizer (issue #10):
+# any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure.
+ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingSweepTests\.
+test-asan: setup
+	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
+	ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1 \
+	  $(SWIFT) test --skip-build --sanitize=address --build-path .build-asan --filter '$(ASAN_SUITES)'
+
 demo: build
 	./scripts/demo.sh $(BIN)
 
@@ -26,4 +34,4 @@ bench: build
 	./scripts/bench.sh $(BIN)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan

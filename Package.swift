@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers (lower never imports higher) — see README "Architecture":
 //   SwingCore  <- SwingAudio, SwingBiomech (pure Swift)
-//   CFFmpeg    <- SwingMedia          (the only FFmpeg importer)
+//   CFFmpeg, CTurboJPEG <- SwingMedia (the only FFmpeg and libjpeg-turbo importer)
 //   SwingInference (ONNX Runtime C API loaded at run time; the only ORT user)
 //   SwingVision, SwingPose  <- SwingInference + SwingCore
 //   SwingStore (GRDB, value types only)
@@ -48,7 +48,12 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
-        .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg"], swiftSettings: hotSettings),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg", "CTurboJPEG"], swiftSettings: hotSettings),
         .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
@@ -98,6 +103,7 @@ let package = Package(
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingSweepTests", dependencies: ["SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingServerTests", dependencies: ["SwingServer", "SwingStore", "SwingPipeline", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Idempotent machine set-up for Swingmaster. Called by every Makefile target.
 #  1. Debian packages: FFmpeg dev libraries (+ the ffmpeg CLI used by tests to encode fixtures),
-#     pkg-config, SQLite — installed only when missing.
+#     libjpeg-turbo's TurboJPEG (JPEG decoding as OpenCV/Pillow do it), pkg-config, SQLite,
+#     chromium + chromedriver (browser tests) — installed only when missing.
 #  2. ONNX Runtime shared library from the pinned `onnxruntime` wheel on PyPI, checksum-verified,
 #     extracted to .deps/onnxruntime/lib (the binary finds it there; SWINGMASTER_ONNXRUNTIME overrides).
 #  3. A Python venv (.deps/venv, sees system site-packages) with numpy, scipy and the same
-#     onnxruntime, used only by the Python reference implementations, tests and benchmarks.
+#     onnxruntime, used only by the Python reference implementations, tests and benchmarks; Pillow
+#     and opencv-python-headless (reference decodes for the frame-size sweep: libjpeg-turbo, libpng,
+#     EXIF orientation as cv2.imread applies it) and selenium (drives the Debian chromium in the
+#     browser tests), pinned below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +17,8 @@ ORT_VERSION="1.23.2"
 ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
 ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
 DEPS=".deps"
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v3"
+PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0)
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v5"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -24,7 +29,7 @@ fi
 # ---- 1. Debian packages -------------------------------------------------------------------
 if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
   pkgs=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-        pkg-config libsqlite3-dev python3-venv unzip time)
+        libturbojpeg0-dev pkg-config libsqlite3-dev python3-venv unzip time chromium chromium-driver)
   missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -36,7 +41,7 @@ if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
 elif [ "$(uname -s)" = "Darwin" ]; then
-  command -v ffmpeg >/dev/null || { say "install FFmpeg first: brew install ffmpeg pkg-config"; exit 1; }
+  command -v ffmpeg >/dev/null || { say "install FFmpeg first: brew install ffmpeg jpeg-turbo pkg-config"; exit 1; }
 fi
 
 # ---- 2. ONNX Runtime shared library ------------------------------------------------------
@@ -64,14 +69,21 @@ if [ ! -x "$DEPS/venv/bin/python" ]; then
 fi
 if ! "$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime; assert onnxruntime.__version__ == '$ORT_VERSION'" 2>/dev/null; then
   say "installing numpy, scipy, onnxruntime==$ORT_VERSION into the venv"
-  "$DEPS/venv/bin/pip" install -q numpy scipy "$wheel" 2>/dev/null \
-    || "$DEPS/venv/bin/pip" install -q numpy scipy "onnxruntime==$ORT_VERSION"
+  "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "$wheel" 2>/dev/null \
+    || "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "onnxruntime==$ORT_VERSION"
+fi
+if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium" 2>/dev/null; then
+  say "installing ${PY_PINS[*]:2} into the venv"
+  "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:2}"
 fi
 
 # ---- verify ---------------------------------------------------------------------------------
-pkg-config --exists libavformat libavcodec libswresample libswscale || { say "FFmpeg pkg-config files missing"; exit 1; }
+pkg-config --exists libavformat libavcodec libswresample libswscale libturbojpeg || { say "FFmpeg or TurboJPEG pkg-config files missing"; exit 1; }
 command -v ffmpeg >/dev/null || { say "ffmpeg CLI missing"; exit 1; }
-"$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime" || { say "Python venv broken"; exit 1; }
+"$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime, PIL, cv2, selenium" || { say "Python venv broken"; exit 1; }
+if [ "$(uname -s)" = "Linux" ]; then
+  command -v chromium >/dev/null && command -v chromedriver >/dev/null || { say "chromium / chromedriver missing"; exit 1; }
+fi
 command -v swift >/dev/null || [ -x /opt/swift/usr/bin/swift ] || { say "swift toolchain not found"; exit 1; }
 touch "$STAMP"
 say "ok (FFmpeg $(pkg-config --modversion libavformat), ONNX Runtime $ORT_VERSION)"

@@ -2,13 +2,59 @@ import CFFmpeg
 import Foundation
 import SwingCore
 
-/// Reads and writes still images through FFmpeg (no other image library needed).
+/// Reads and writes still images: JPEG through libjpeg-turbo (as OpenCV and Pillow decode it),
+/// everything else through FFmpeg.
 public enum ImageIO {
-    /// Loads a JPEG, PNG, WebP or BMP file (anything FFmpeg decodes as a picture) as RGB.
+    /// The largest image file read (bytes): far above any camera's photo, small enough to hold.
+    public static let maxFileBytes = 512 << 20
+    /// The most pixels a decoded image may have (200 megapixels, about 600 MB of RGB).
+    public static let maxPixels = 200_000_000
+
+    /// Loads a JPEG, PNG, WebP or BMP file as RGB, turned upright by its EXIF orientation
+    /// (JPEG APP1 or PNG `eXIf`), as `cv2.imread` returns it: every coordinate the engine reports
+    /// for this image refers to the upright picture.
     /// - Parameter path: The image file.
     /// - Returns: The first picture, RGB8 interleaved (alpha, if any, is dropped).
-    /// - Throws: ``MediaError`` `.fileNotFound`, or `.imageUnreadable` for anything not a decodable image.
+    /// - Throws: ``MediaError`` `.fileNotFound`, or `.imageUnreadable` for anything not a decodable
+    ///   image, or one beyond ``maxFileBytes`` / ``maxPixels``.
     public static func load(_ path: String) throws -> ImageBuffer {
+        let data = try readFile(path)
+        let stored: ImageBuffer
+        if JPEGDecoder.isJPEG(data) {
+            stored = try JPEGDecoder.decode(data, path: path)
+        } else {
+            stored = try decodeWithFFmpeg(path)
+        }
+        return (ImageOrientation.read(from: data) ?? .up).apply(to: stored)
+    }
+
+    /// Refuses a picture whose size would not fit the limits, before its pixels are allocated.
+    static func checkSize(width: Int, height: Int, path: String) throws {
+        guard width > 0, height > 0 else { throw MediaError(.imageUnreadable, "\(path) has no pixels") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            throw MediaError(.imageUnreadable, "\(path) is \(width)×\(height) pixels, more than the \(maxPixels / 1_000_000)-megapixel limit")
+        }
+    }
+
+    private static func readFile(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError(.fileNotFound, "no file at \(path)")
+        }
+        if isDirectory.boolValue { throw MediaError(.imageUnreadable, "\(path) is a folder, not an image") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maxFileBytes else {
+            throw MediaError(.imageUnreadable, "\(path) is larger than the \(maxFileBytes >> 20) MB image limit")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw MediaError(.imageUnreadable, "\(path) cannot be read", underlying: "\(error)")
+        }
+    }
+
+    private static func decodeWithFFmpeg(_ path: String) throws -> ImageBuffer {
         do {
             let input = try InputFile(path: path)
             guard let index = input.videoStreamIndex ?? firstVideoStream(input) else {
@@ -19,7 +65,9 @@ public enum ImageIO {
                 throw MediaError(.imageUnreadable, "\(path) is not a readable image (it holds no decodable picture)")
             }
             let f = decoder.frame.pointer
-            return try PictureConverter().image(from: f, width: Int(f.pointee.width), height: Int(f.pointee.height), rotation: 0)
+            let width = Int(f.pointee.width), height = Int(f.pointee.height)
+            try checkSize(width: width, height: height, path: path)
+            return try PictureConverter().image(from: f, width: width, height: height, rotation: 0)
         } catch let error as MediaError where error.kind == .unreadable || error.kind == .noVideoTrack {
             throw MediaError(.imageUnreadable, "\(path) is not a readable image (JPEG, PNG, WebP or BMP)", underlying: error.message)
         }
