@@ -36,6 +36,24 @@ static inline double swm_stream_display_rotation(const AVStream *st) {
     return isnan(r) ? 0 : r;
 }
 
+/// Copies the display matrix (rotation) of `src` to `dst`, so a remuxed or re-encoded copy of a
+/// phone video shows upright as the original does. Returns 0, or a negative AVERROR.
+static inline int swm_stream_copy_display_matrix(const AVStream *src, AVStream *dst) {
+    size_t size = 0;
+    const uint8_t *sd = av_stream_get_side_data(src, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!sd || size == 0) return 0;
+    uint8_t *copy = av_stream_new_side_data(dst, AV_PKT_DATA_DISPLAYMATRIX, size);
+    if (!copy) return AVERROR(ENOMEM);
+    memcpy(copy, sd, size);
+    return 0;
+}
+
+/// Converts the top-left `w`×`h` of a decoded frame into `dst` (both FFmpeg-allocated, so aligned
+/// and padded as swscale requires; the context is made for `w`×`h`). Returns rows or a negative AVERROR.
+static inline int swm_sws_scale_frame(struct SwsContext *c, const AVFrame *src, int h, AVFrame *dst) {
+    return sws_scale(c, (const uint8_t * const *)src->data, src->linesize, 0, h, dst->data, dst->linesize);
+}
+
 /// Whether a packet carries AV_PKT_DATA_SKIP_SAMPLES (encoder priming / padding to drop).
 static inline int swm_packet_has_skip_samples(const AVPacket *pkt) {
     size_t size = 0;

@@ -5,7 +5,8 @@ import SwingCore
 /// Owns an encoder context, its reusable frame/packet and the RGB→encoder-format scaler.
 final class Encoder {
     let context: UnsafeMutablePointer<AVCodecContext>
-    private let frame: Frame
+    /// The reusable picture handed to the encoder (its format and size).
+    let frame: Frame
     private let packet: Packet
     private let scaler: OpaquePointer
     let width: Int
@@ -77,6 +78,11 @@ final class Encoder {
         }
         guard rows > 0 else { throw MediaError(.encodeFailed, "a picture could not be converted for the encoder") }
         f.pointee.pts = pts
+        try send(f, packets: packets)
+    }
+
+    /// Encodes a frame already in the encoder's pixel format and size (its `pts` set by the caller).
+    func encode(frame f: UnsafeMutablePointer<AVFrame>, packets: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         try send(f, packets: packets)
     }
 

@@ -15,6 +15,11 @@ final class StreamDecoder {
     /// Packets the decoder rejected as invalid.
     private(set) var badPackets = 0
     private var consecutiveErrors = 0
+    /// Another stream whose packets are handed over as they are read (e.g. audio to copy into a
+    /// remuxed file) instead of being discarded. Set it before the first ``next()``.
+    var passthrough: (streamIndex: Int32, handle: (UnsafeMutablePointer<AVPacket>) throws -> Void)? {
+        didSet { if let p = passthrough { input.stream(p.streamIndex)?.pointee.discard = AVDISCARD_DEFAULT } }
+    }
     /// Decode errors in a row after which the stream counts as undecodable.
     static let maxConsecutiveErrors = 50
     /// Time base of the stream in seconds per tick.
@@ -65,7 +70,10 @@ final class StreamDecoder {
                 continue
             }
             defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            guard packet.pointer.pointee.stream_index == streamIndex else {
+                if let p = passthrough, packet.pointer.pointee.stream_index == p.streamIndex { try p.handle(packet.pointer) }
+                continue
+            }
             let s = avcodec_send_packet(ctx, packet.pointer)
             if s < 0 && s != swm_averror_eagain() {
                 badPackets += 1

@@ -107,15 +107,18 @@ struct APIRoutes: Sendable {
 
     // MARK: Uploads
 
-    /// `POST /api/uploads?hand=&start=&duration=`: the raw file as the body.
+    /// `POST /api/uploads?hand=&start=&duration=`: the raw file as the body (`X-Filename` names it), or
+    /// a `multipart/form-data` form whose field `file` holds it; either way streamed to disk.
     @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let config = state.configuration
         let type = request.headers[.contentType] ?? ""
-        if type.hasPrefix("multipart/") {
-            throw APIError(.unsupportedMediaType, "Send the video itself as the request body (Content-Type: video/…, X-Filename: name.mp4); form uploads are not supported.")
+        // Either the file itself as the body, or a form (`multipart/form-data`) with a field `file`.
+        let boundary = MultipartFile<RequestBody>.boundary(of: type)
+        if boundary == nil, type.lowercased().hasPrefix("multipart/") {
+            throw APIError(.badRequest, "Send a form as multipart/form-data with a boundary, or the video itself as the body.")
         }
-        guard type.hasPrefix("video/") || type.hasPrefix("audio/") || type.hasPrefix("application/octet-stream") else {
-            throw APIError(.unsupportedMediaType, "Upload a video (Content-Type: video/…), not \(type.isEmpty ? "an untyped body" : type).")
+        guard boundary != nil || type.hasPrefix("video/") || type.hasPrefix("audio/") || type.hasPrefix("application/octet-stream") else {
+            throw APIError(.unsupportedMediaType, "Upload a video (Content-Type: video/…, or a form with a field file), not \(type.isEmpty ? "an untyped body" : type).")
         }
         let query = request.uri.queryParameters
         let hand = query["hand"].map(String.init)
@@ -126,26 +129,35 @@ struct APIRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }
-        let fileName = Self.fileName(request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value)
+        let headerName = request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value
+        let formName = FileNameBox()
+        let name: @Sendable () -> String = { Self.fileName(formName.value ?? headerName) }
         guard await state.uploads.enter() else {
             throw APIError(.tooManyRequests, "\(config.maxConcurrentUploads) uploads are already running; try again when one has finished.")
         }
         let started = ContinuousClock.now
         let stored: MediaStore.Stored
         do {
-            stored = try await state.media.receive(request.body, fileName: fileName, maxBytes: config.maxUploadBytes,
-                                                   idleTimeout: config.uploadIdleTimeout)
+            if let boundary {
+                stored = try await state.media.receive(MultipartFile(base: request.body, boundary: boundary, names: formName),
+                                                       fileName: name, maxBytes: config.maxUploadBytes, idleTimeout: config.uploadIdleTimeout)
+            } else {
+                stored = try await state.media.receive(request.body, fileName: name, maxBytes: config.maxUploadBytes,
+                                                       idleTimeout: config.uploadIdleTimeout)
+            }
             await state.uploads.leave()
         } catch {
             await state.uploads.leave()
             switch error {
             case MediaStore.UploadError.tooLarge(let max): throw APIError(.contentTooLarge, Self.tooLarge(max))
             case MediaStore.UploadError.stalled(let s): throw APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
+            case let form as MultipartFile<RequestBody>.FormError: throw APIError(.badRequest, form.description)
             case MediaStore.UploadError.cannotWrite(let why): throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
             default: throw error
             }
         }
         await ServerMetrics.shared.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
+        let fileName = name()
         // The engine's checks, with its sentences and codes; a refused file is not kept.
         let warnings: [String]
         do {

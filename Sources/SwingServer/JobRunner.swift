@@ -98,6 +98,7 @@ public struct JobRunner: Service {
             // A failed or cancelled job leaves no orphan media (a re-queued one still needs it).
             if !Task.isCancelled, (try? db.mediaInUse(path: job.mediaPath)) == false {
                 try? FileManager.default.removeItem(atPath: job.mediaPath)
+                try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: job.mediaPath))
             }
         }
     }
@@ -217,15 +218,38 @@ extension JobRunner {
             let analyzer = try SessionAnalyzer(options: options)
             let order = AnalysisStage.allCases.filter { $0 != .detectingVisualContacts }
             let path = job.mediaPath
+            // Stage 1 ("Reading the video") first makes the browser-playable copy when one is needed,
+            // in the first half of the stage, then extracts the audio.
+            let copied = try await makePlaybackCopy(job: job, db: db) { report(1, 0.5 * $0) }
             let task = Task.detached {
                 try analyzer.analyze(path: path) { stage, fraction in
                     guard let s = AnalysisStage(rawValue: stage), let n = order.firstIndex(of: s) else { return }
-                    report(n + 1, fraction)
+                    report(n + 1, n == 0 && copied ? 0.5 + 0.5 * fraction : fraction)
                 }
             }
             let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             try Task.checkCancellation()
             return try SessionArchive.save(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand, in: db).id
         }
+    }
+
+    /// Where the playback copy of a stored upload goes (next to it, so it is found, served and removed with it).
+    static func playbackCopyPath(forMedia path: String) -> String { path + ".playback.mp4" }
+
+    /// Makes the H.264 copy of a video browsers cannot play (HEVC `.mov` from iPhones, …) and records
+    /// it on the job. The same upload analysed again reuses its copy.
+    /// - Returns: Whether a copy was needed.
+    static func makePlaybackCopy(job: JobRecord, db: AppDatabase, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
+        let source = job.mediaPath
+        guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
+        let destination = playbackCopyPath(forMedia: source)
+        if !FileManager.default.fileExists(atPath: destination) {
+            let task = Task.detached {
+                try PlaybackCopy.make(from: source, to: destination, isCancelled: { Task.isCancelled }, progress: progress)
+            }
+            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        }
+        if let id = job.id { try db.recordPlaybackCopy(jobId: id, path: destination) }
+        return true
     }
 }

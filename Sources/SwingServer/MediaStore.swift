@@ -19,11 +19,12 @@ struct MediaStore: Sendable {
 
     /// Streams `body` into the store.
     /// - Parameters:
-    ///   - fileName: The client's name for the file (only its extension is used, if allowlisted).
+    ///   - fileName: The client's name for the file, asked when the body has arrived (a form names it
+    ///     inside the body); only its extension is used, if allowlisted.
     ///   - maxBytes: The upload is refused as soon as it passes this size.
     ///   - idleTimeout: Seconds without a byte before the upload is dropped.
     /// - Throws: ``UploadError``; the partial file is removed whatever happens.
-    func receive<Body: AsyncSequence & Sendable>(_ body: Body, fileName: String, maxBytes: Int64,
+    func receive<Body: AsyncSequence & Sendable>(_ body: Body, fileName: @Sendable () -> String, maxBytes: Int64,
                                                  idleTimeout: Double) async throws -> Stored where Body.Element == ByteBuffer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let part = directory.appendingPathComponent(".upload-\(UUID().uuidString).part")
@@ -63,7 +64,7 @@ struct MediaStore: Sendable {
             guard let first = try await group.next(), let result = first else { throw UploadError.stalled(idleTimeout) }
             return result
         }
-        let ext = URL(fileURLWithPath: fileName).pathExtension.lowercased()
+        let ext = URL(fileURLWithPath: fileName()).pathExtension.lowercased()
         let final = directory.appendingPathComponent("\(hash).\(Self.extensions.contains(ext) ? ext : "bin")")
         if FileManager.default.fileExists(atPath: final.path) {
             return Stored(sha256: hash, path: final.path, bytes: count, alreadyStored: true)

@@ -52,6 +52,13 @@ extension AppDatabase {
         }
     }
 
+    /// Records the browser-playable copy a running job made of its media.
+    public func recordPlaybackCopy(jobId: Int64, path: String) throws {
+        try write("record the playback copy") { db in
+            try db.execute(sql: "UPDATE job SET playbackPath = ? WHERE id = ?", arguments: [path, jobId])
+        }
+    }
+
     /// Ends a running job: `done` with its session, `failed` with a sentence, or `cancelled`.
     public func finishJob(id: Int64, state: JobState, sessionId: Int64? = nil, error: String? = nil, errorCode: Int? = nil,
                           playbackPath: String? = nil, now: Date = Date()) throws {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SwingCore
+import SwingMedia
 import SwingPipeline
 @testable import SwingServer
 import SwingStore
@@ -60,6 +61,37 @@ import Testing
             let again = try await client.upload(video, name: "again.mp4", query: "?duration=6")
             #expect(again.status == .accepted)
             #expect(server.mediaFiles.filter { !$0.hasSuffix(".part") }.count == 1)
+        }
+    }
+
+    /// An iPhone-style HEVC `.mov`: the analysis reads it, and the video the page plays is an H.264
+    /// MP4 copy with the same duration; the original is still served as it came, and deleting the
+    /// session removes both.
+    @Test func anHEVCMovIsServedAsAnH264CopyAndTheOriginalAsItCame() async throws {
+        let server = try TestServer()
+        let mov = server.home.appendingPathComponent("IMG_0001.MOV").path
+        try TestServer.ffmpeg(["-i", TestServer.demoVideo.path, "-t", "6", "-c:v", "libx265", "-x265-params", "log-level=error",
+                               "-preset", "ultrafast", "-tag:v", "hvc1", "-c:a", "aac", mov])
+        let original = try Data(contentsOf: URL(fileURLWithPath: mov))
+        try await server.run { client in
+            let r = try await client.upload(original, name: "IMG_0001.MOV", type: "video/quicktime")
+            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let final = try await client.waitForJob(id)
+            #expect(final["state"] as? String == "done", "\(final)")
+            let session = try #require(final["sessionId"] as? Int)
+            let video = try await client.execute(uri: "/api/sessions/\(session)/video", method: .get, headers: [:], body: nil)
+            #expect(video.status == .ok && video.headers[.contentType] == "video/mp4")
+            let copy = server.home.appendingPathComponent("copy.mp4").path
+            try Data(buffer: video.body).write(to: URL(fileURLWithPath: copy))
+            let probe = try MediaProbe.probe(copy)
+            #expect(probe.video?.codec == "h264" && probe.audio?.codec == "aac")
+            #expect(abs(probe.duration - (try MediaProbe.probe(mov).duration)) < 0.1)
+            let served = try await client.execute(uri: "/api/sessions/\(session)/original", method: .get, headers: [:], body: nil)
+            #expect(Data(buffer: served.body) == original)
+            #expect(server.mediaFiles.contains { $0.hasSuffix(".playback.mp4") })
+            let (deleted, _) = try await client.json("/api/sessions/\(session)", method: .delete)
+            #expect(deleted == .ok || deleted == .noContent)
+            #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
         }
     }
 
