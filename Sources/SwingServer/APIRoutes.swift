@@ -42,6 +42,22 @@ struct APIRoutes: Sendable {
             let playable = try db.playbackPath(forMedia: record.filePath) ?? record.filePath
             return try await FileResponses.send(playable, request: request, context: context)
         }
+        api.get("sessions/:id/thumbnail.jpg") { request, context in
+            let record = try session(context)
+            let path = Self.thumbnailPath(forMedia: record.filePath)
+            if !FileManager.default.fileExists(atPath: path) {
+                // At the first contact: the player mid-stroke says more than the first frame.
+                let time = try db.shot(sessionId: record.id, index: 1)?.time ?? 1
+                let source = record.filePath
+                do {
+                    try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
+                } catch {
+                    throw APIError(.notFound, "Session \(record.id) has no picture to show.")
+                }
+            }
+            return try await FileResponses.send(path, request: request, context: context,
+                                                headers: [.cacheControl: "private, max-age=86400"], contentType: "image/jpeg")
+        }
         api.get("sessions/:id/original") { request, context in
             let record = try session(context)
             return try await FileResponses.send(record.filePath, request: request, context: context,
@@ -65,6 +81,7 @@ struct APIRoutes: Sendable {
             // The media goes with its last session (a second session of the same upload keeps it).
             if try !db.mediaInUse(path: record.filePath) {
                 if let copy = try db.playbackPath(forMedia: record.filePath) { try? FileManager.default.removeItem(atPath: copy) }
+                try? FileManager.default.removeItem(atPath: Self.thumbnailPath(forMedia: record.filePath))
                 try? FileManager.default.removeItem(atPath: record.filePath)
             }
             return Response(status: .noContent)
@@ -176,6 +193,9 @@ struct APIRoutes: Sendable {
         state.wakeUp.signal()
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)
     }
+
+    /// Where the session list's picture of a stored upload is kept (next to it, removed with it).
+    static func thumbnailPath(forMedia path: String) -> String { path + ".thumb.jpg" }
 
     /// The client's file name, reduced to a safe display name (it never names a file on disk).
     static func fileName(_ header: String?) -> String {

@@ -218,8 +218,8 @@ extension JobRunner {
             let analyzer = try SessionAnalyzer(options: options)
             let order = AnalysisStage.allCases.filter { $0 != .detectingVisualContacts }
             let path = job.mediaPath
-            // Stage 1 ("Reading the video") first makes the browser-playable copy when one is needed,
-            // in the first half of the stage, then extracts the audio.
+            // Stage 1 ("Extracting audio") first makes the browser-playable copy when one is needed,
+            // in the first half of the stage: both are reading the upload before the analysis proper.
             let copied = try await makePlaybackCopy(job: job, db: db) { report(1, 0.5 * $0) }
             let task = Task.detached {
                 try analyzer.analyze(path: path) { stage, fraction in

@@ -20,7 +20,7 @@ public struct JobView: Codable, Sendable, Equatable {
     public var finishedAt: Date?
 
     /// The four stages as the pages name them, in order.
-    public static let stageNames = ["Reading the video", "Detecting contacts", "Running body pose", "Computing statistics"]
+    public static let stageNames = ["Extracting audio", "Detecting contacts", "Running body pose", "Computing statistics"]
 
     public init(_ job: JobRecord) {
         id = job.id ?? 0; state = job.state; stage = job.stage

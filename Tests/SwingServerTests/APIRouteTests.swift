@@ -89,6 +89,15 @@ import Testing
             let served = try await client.execute(uri: "/api/sessions/\(session)/original", method: .get, headers: [:], body: nil)
             #expect(Data(buffer: served.body) == original)
             #expect(server.mediaFiles.contains { $0.hasSuffix(".playback.mp4") })
+            // The session list's picture: a small upright JPEG, kept next to the media.
+            let thumb = try await client.execute(uri: "/api/sessions/\(session)/thumbnail.jpg", method: .get, headers: [:], body: nil)
+            #expect(thumb.status == .ok && thumb.headers[.contentType] == "image/jpeg")
+            let jpeg = server.home.appendingPathComponent("thumb.jpg").path
+            try Data(buffer: thumb.body).write(to: URL(fileURLWithPath: jpeg))
+            let picture = try ImageIO.load(jpeg)
+            #expect(max(picture.width, picture.height) == 320, "\(picture.width)×\(picture.height)")
+            let (none, _) = try await client.json("/api/sessions/999/thumbnail.jpg")
+            #expect(none == .notFound)
             let (deleted, _) = try await client.json("/api/sessions/\(session)", method: .delete)
             #expect(deleted == .ok || deleted == .noContent)
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")

@@ -1,7 +1,7 @@
 // Pick a video, upload it with a progress bar, then follow the four stages live (SSE) until the results.
 import { api, el, fmt, preferredHand } from './api.js';
 
-const STAGES = ['Reading the video', 'Detecting contacts', 'Running body pose', 'Computing statistics'];
+const STAGES = ['Extracting audio', 'Detecting contacts', 'Running body pose', 'Computing statistics'];
 const MAX_BYTES = 2048 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 let hand = null, startedAt = null, timer = null, source = null, xhr = null, jobId = null;
