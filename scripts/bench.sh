@@ -4,14 +4,15 @@
 # Areas: contacts (audio DSP vs the Python/scipy reference), media (decode vs the ffmpeg CLI), yolo
 # (end-to-end detect vs Python ORT+numpy), pose (BlazePose vs MediaPipe Python), biomech (measure vs numpy),
 # interpret (interpreter overhead), analyze (10-min 1080p60 session: real-time factor, peak RSS), fusion
-# (audio-only vs audio+visual contacts with a colour-keyed stand-in detector). Pick some with BENCH="contacts yolo".
+# (audio-only vs audio+visual contacts with a colour-keyed stand-in detector), serve (uploads, job events and
+# session latency vs a Python stdlib server). Pick some with BENCH="contacts yolo".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
 export PATH="/opt/swift/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts media yolo pose biomech interpret analyze fusion}"
+AREAS="${BENCH:-contacts media yolo pose biomech interpret analyze fusion serve}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"

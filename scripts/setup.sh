@@ -29,7 +29,7 @@ fi
 # ---- 1. Debian packages -------------------------------------------------------------------
 if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
   pkgs=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-        libturbojpeg0-dev pkg-config libsqlite3-dev python3-venv unzip time chromium chromium-driver)
+        libturbojpeg0-dev pkg-config libsqlite3-dev python3-venv unzip time chromium chromium-driver wrk)
   missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
