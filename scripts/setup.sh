@@ -18,7 +18,7 @@ ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinu
 ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
 DEPS=".deps"
 PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0)
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v5"
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v6"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
