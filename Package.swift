@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingSweepTests", dependencies: ["SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingServerTests", dependencies: ["SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).

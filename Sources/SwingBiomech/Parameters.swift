@@ -1,8 +1,4 @@
-/// The player's dominant (hitting) hand.
-public enum Hand: String, Sendable, Codable, CaseIterable {
-    case right, left
-}
-
+import SwingCore
 /// How the contact-point metrics are taken at the contact time t_c.
 public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
     /// Per-frame metrics linearly interpolated to t_c between the window frames just before and after it

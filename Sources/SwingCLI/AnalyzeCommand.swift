@@ -107,7 +107,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             return document
         }
-        if remember { try db?.setDominantHand(hand == .left ? .left : .right) }
+        if remember { try db?.setDominantHand(hand) }
         if let visual, let report = analysis.visualContacts { try visual.model.recordUse(report.runStats, in: db) }
         if jsonOut != "-" && csvOut != "-" { try Console.line(SessionTable.summary(document, analysis: analysis)) }
     }
@@ -116,7 +116,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     /// the stored profile, else ask once on a terminal (remembered), else right-handed with a note.
     private func resolveHand(_ db: AppDatabase?) throws -> (Hand, remember: Bool) {
         if let hand { return (hand, true) }
-        if let stored = try db?.dominantHand() { return (stored == .left ? .left : .right, false) }
+        if let stored = try db?.dominantHand() { return (stored, false) }
         if isatty(0) != 0 {
             Console.err("Which hand do you hit with? [r]ight / [l]eft: ")
             let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()

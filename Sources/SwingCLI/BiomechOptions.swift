@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwingBiomech
+import SwingCore
 
 extension Hand: ExpressibleByArgument {}
 extension ContactFrameMode: ExpressibleByArgument {}

@@ -46,7 +46,7 @@ public enum SessionArchive {
         let record = NewSession(
             filePath: mediaPath, fileName: URL(fileURLWithPath: file).lastPathComponent, fileSHA256: checksum,
             createdAt: document.session.createdAt, durationSeconds: document.session.duration, fps: document.session.fps,
-            hand: hand == .left ? .left : .right,
+            hand: hand,
             statsJSON: String(decoding: try compact.encode(document.session.stats), as: UTF8.self),
             shotCount: document.session.stats.shotCount, consistency: document.session.stats.consistency)
         let id = try db.saveSession(record, shots: shots) { id in
@@ -140,7 +140,7 @@ public enum SessionArchive {
         }
         return SessionDocument(session: .init(
             id: r.id, file: r.filePath, createdAt: SessionDocument.wholeSeconds(r.createdAt), duration: r.durationSeconds,
-            fps: r.fps, width: 0, height: 0, hand: r.hand == .left ? .left : .right, shots: shots, stats: stats,
+            fps: r.fps, width: 0, height: 0, hand: r.hand, shots: shots, stats: stats,
             contactsHeard: shots.count, warnings: [], pose: nil, visualDetector: nil))
     }
 }

@@ -90,7 +90,7 @@ struct APIRoutes: Sendable {
         api.put("preferences") { request, context in
             let body = try await request.body.collect(upTo: 4096)
             guard let prefs = try? JSONDecoder().decode(Preferences.self, from: Data(buffer: body)),
-                  let hand = prefs.hand.flatMap(DominantHand.init(rawValue:)) else {
+                  let hand = prefs.hand.flatMap(Hand.init(rawValue:)) else {
                 throw APIError(.badRequest, #"Send {"hand": "right"} or {"hand": "left"}."#)
             }
             try db.setDominantHand(hand)

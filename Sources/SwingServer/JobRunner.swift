@@ -211,7 +211,7 @@ extension JobRunner {
     static func analysis(db: AppDatabase) -> @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64 {
         { job, report in
             let stored = try db.dominantHand()
-            let hand: Hand = (job.hand ?? stored?.rawValue) == "left" ? .left : .right
+            let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
             var options = AnalysisOptions()
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
             options.biomech = BiomechParameters(hand: hand)

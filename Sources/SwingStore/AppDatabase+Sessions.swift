@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
+import SwingCore
 
 /// Player profile and analysed sessions (issue 5).
 extension AppDatabase {
     /// The stored dominant hand, or `nil` if the player was never asked.
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func dominantHand() throws -> DominantHand? {
+    public func dominantHand() throws -> Hand? {
         try read("read the player profile") { db in
             try PlayerRecord.order(Column("id")).fetchOne(db)?.dominantHand
         }
@@ -13,7 +14,7 @@ extension AppDatabase {
 
     /// Stores the dominant hand (creating the profile on first call).
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func setDominantHand(_ hand: DominantHand, at date: Date = Date()) throws {
+    public func setDominantHand(_ hand: Hand, at date: Date = Date()) throws {
         try write("save the player profile") { db in
             if var player = try PlayerRecord.order(Column("id")).fetchOne(db) {
                 player.dominantHand = hand

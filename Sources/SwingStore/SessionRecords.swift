@@ -1,10 +1,9 @@
 import Foundation
 import GRDB
+import SwingCore
 
-/// The player's dominant hand as stored (the store does not depend on SwingBiomech; the pipeline maps).
-public enum DominantHand: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
-    case right, left
-}
+/// The dominant hand is stored as its raw value (`right` / `left`).
+extension Hand: DatabaseValueConvertible {}
 
 /// An analysed session to be saved (see ``AppDatabase/saveSession(_:shots:)``).
 public struct NewSession: Codable, Sendable, Equatable {
@@ -17,7 +16,7 @@ public struct NewSession: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var durationSeconds: Double
     public var fps: Double
-    public var hand: DominantHand
+    public var hand: Hand
     /// The session statistics as JSON text (the `stats` object of `analyze --json`).
     public var statsJSON: String
     /// Number of shots with a person (the ones in the statistics).
@@ -26,7 +25,7 @@ public struct NewSession: Codable, Sendable, Equatable {
     public var consistency: Double?
 
     public init(filePath: String, fileName: String? = nil, fileSHA256: String, createdAt: Date = Date(),
-                durationSeconds: Double, fps: Double, hand: DominantHand, statsJSON: String,
+                durationSeconds: Double, fps: Double, hand: Hand, statsJSON: String,
                 shotCount: Int, consistency: Double?) {
         self.filePath = filePath
         self.fileName = fileName ?? URL(fileURLWithPath: filePath).lastPathComponent
@@ -46,7 +45,7 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var createdAt: Date
     public var durationSeconds: Double
     public var fps: Double
-    public var hand: DominantHand
+    public var hand: Hand
     public var statsJSON: String
     public var shotCount: Int
     public var consistency: Double?
@@ -153,7 +152,7 @@ public struct SessionDetail: Sendable, Equatable {
 struct PlayerRecord: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "player"
     var id: Int64?
-    var dominantHand: DominantHand
+    var dominantHand: Hand
     var createdAt: Date
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwingBiomech
+import SwingCore
 
 /// Runs `tools/reference_measure.py` (an independent numpy implementation of issue 5's definitions)
 /// and SwingBiomech on the same generated tracks and requires agreement to 1e-3 cm / cm/s — far below
