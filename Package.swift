@@ -35,11 +35,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // SHA-256 for uploads, sessions and model downloads: BoringSSL's (SHA-NI) on Linux, CryptoKit on macOS.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
-        .target(name: "SwingCore", swiftSettings: hotSettings),
+        .target(name: "SwingCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: hotSettings),
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",

@@ -142,7 +142,11 @@ def cmd_peer(port, directory):
             self.end_headers()
             self.wfile.write(body)
 
-    http.server.ThreadingHTTPServer(("127.0.0.1", int(port)), Handler).serve_forever()
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            pass   # wrk closes its connections mid-keep-alive when it stops; that is not an error
+
+    Server(("127.0.0.1", int(port)), Handler).serve_forever()
 
 
 if __name__ == "__main__":

@@ -1,63 +1,31 @@
+import Crypto
 import Foundation
 
-/// SHA-256 (FIPS 180-4), streaming. Used to fingerprint session videos and verify downloaded models;
-/// small enough to own, so the engine needs no crypto dependency on Linux.
+/// SHA-256, streaming: fingerprints uploads and session videos and verifies downloaded models.
+/// Backed by swift-crypto (BoringSSL with the CPU's SHA instructions on Linux, CryptoKit on macOS),
+/// so hashing keeps up with a disk or a network upload.
 public struct SHA256: Sendable {
-    private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-    private var buffer: [UInt8] = []
-    private var length: UInt64 = 0
-
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+    private var hasher = Crypto.SHA256()
 
     public init() {}
 
     /// Feeds more bytes.
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for b in bytes {
-            buffer.append(b)
-            length &+= 1
-            if buffer.count == 64 { compress(buffer); buffer.removeAll(keepingCapacity: true) }
-        }
+        update(Data(bytes))
     }
 
-    /// Feeds a `Data` chunk (fast path over contiguous bytes).
+    /// Feeds a `Data` chunk.
     public mutating func update(_ data: Data) {
-        data.withUnsafeBytes { raw in
-            var i = 0
-            let n = raw.count
-            length &+= UInt64(n)
-            if !buffer.isEmpty {
-                while i < n && buffer.count < 64 { buffer.append(raw[i]); i += 1 }
-                if buffer.count == 64 { compress(buffer); buffer.removeAll(keepingCapacity: true) }
-            }
-            while n - i >= 64 {
-                compress(Array(raw[i..<(i + 64)]))
-                i += 64
-            }
-            while i < n { buffer.append(raw[i]); i += 1 }
-        }
+        hasher.update(data: data)
     }
 
-    /// The digest of everything fed so far.
-    public func finalize() -> [UInt8] {
-        var copy = self
-        let bitLength = length &* 8
-        copy.buffer.append(0x80)
-        while copy.buffer.count % 64 != 56 { copy.buffer.append(0) }
-        for s in stride(from: 56, through: 0, by: -8) { copy.buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(s))) }
-        for chunk in stride(from: 0, to: copy.buffer.count, by: 64) { copy.compress(Array(copy.buffer[chunk..<(chunk + 64)])) }
-        return copy.h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> UInt32(24 - 8 * $0)) } }
+    /// Feeds contiguous bytes without copying them.
+    public mutating func update(_ raw: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: raw)
     }
+
+    /// The digest of everything fed so far (more may be fed afterwards).
+    public func finalize() -> [UInt8] { Array(hasher.finalize()) }
 
     /// Lower-case hex of ``finalize()``.
     public func hexDigest() -> String { finalize().map { String(format: "%02x", $0) }.joined() }
@@ -74,29 +42,4 @@ public struct SHA256: Sendable {
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { s.update(chunk) }
         return s.hexDigest()
     }
-
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-        }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
-    }
-
-    @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
