@@ -6,7 +6,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup build test test-asan demo bench clean
+.PHONY: setup build test test-asan test-browser demo bench clean
 
 setup:
 	@./scripts/setup.sh
@@ -14,10 +14,12 @@ setup:
 build: setup
 	$(SWIFT) build -c $(CONFIG) --product swingmaster
 
-# Debug build of everything (the CLI tests run the real binary), then the whole suite.
+# Debug build of everything (the CLI tests run the real binary), then the whole suite, then the web app
+# in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
 test: setup
-	$(SWIFT) build
-	SWINGMASTER_BIN=$(BIN_DEBUG) $(SWIFT) test
+	$(SWIFT) build --build-tests
+	SWINGMASTER_BIN=$(BIN_DEBUG) $(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
+	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
 # The media, vision and pose suites and the frame-size sweep under AddressSanitizer (issue #10):
 # any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure.
@@ -26,6 +28,11 @@ test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
 	ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1 \
 	  $(SWIFT) test --skip-build --sanitize=address --build-path .build-asan --filter '$(ASAN_SUITES)'
+
+# Only the browser tests (needs the debug binary: make test builds it).
+test-browser: setup
+	$(SWIFT) build --product swingmaster
+	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
 demo: build
 	./scripts/demo.sh $(BIN)

@@ -29,7 +29,7 @@ function showJob(job) {
 }
 
 function row(s) {
-  const thumb = el('video', { class: 'thumb', src: `/api/sessions/${s.id}/video#t=2`, preload: 'metadata', muted: true, 'aria-hidden': 'true' });
+  const thumb = el('img', { class: 'thumb', src: `/api/sessions/${s.id}/thumbnail.jpg`, alt: '', loading: 'lazy', decoding: 'async' });
   const remove = el('button', { type: 'button', class: 'danger', 'aria-label': `Delete session ${s.file}`, onclick: () => confirmDelete(s) }, 'Delete');
   return el('li', { class: 'session' }, thumb,
     el('div', {},

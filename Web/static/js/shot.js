@@ -56,7 +56,8 @@ function glow(t) { return Math.max(0, 1 - Math.abs(t - view.shot.contactTime) / 
 
 function drawOverlay(t) {
   const w = overlay.clientWidth, h = overlay.clientHeight, ratio = window.devicePixelRatio || 1;
-  if (overlay.width !== Math.round(w * ratio)) { overlay.width = Math.round(w * ratio); overlay.height = Math.round(h * ratio); }
+  // Follow the box's size (it changes when the video's metadata arrives and on resize).
+  if (overlay.width !== Math.round(w * ratio) || overlay.height !== Math.round(h * ratio)) { overlay.width = Math.round(w * ratio); overlay.height = Math.round(h * ratio); }
   const ctx = overlay.getContext('2d');
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0); ctx.clearRect(0, 0, w, h);
   const sx = w / view.video.width, sy = h / view.video.height;

@@ -4,8 +4,9 @@ import { colors } from './api.js';
 
 export class SkeletonView {
   constructor(canvas, { bones, wrist, onChange } = {}) {
-    this.canvas = canvas; this.bones = bones ?? []; this.wrist = wrist ?? 10; this.onChange = onChange;
-    this.reset();
+    this.canvas = canvas; this.bones = bones ?? []; this.wrist = wrist ?? 10;
+    this.reset();   // before onChange is set: the caller has not stored this view yet, so it must not be asked to draw
+    this.onChange = onChange;
     let drag = null;
     const pinch = new Map();
     canvas.addEventListener('pointerdown', (e) => { canvas.setPointerCapture(e.pointerId); pinch.set(e.pointerId, e); drag = { x: e.clientX, y: e.clientY, yaw: this.yaw, pitch: this.pitch }; canvas.style.cursor = 'grabbing'; });
@@ -67,8 +68,13 @@ export class SkeletonView {
     }
     // Axes labels.
     ctx.font = '12px system-ui'; ctx.fillStyle = colors.muted;
-    const fwd = P([110, 0, g]); ctx.fillText('forward', fwd[0], fwd[1]);
-    const side = P([0, 110, g]); ctx.fillText('hitting side', side[0], side[1]);
+    // Axis labels stay inside the canvas however the view is turned (a phone's canvas is narrow).
+    const label = (text, [x, y]) => {
+      const width = ctx.measureText(text).width;
+      ctx.fillText(text, Math.min(Math.max(4, x), w - width - 4), Math.min(Math.max(14, y), h - 4));
+    };
+    label('forward', P([110, 0, g]));
+    label('hitting side', P([0, 110, g]));
     if (ghost?.body) this.bonesOf(ctx, ghost.body, P, 'rgba(124,196,255,0.45)', 3);
     // The wrist arc.
     if (arc.length > 1) {

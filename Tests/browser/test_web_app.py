@@ -1,0 +1,224 @@
+"""The web app in a real browser (issue #12): what a player does and sees, end to end.
+
+One `swingmaster serve` for the module (fresh home), headless Chromium per test. Run through
+scripts/test-browser.sh (called by `make test`). Screenshots of every page at phone (375 px) and
+desktop (1440 px) widths go to .build/screenshots/ — look at them.
+"""
+import os
+import re
+import subprocess
+import tempfile
+import time
+import unittest
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+import support
+from support import DESKTOP, PHONE, SAMPLE, browser, no_horizontal_scroll, screenshot, severe_console_errors, wait
+
+SERVER = None
+
+
+def setUpModule():
+    global SERVER
+    SERVER = support.Server()
+
+
+def tearDownModule():
+    if SERVER:
+        SERVER.stop()
+
+
+def ffmpeg(*args):
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args], check=True)
+
+
+class WebAppTests(unittest.TestCase):
+    def setUp(self):
+        self.driver = browser(*DESKTOP)
+        self.expected_statuses = ()
+        self.tmp = tempfile.mkdtemp(prefix="swing-browser-files-")
+
+    def tearDown(self):
+        try:
+            errors = severe_console_errors(self.driver, self.expected_statuses)
+        finally:
+            self.driver.quit()
+        self.assertEqual(errors, [], "the pages logged console errors")
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def open(self, path):
+        self.driver.get(SERVER.url + path)
+
+    def by_id(self, name):
+        return self.driver.find_element(By.ID, name)
+
+    def choose_hand(self):
+        self.open("/onboarding")
+        self.driver.find_element(By.CSS_SELECTOR, '.hand[data-hand="right"]').click()
+        wait(self.driver, lambda d: d.find_element(By.ID, "go").text == "Upload a video", message="the hand was not taken")
+
+    def upload(self, path):
+        """Picks `path` through the real file input on /sessions/new; returns once the upload is sent."""
+        self.open("/sessions/new")
+        wait(self.driver, lambda d: d.find_element(By.ID, "hand-label").text != "…", message="the page did not load the hand")
+        self.by_id("file").send_keys(path)
+        wait(self.driver, lambda d: d.find_element(By.ID, "progress").is_displayed(), 30, "no progress after choosing a file")
+
+    def wait_for_results(self, timeout=240):
+        wait(self.driver, lambda d: re.search(r"/sessions/\d+$", d.current_url), timeout,
+             f"the analysis did not reach the results page; server log:\n{SERVER.log_text()}")
+        return int(self.driver.current_url.rsplit("/", 1)[1])
+
+    def video_plays(self):
+        """The shot page's video has data and its clock advances when played."""
+        video = self.by_id("video")
+        wait(self.driver, lambda d: d.execute_script("return arguments[0].readyState", video) >= 2, 60,
+             "the video never had a frame to show")
+        start = self.driver.execute_script("return arguments[0].currentTime", video)
+        self.driver.execute_script("arguments[0].play()", video)
+        wait(self.driver, lambda d: d.execute_script("return arguments[0].currentTime", video) > start + 0.1, 30,
+             "the video did not play (currentTime stood still)")
+
+    # -- tests ---------------------------------------------------------------------------------
+
+    def test_1_first_visit_to_shot_view(self):
+        d = self.driver
+        self.open("/")
+        wait(d, lambda d: d.current_url.endswith("/onboarding"), message="a first visit should start with onboarding")
+        self.assertIn("How to film", d.page_source)
+        self.assertEqual(self.by_id("go").get_attribute("aria-disabled"), "true")
+        self.choose_hand()
+        self.by_id("go").click()
+        wait(d, lambda d: d.current_url.endswith("/sessions/new"))
+
+        self.upload(SAMPLE)
+        seen = set()
+
+        def stages_progress(d):
+            if re.search(r"/sessions/\d+$", d.current_url):
+                return True
+            try:
+                for li in d.find_elements(By.CSS_SELECTOR, "#stages li"):
+                    cls = li.get_attribute("class")
+                    if "active" in cls or "done" in cls:
+                        seen.add(li.text.split("\n")[0])
+                return d.find_element(By.ID, "job-error").is_displayed()
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False   # the page is moving on to the results
+        wait(d, stages_progress, 240, "the job neither finished nor failed")
+        if "/new" in d.current_url:
+            self.fail(f"the analysis of the sample failed: {d.find_element(By.ID, 'job-error').text}")
+        session = self.wait_for_results()
+        self.assertTrue(seen & {"Extracting audio", "Detecting contacts", "Running body pose", "Computing statistics"},
+                        f"no stage was seen live: {seen}")
+
+        # Results: shot count and a consistency score, the scatter drawn, a row per shot.
+        wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")) > 0, 30, "no shot rows")
+        stats = self.by_id("stats").text
+        self.assertRegex(stats.lower(), r"shots?")
+        self.assertRegex(stats.lower(), r"consistency")
+        shots = len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr"))
+        self.assertGreaterEqual(shots, 2)
+        self.assertTrue(self.canvas_has_pixels("scatter"), "the contact scatter is empty")
+
+        # Shot 1: the video plays, the overlay draws, the skeleton turns when dragged, ← → change shots.
+        self.open(f"/sessions/{session}/shots/1")
+        wait(d, lambda d: "Shot 1 of" in d.find_element(By.ID, "counter").text, 30)
+        self.video_plays()
+        wait(d, lambda d: self.canvas_has_pixels("overlay"), 30, "nothing was drawn over the video")
+        self.driver.execute_script("document.getElementById('video').pause()")
+        before = d.execute_script("return document.getElementById('skeleton').toDataURL()")
+        ActionChains(d).move_to_element(self.by_id("skeleton")).click_and_hold().move_by_offset(120, 30).release().perform()
+        wait(d, lambda d: d.execute_script("return document.getElementById('skeleton').toDataURL()") != before, 10,
+             "dragging did not turn the skeleton")
+        self.assertTrue(self.canvas_has_pixels("series"), "the wrist time series is empty")
+        d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        wait(d, lambda d: d.current_url.endswith("/shots/2"), 10, "→ did not open the next shot")
+        wait(d, lambda d: "Shot 2 of" in d.find_element(By.ID, "counter").text, 30)
+        d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+        wait(d, lambda d: d.current_url.endswith("/shots/1"), 10, "← did not go back")
+
+    def test_2_every_page_at_phone_and_desktop_width(self):
+        d = self.driver
+        sessions = SERVER.api("/api/sessions")["sessions"]
+        if not sessions:
+            self.choose_hand()
+            self.upload(SAMPLE)
+            self.wait_for_results()
+            sessions = SERVER.api("/api/sessions")["sessions"]
+        sid = sessions[0]["id"]
+        pages = {"home": "/", "onboarding": "/onboarding", "new": "/sessions/new", "results": f"/sessions/{sid}",
+                 "shot": f"/sessions/{sid}/shots/1", "compare": "/compare", "progress": "/progress", "login": "/login"}
+        ready = {"home": "#sessions li", "results": "#shots tbody tr", "shot": "#metrics .stat, #metrics > *",
+                 "compare": "#pick-a option"}
+        for width, height in (PHONE, DESKTOP):
+            d.set_window_size(width, height)
+            for name, path in pages.items():
+                self.open(path)
+                if name in ready:
+                    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ready[name]), 30, f"{name} did not fill in")
+                if name == "shot":
+                    wait(d, lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2, 60)
+                    d.execute_script("const v = document.getElementById('video'); v.currentTime = v.currentTime + 0.6")
+                    time.sleep(0.8)
+                time.sleep(0.4)
+                self.assertTrue(no_horizontal_scroll(d), f"{name} scrolls sideways at {width} px")
+                screenshot(d, name)
+
+    def test_3_cancel_stores_nothing(self):
+        long = os.path.join(self.tmp, "long practice.mp4")
+        ffmpeg("-stream_loop", "5", "-i", SAMPLE, "-c", "copy", "-t", "70", long)
+        before = len(SERVER.api("/api/sessions")["sessions"])
+        media_before = SERVER.media_files()
+        self.choose_hand()
+        self.upload(long)
+        d = self.driver
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#stages li.active"), 120, "the job never started")
+        self.by_id("cancel").click()
+        wait(d, lambda d: d.find_element(By.ID, "job-error").is_displayed(), 60, "cancelling said nothing")
+        self.assertIn("Nothing was stored", self.by_id("job-error").text)
+        time.sleep(1)
+        self.assertEqual(len(SERVER.api("/api/sessions")["sessions"]), before, "a cancelled job stored a session")
+        self.assertEqual(SERVER.media_files(), media_before, "a cancelled job left its upload behind")
+
+    def test_4_a_file_that_is_not_a_video_gets_the_servers_sentence(self):
+        fake = os.path.join(self.tmp, "notes.mp4")
+        with open(fake, "w") as f:
+            f.write("these are my notes, not a video\n" * 20)
+        before = len(SERVER.api("/api/sessions")["sessions"])
+        self.expected_statuses = (422,)   # the server's answer to this file, shown on the page
+        self.choose_hand()
+        self.upload(fake)
+        wait(self.driver, lambda d: d.find_element(By.ID, "job-error").is_displayed(), 60, "no error shown")
+        text = self.by_id("job-error").text
+        self.assertIn("notes.mp4", text)
+        self.assertNotIn(SERVER.home, text, "the sentence leaks a server path")
+        self.assertTrue(self.by_id("again").is_displayed(), "no way to try another video")
+        self.assertEqual(len(SERVER.api("/api/sessions")["sessions"]), before)
+
+    def test_5_an_iphone_hevc_mov_plays_in_the_shot_view(self):
+        mov = os.path.join(self.tmp, "IMG_0042.MOV")
+        ffmpeg("-i", SAMPLE, "-c:v", "libx265", "-x265-params", "log-level=error", "-preset", "ultrafast",
+               "-tag:v", "hvc1", "-c:a", "aac", mov)
+        self.choose_hand()
+        self.upload(mov)
+        session = self.wait_for_results()
+        self.open(f"/sessions/{session}/shots/1")
+        self.video_plays()
+
+    def canvas_has_pixels(self, canvas_id):
+        return self.driver.execute_script("""
+            const c = document.getElementById(arguments[0]);
+            if (!c || !c.width || !c.height) return false;
+            const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
+            return false;""", canvas_id)
+
+
+if __name__ == "__main__":
+    unittest.main()
