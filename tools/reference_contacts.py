@@ -165,6 +165,33 @@ def band_ratios(x, y, onset, p, fs, thud_sos, click_sos):
     return low, ratio(click_sos), in_band
 
 
+BAND_EXCERPTS, BAND_EXCERPT_S, BAND_EMPTY_BELOW = 24, 0.5, 1e-3
+
+
+def click_band_content(x, y, p, fs):
+    """Energy in the upper 70 % of the click band over the detection band's, over evenly spread
+    excerpts (as BandContent.ratio in Swift); None when not measurable."""
+    low, high = p["clickBandLowHz"], min(p["clickBandHighHz"], 0.45 * fs)
+    low = low + 0.3 * (high - low)
+    if not (high > low and high < 0.5 * fs) or len(x) == 0:
+        return None
+    sos = butter(AUX_ORDER, [low, high], btype="band", fs=fs, output="sos")
+    length = min(len(x), int(BAND_EXCERPT_S * fs))
+    count = max(1, min(BAND_EXCERPTS, len(x) // max(length, 1)))
+    pad = 4 * 3 * (2 * len(sos) + 1)
+    band = main = 0.0
+    for k in range(count):
+        start = 0 if count == 1 else (len(x) - length) * k // (count - 1)
+        a, b = max(0, start - pad), min(len(x), start + length + pad)
+        seg = x[a:b]
+        if len(seg) <= 3 * (2 * len(sos) + 1):
+            continue
+        f = sosfiltfilt(sos, seg)[start - a:start - a + length]
+        band += float(np.sum(f * f))
+        main += float(np.sum(y[start:start + length] ** 2))
+    return band / main if main > 0 else None
+
+
 def detect(x, fs, params=None):
     p = dict(DEFAULTS, **(params or {}))
     x = np.asarray(x, dtype=np.float64)
@@ -176,6 +203,11 @@ def detect(x, fs, params=None):
     centres, values = noise_floor(env, p, fs)
     floor = np.interp(np.arange(len(env)), centres, values)
     peaks = candidates(env, p["peakThresholdFactor"] * floor, p, fs)
+    if p["requireBroadband"]:
+        # The click gate needs sound in its band: band-limited recordings skip it (BandContent.swift).
+        ratio = click_band_content(x, y, p, fs)
+        if ratio is not None and ratio < BAND_EMPTY_BELOW:
+            p = dict(p, requireBroadband=False)
     thud_sos = butter(AUX_ORDER, [p["thudBandLowHz"], p["thudBandHighHz"]], btype="band", fs=fs,
                       output="sos") if p["rejectThuds"] else None
     click_sos = butter(AUX_ORDER, [p["clickBandLowHz"], min(p["clickBandHighHz"], 0.45 * fs)], btype="band",

@@ -110,6 +110,28 @@ public enum Butterworth {
         }
     }
 
+    /// Designs an even-order low-pass as `order / 2` second-order sections (odd orders round up), equal
+    /// to rounding to `scipy.signal.butter(order, cutoffHz, fs=sampleRate, output="sos")`: the bilinear
+    /// transform of the analog prototype, pre-warped so the −3 dB corner lands on `cutoffHz`.
+    /// - Parameters:
+    ///   - order: filter order (poles).
+    ///   - cutoffHz: −3 dB corner, below `sampleRate / 2`.
+    ///   - sampleRate: samples per second.
+    public static func lowPass(order: Int, cutoffHz: Double, sampleRate fs: Double) -> [Biquad] {
+        let pairs = max(1, (order + 1) / 2)
+        let n = 2 * pairs
+        let w0 = 2 * Double.pi * cutoffHz / fs
+        let cosW = cos(w0), sinW = sin(w0)
+        return (0..<pairs).map { k in
+            // Pole pair k of the prototype sits at angle θ from the imaginary axis: Q = 1 / (2 cos θ).
+            let q = 1 / (2 * cos(Double.pi * Double(2 * k + 1) / Double(2 * n)))
+            let alpha = sinW / (2 * q)
+            let a0 = 1 + alpha
+            let b = (1 - cosW) / 2 / a0
+            return Biquad(b0: b, b1: 2 * b, b2: b, a1: -2 * cosW / a0, a2: (1 - alpha) / a0)
+        }
+    }
+
     /// |H| of a cascade at `omega` radians/sample.
     public static func magnitudeResponse(_ sections: [Biquad], omega: Double) -> Double {
         sections.reduce(1.0) { $0 * $1.response(omega: omega).magnitude }

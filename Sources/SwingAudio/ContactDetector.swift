@@ -31,6 +31,17 @@ public struct ContactCandidate: Sendable, Codable, Equatable {
     }
 }
 
+/// Contacts, with what the detector learnt about the recording on the way.
+public struct ContactDetection: Sendable, Equatable {
+    /// Contacts sorted by time.
+    public var contacts: [ContactCandidate]
+    /// One sentence per gate switched off for this recording (e.g. nothing in the click band); empty
+    /// when every configured gate ran.
+    public var notes: [String]
+    /// Energy in the upper click band over the detection band's, over the recording (`nil` when not measured).
+    public var clickBandContent: Double?
+}
+
 /// Finds racket–ball contacts in mono audio (the recipe of `docs/contacts.md`):
 /// band-pass → envelope → sliding-percentile noise floor → peaks above factor × floor → shape
 /// (width, symmetry) → thud / broadband / loudness gates → composite confidence → NMS.
@@ -50,15 +61,34 @@ public struct ContactDetector: Sendable {
     /// - Throws: ``AudioError`` for invalid parameters, sample rate, or non-finite samples.
     /// - Complexity: O(n) in the number of samples plus O(k) per candidate.
     public func detect(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> [ContactCandidate] {
-        let p = parameters
+        try run(samples: samples, sampleRate: sampleRate, progress: progress).contacts
+    }
+
+    /// Detects contacts and reports gates switched off for this recording (see ``ContactDetection``).
+    /// The broadband-click gate needs sound in its band: a recording that has none there (band-limited
+    /// by its microphone, sample rate or compression) is measured once and the gate is skipped.
+    /// - Throws: ``AudioError`` as ``detect(samples:sampleRate:progress:)``.
+    public func run(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> ContactDetection {
+        var p = parameters
         try p.validate(sampleRate: sampleRate)
         if let bad = samples.firstIndex(where: { !$0.isFinite }) { throw AudioError(.nonFiniteSamples(index: bad)) }
         let fs = sampleRate
         func samplesFor(ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
 
         let main = ZeroPhaseFilter(sections: Butterworth.bandPass(order: p.filterOrder, lowHz: p.lowHz, highHz: p.highHz, sampleRate: fs))
-        guard samples.count > main.padLength else { progress?("contacts", 1); return [] }
+        guard samples.count > main.padLength else { progress?("contacts", 1); return ContactDetection(contacts: [], notes: [], clickBandContent: nil) }
         let y = main.apply(samples) { progress?("contacts", 0.8 * $0) }
+
+        var notes: [String] = []
+        var clickContent: Double?
+        if p.requireBroadband {
+            let (low, high) = BandContent.upperBand(low: p.clickBandLowHz, high: min(p.clickBandHighHz, 0.45 * fs))
+            clickContent = BandContent.ratio(samples: samples, bandPassed: y, lowHz: low, highHz: high, sampleRate: fs)
+            if let content = clickContent, content < BandContent.emptyBelow {
+                p.requireBroadband = false
+                notes.append("The recording has almost no sound above \(Int(low / 100) * 100) Hz (a low sample rate, strong compression or a voice-band microphone), so hits were not required to sound broadband; squeaks and tones are less well told apart.")
+            }
+        }
 
         var width = samplesFor(ms: p.envelopeWindowMs)
         if width % 2 == 0 { width += 1 }
@@ -123,7 +153,7 @@ public struct ContactDetector: Sendable {
         }
         let result = NonMaximumSuppression.apply(scored, minGap: p.minGapMs / 1000)
         progress?("contacts", 1)
-        return result
+        return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent)
     }
 }
 

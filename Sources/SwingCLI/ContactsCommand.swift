@@ -77,12 +77,13 @@ enum ContactsJob {
         let info = try MediaProbe.probe(path)
         let warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
         let pcm = try AudioExtractor.extract(path, sampleRate: 44_100, range: range) { progress?("extracting audio", $1) }
-        var contacts = try ContactDetector(parameters: parameters)
-            .detect(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
+        let detection = try ContactDetector(parameters: parameters)
+            .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
+        var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         let output = Output(
             file: path, duration: Double(pcm.samples.count) / Double(pcm.sampleRate),
             sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters, contacts: contacts)
-        return Report(output: output, info: info, warnings: warnings)
+        return Report(output: output, info: info, warnings: warnings + detection.notes)
     }
 }

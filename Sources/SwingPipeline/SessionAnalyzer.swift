@@ -107,15 +107,16 @@ public struct SessionAnalyzer: Sendable {
     public func analyze(path: String, progress: ProgressHandler? = nil) throws -> SessionAnalysis {
         var clock = StageClock()
         let info = try MediaProbe.probe(path)
-        let warnings = try MediaValidator.validate(info, limits: options.limits, requireAudio: true,
+        var warnings = try MediaValidator.validate(info, limits: options.limits, requireAudio: true,
                                                    requireVideo: true, range: options.range)
         guard let video = info.video else {
             throw PipelineError(.noVideo, "\(path) has no video track; the analysis needs the player on video")
         }
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
-        let (heard, clipStart, clipDuration) = try audioContacts(path: path, clock: &clock, progress: progress)
+        let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, clock: &clock, progress: progress)
         var contacts = heard
+        warnings += notes
 
         // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
         // the fused contacts drive the pose stage exactly as audio contacts do.
@@ -174,22 +175,23 @@ public struct SessionAnalyzer: Sendable {
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.
     /// The PCM lives only inside this call, so its memory (106 MB for 10 minutes) is gone before pose.
     private func audioContacts(path: String, clock: inout StageClock, progress: ProgressHandler?) throws
-        -> (contacts: [ContactCandidate], start: Double, duration: Double) {
+        -> (contacts: [ContactCandidate], start: Double, duration: Double, notes: [String]) {
         let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
             progress?(AnalysisStage.extractingAudio.rawValue, $1)
         }
         try checkCancelled()
         clock.lap(.extractingAudio)
 
-        var contacts = try ContactDetector(parameters: options.detector).detect(
+        let detection = try ContactDetector(parameters: options.detector).run(
             samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
+        var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         guard !contacts.isEmpty || options.visualContacts != nil else {
             throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
         }
         try checkCancelled()
         clock.lap(.detectingContacts)
-        return (contacts, pcm.startTime, pcm.duration)
+        return (contacts, pcm.startTime, pcm.duration, detection.notes)
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they

@@ -31,6 +31,28 @@ struct FilterTests {
         }
     }
 
+    /// The analog low-pass |H| = 1 / √(1 + (ω/ωc)^2N) at pre-warped frequencies, and scipy's sections
+    /// (`butter(8, 5500, fs=44100, output="sos")`, denominators printed by scipy 1.x) to rounding.
+    @Test("Low-pass: −3 dB at the corner, analytic everywhere, scipy's sections", arguments: [2, 4, 8, 16])
+    func lowPassMatchesAnalyticResponse(order: Int) {
+        let sos = Butterworth.lowPass(order: order, cutoffHz: 5500, sampleRate: fs)
+        #expect(sos.count == order / 2)
+        func warp(_ x: Double) -> Double { tan(Double.pi * x / fs) }
+        for f in [10.0, 1000.0, 4000.0, 5500.0, 6500.0, 8000.0, 15000.0] {
+            let want = 1 / sqrt(1 + pow(warp(f) / warp(5500), Double(2 * order)))
+            let g = Butterworth.magnitudeResponse(sos, hz: f, sampleRate: fs)
+            #expect(abs(g - want) <= 1e-9 + 1e-7 * want, "\(f) Hz: \(g) vs \(want)")
+        }
+        if order == 8 {
+            let scipy: [(Double, Double)] = [(-0.837170481, 0.181834937), (-0.892771492, 0.260326975),
+                                             (-1.01765815, 0.436629674), (-1.24525379, 0.757926815)]
+            let ours = sos.map { ($0.a1, $0.a2) }.sorted { $0.1 < $1.1 }
+            for (o, s) in zip(ours, scipy) {
+                #expect(abs(o.0 - s.0) < 1e-8 && abs(o.1 - s.1) < 1e-8, "\(o) vs \(s)")
+            }
+        }
+    }
+
     /// Analytic: far below the band |H| ≈ (f·BW / (f_lo·f_hi))^N, i.e. ≈ 22^−4 ≈ 4e−6 at 60 Hz and ≈ 6.7^−4 ≈ 5e−4 at 200 Hz.
     @Test("Order 4: bounce (200 Hz) energy ≥ 60 dB down, wind (60 Hz) ≥ 100 dB down")
     func stopBandAttenuation() {
