@@ -57,7 +57,10 @@ enum ContactsJob {
     /// The `contacts --json` document.
     struct Output: Encodable {
         var file: String
+        /// Seconds of audio that decoded and were searched.
         var duration: Double
+        /// Seconds the container states for the searched range (more than `duration` when the file is cut short).
+        var statedDuration: Double
         var sampleRate: Int
         var start: Double
         var parameters: ContactDetectorParameters
@@ -75,14 +78,15 @@ enum ContactsJob {
     static func run(path: String, range: TimeRange?, limits: MediaLimits,
                     parameters: ContactDetectorParameters, progress: ProgressHandler?) throws -> Report {
         let info = try MediaProbe.probe(path)
-        let warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
+        var warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
         let pcm = try AudioExtractor.extract(path, sampleRate: 44_100, range: range) { progress?("extracting audio", $1) }
+        warnings += try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
         let detection = try ContactDetector(parameters: parameters)
             .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         let output = Output(
-            file: path, duration: Double(pcm.samples.count) / Double(pcm.sampleRate),
+            file: path, duration: pcm.duration, statedDuration: try MediaValidator.selectedLength(info, range: range),
             sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters, contacts: contacts)
         return Report(output: output, info: info, warnings: warnings + detection.notes)
     }

@@ -51,8 +51,37 @@ public enum MediaValidator {
         return warnings
     }
 
-    /// Length in seconds of the part of the media a run will use.
-    static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
+    /// Checks the span that actually decoded against the span the container states, since a file cut
+    /// short (an interrupted copy or upload) still carries its full duration in the header.
+    ///
+    /// A shortfall of more than ``decodedShortfallTolerance(stated:)`` is reported as a warning; when the
+    /// decoded span is below `limits.minDuration` the run is refused, as a short file would be.
+    /// - Parameters:
+    ///   - decoded: Seconds that decoded (e.g. ``AudioPCM/duration``).
+    ///   - info: From ``MediaProbe/probe(_:)``.
+    ///   - limits: The duration limits of ``validate(_:limits:requireAudio:requireVideo:range:)``.
+    ///   - range: The run's trim, as given to `validate`.
+    /// - Returns: A warning sentence when less decoded than stated.
+    /// - Throws: ``MediaError`` `.tooShort` when less than `limits.minDuration` decoded.
+    public static func checkDecoded(_ decoded: Double, info: MediaInfo, limits: MediaLimits = MediaLimits(),
+                                    range: TimeRange? = nil) throws -> [String] {
+        let stated = try selectedLength(info, range: range)
+        guard stated.isFinite, decoded < stated - decodedShortfallTolerance(stated: stated) else { return [] }
+        let what = range == nil ? "\(info.path) says it is \(formatDuration(stated)) long" : "the selected range is \(formatDuration(stated)) long"
+        let but = "but only \(formatDuration(decoded)) could be decoded (the file is probably cut short)"
+        if decoded < limits.minDuration {
+            throw MediaError(.tooShort, "\(what) \(but); Swingmaster needs at least \(formatDuration(limits.minDuration))")
+        }
+        return ["\(what) \(but); only that part was analysed"]
+    }
+
+    /// How much shorter than stated a decode may end without a warning: audio and video tracks and the
+    /// container's duration commonly differ by a frame or an AAC packet, and encoders trim the end.
+    public static func decodedShortfallTolerance(stated: Double) -> Double { max(0.5, 0.02 * stated) }
+
+    /// Length in seconds of the part of the media a run will use, as the container states it.
+    /// - Throws: ``MediaError`` `.invalidTimeRange` for a range outside the media.
+    public static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
         guard let range else { return info.duration }
         guard range.start.isFinite, range.start >= 0 else {
             throw MediaError(.invalidTimeRange, "--start must be zero or positive, not \(range.start)")

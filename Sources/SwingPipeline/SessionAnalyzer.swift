@@ -9,9 +9,12 @@ import SwingPose
 public struct SessionAnalysis: Sendable {
     /// The probed input.
     public var info: MediaInfo
-    /// Start (media time) and length of the analysed part (after --start/--duration), seconds.
+    /// Start (media time) and length of the analysed part (after --start/--duration), seconds: what
+    /// decoded, which is less than ``statedDuration`` when the file is cut short.
     public var analysedStart: Double
     public var analysedDuration: Double
+    /// The length the container states for the analysed range, seconds.
+    public var statedDuration: Double
     /// The longest frame side pose ran at (`nil` = decoded size) and the swing window used.
     public var poseImageSide: Int?
     public var windowBefore: Double
@@ -114,7 +117,7 @@ public struct SessionAnalyzer: Sendable {
         }
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
-        let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, clock: &clock, progress: progress)
+        let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)
         var contacts = heard
         warnings += notes
 
@@ -163,6 +166,7 @@ public struct SessionAnalyzer: Sendable {
             throw PipelineError(.noPerson, "no person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view")
         }
         return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,
+                               statedDuration: try MediaValidator.selectedLength(info, range: options.range),
                                poseImageSide: options.maxPoseImageSide, windowBefore: options.biomech.windowBefore,
                                windowAfter: options.biomech.windowAfter, warnings: warnings, contacts: contacts, result: result, frames: frames,
                                track: track, trackVideoFrames: trackVideoFrames,
@@ -174,11 +178,12 @@ public struct SessionAnalyzer: Sendable {
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.
     /// The PCM lives only inside this call, so its memory (106 MB for 10 minutes) is gone before pose.
-    private func audioContacts(path: String, clock: inout StageClock, progress: ProgressHandler?) throws
+    private func audioContacts(path: String, info: MediaInfo, clock: inout StageClock, progress: ProgressHandler?) throws
         -> (contacts: [ContactCandidate], start: Double, duration: Double, notes: [String]) {
         let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
             progress?(AnalysisStage.extractingAudio.rawValue, $1)
         }
+        let shortfall = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: options.limits, range: options.range)
         try checkCancelled()
         clock.lap(.extractingAudio)
 
@@ -191,7 +196,7 @@ public struct SessionAnalyzer: Sendable {
         }
         try checkCancelled()
         clock.lap(.detectingContacts)
-        return (contacts, pcm.startTime, pcm.duration, detection.notes)
+        return (contacts, pcm.startTime, pcm.duration, shortfall + detection.notes)
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they

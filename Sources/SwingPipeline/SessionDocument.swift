@@ -18,8 +18,11 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var file: String
         /// When the analysis finished (whole seconds, so the document survives a JSON round trip).
         public var createdAt: Date
-        /// Length of the analysed part, seconds.
+        /// Length of the analysed part, seconds (what decoded).
         public var duration: Double
+        /// Length the file states for that part, seconds: more than ``duration`` when the file was cut
+        /// short (then ``warnings`` says so). `nil` for sessions stored before it was recorded.
+        public var statedDuration: Double?
         public var fps: Double
         /// Display size of the video (after its rotation); image coordinates in shots refer to it.
         public var width: Int
@@ -114,7 +117,7 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         }
         let size: (width: Int, height: Int) = analysis.info.video?.displaySize ?? (0, 0)
         session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
-                          duration: analysis.analysedDuration, fps: analysis.info.video?.frameRate ?? 0,
+                          duration: analysis.analysedDuration, statedDuration: analysis.statedDuration, fps: analysis.info.video?.frameRate ?? 0,
                           width: size.width, height: size.height, hand: hand, shots: shots, stats: report.stats,
                           contactsHeard: analysis.visualContacts?.summary.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,
