@@ -1,3 +1,5 @@
+import SwingCore
+
 import Foundation
 
 /// Mean and population standard deviation of one axis, centimetres.

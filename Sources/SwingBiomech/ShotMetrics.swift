@@ -1,26 +1,4 @@
-/// Where the forward contact distance puts the shot.
-public enum ContactClassification: String, Sendable, Codable {
-    /// forward < ``BiomechParameters/lateBelowCm``.
-    case late
-    /// Between the thresholds, boundaries included.
-    case optimal
-    /// forward > ``BiomechParameters/earlyAboveCm``.
-    case early
-
-    /// Classifies a forward distance in centimetres (boundaries count as optimal).
-    public static func classify(forwardCm: Double, lateBelowCm: Double, earlyAboveCm: Double) -> ContactClassification {
-        if forwardCm < lateBelowCm { return .late }
-        if forwardCm > earlyAboveCm { return .early }
-        return .optimal
-    }
-}
-
-/// Whether a shot could be measured.
-public enum ShotStatus: String, Sendable, Codable {
-    case ok
-    /// The contact was outside the track or no frame of its swing window had a pose; excluded from stats.
-    case noPerson
-}
+import SwingCore
 
 /// One point of the swing arc: body-frame centimetres (forward, lateral, height above the shot's ground
 /// level — the same axes as the contact point) and the frame time.

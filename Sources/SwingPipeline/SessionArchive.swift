@@ -27,23 +27,23 @@ public enum SessionArchive {
         let scale = (x: Double(display.width) / Double(max(analysis.poseImageSize.width, 1)),
                      y: Double(display.height) / Double(max(analysis.poseImageSize.height, 1)))
 
-        var shots: [NewShot] = []
+        var shots: [ShotRecord] = []
         for (entry, metrics) in zip(document.session.shots, analysis.result.shots) {
             let frames = metrics.windowFrames.compactMap { i -> ShotFrame? in
                 guard analysis.track.samples.indices.contains(i) else { return nil }
                 return ShotJoints.frame(analysis.track.samples[i], videoFrame: analysis.videoFrame(ofTrackIndex: i),
                                         hand: hand, scale: scale)
             }
-            shots.append(NewShot(
-                index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status.rawValue,
+            shots.append(ShotRecord(
+                index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status,
                 forwardCm: entry.contact?.forwardCm, lateralCm: entry.contact?.lateralCm, heightCm: entry.contact?.heightCm,
-                wristSpeedCmS: entry.wristSpeedCmS, classification: entry.classification?.rawValue,
+                wristSpeedCmS: entry.wristSpeedCmS, classification: entry.classification,
                 contactFrame: entry.contactVideoFrame,
                 arcJSON: try entry.arc.map { String(decoding: try compact.encode($0), as: UTF8.self) },
-                source: entry.source?.rawValue, visualOffsetMs: entry.visualOffsetMs,
+                source: entry.source, visualOffsetMs: entry.visualOffsetMs,
                 framesJSON: frames.isEmpty ? nil : String(decoding: try compact.encode(frames), as: UTF8.self)))
         }
-        let record = NewSession(
+        let record = SessionRecord(
             filePath: mediaPath, fileName: URL(fileURLWithPath: file).lastPathComponent, fileSHA256: checksum,
             createdAt: document.session.createdAt, durationSeconds: document.session.duration, fps: document.session.fps,
             hand: hand,
@@ -127,16 +127,16 @@ public enum SessionArchive {
             }
             return SessionDocument.Shot(
                 index: shot.index, time: shot.time, contactTime: shot.time, confidence: shot.confidence,
-                status: ShotStatus(rawValue: shot.status) ?? .noPerson, contact: contact,
+                status: shot.status, contact: contact,
                 wristSpeedCmS: shot.wristSpeedCmS,
-                classification: shot.classification.flatMap(ContactClassification.init(rawValue:)),
+                classification: shot.classification,
                 contactVideoFrame: shot.contactFrame, groundCm: nil,
                 arc: shot.arcJSON.flatMap { try? dec.decode(Report.Arc.self, from: Data($0.utf8)) },
-                source: shot.source.flatMap(FusedContact.Source.init(rawValue:)), visualOffsetMs: shot.visualOffsetMs)
+                source: shot.source, visualOffsetMs: shot.visualOffsetMs)
         }
         let stats: Report.Stats
         do { stats = try dec.decode(Report.Stats.self, from: Data(r.statsJSON.utf8)) } catch {
-            throw StoreError.databaseError("The stored statistics of session \(r.id) are damaged: \(error).")
+            throw StoreError.databaseError("The stored statistics of session \(r.id ?? 0) are damaged: \(error).")
         }
         return SessionDocument(session: .init(
             id: r.id, file: r.filePath, createdAt: SessionDocument.wholeSeconds(r.createdAt), duration: r.durationSeconds,

@@ -69,7 +69,7 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         /// Wrist path over the swing window: `body` [forward, lateral, height cm, t], `image` [x px, y px, t].
         public var arc: Report.Arc?
         /// `both`, `audio` or `visual` (only with a detector).
-        public var source: FusedContact.Source?
+        public var source: ContactSource?
         /// Visual − audio contact time for `both` shots, milliseconds.
         public var visualOffsetMs: Double?
     }

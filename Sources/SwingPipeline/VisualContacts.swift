@@ -157,7 +157,7 @@ enum VisualContactStage {
             inferenceMs: timing.inferenceMs / n, postMs: timing.postMs / n,
             seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, visualEvents: events,
             audioContacts: audio.count,
-            sources: Dictionary(uniqueKeysWithValues: FusedContact.Source.allCases.map { ($0.rawValue, perSource[$0] ?? 0) }))
+            sources: Dictionary(uniqueKeysWithValues: ContactSource.allCases.map { ($0.rawValue, perSource[$0] ?? 0) }))
         let report = VisualContactReport(summary: summary, startedAt: startedAt, endedAt: Date(), contacts: contacts)
         return (fused.map(\.candidate), report)
     }

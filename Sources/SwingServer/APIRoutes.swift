@@ -23,7 +23,7 @@ struct APIRoutes: Sendable {
             guard let job = try db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
             return try JSONResponse.make(JobView(job))
         }
-        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try db.sessions().map(SessionSummary.init)]) }
+        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try db.sessions().compactMap(SessionSummary.init)]) }
         api.get("sessions/:id") { _, context in
             let id = try Self.id(context, "id", what: "session")
             guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
@@ -38,28 +38,28 @@ struct APIRoutes: Sendable {
             return JSONResponse.bytes(bytes)
         }
         api.get("sessions/:id/video") { request, context in
-            let record = try session(context)
+            let (_, record) = try session(context)
             let playable = try db.playbackPath(forMedia: record.filePath) ?? record.filePath
             return try await FileResponses.send(playable, request: request, context: context)
         }
         api.get("sessions/:id/thumbnail.jpg") { request, context in
-            let record = try session(context)
+            let (id, record) = try session(context)
             let path = Self.thumbnailPath(forMedia: record.filePath)
             if !FileManager.default.fileExists(atPath: path) {
                 // At the first contact: the player mid-stroke says more than the first frame.
-                let time = try db.shot(sessionId: record.id, index: 1)?.time ?? 1
+                let time = try db.shot(sessionId: id, index: 1)?.time ?? 1
                 let source = record.filePath
                 do {
                     try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
                 } catch {
-                    throw APIError(.notFound, "Session \(record.id) has no picture to show.")
+                    throw APIError(.notFound, "Session \(id) has no picture to show.")
                 }
             }
             return try await FileResponses.send(path, request: request, context: context,
                                                 headers: [.cacheControl: "private, max-age=86400"], contentType: "image/jpeg")
         }
         api.get("sessions/:id/original") { request, context in
-            let record = try session(context)
+            let (_, record) = try session(context)
             return try await FileResponses.send(record.filePath, request: request, context: context,
                                                 headers: [.contentDisposition: Self.attachment(record.fileName)])
         }
@@ -76,8 +76,8 @@ struct APIRoutes: Sendable {
                             body: .init(byteBuffer: ByteBuffer(string: csv)))
         }
         api.delete("sessions/:id") { _, context in
-            let record = try session(context)
-            try db.deleteSession(id: record.id)
+            let (id, record) = try session(context)
+            try db.deleteSession(id: id)
             // The media goes with its last session (a second session of the same upload keeps it).
             if try !db.mediaInUse(path: record.filePath) {
                 if let copy = try db.playbackPath(forMedia: record.filePath) { try? FileManager.default.removeItem(atPath: copy) }
@@ -113,8 +113,10 @@ struct APIRoutes: Sendable {
         var meanHeightCm: Double?
         var meanWristSpeedCmS: Double?
 
-        init(_ r: SessionRecord) {
-            id = r.id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
+        /// `nil` for a record that was never stored (fetched records always have an id).
+        init?(_ r: SessionRecord) {
+            guard let id = r.id else { return nil }
+            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
             consistency = r.consistency
             let stats = try? JSONDecoder().decode(Report.Stats.self, from: Data(r.statsJSON.utf8))
             meanForwardCm = stats?.forward?.meanCm; meanLateralCm = stats?.lateral?.meanCm
@@ -257,10 +259,11 @@ struct APIRoutes: Sendable {
         return job
     }
 
-    private func session(_ context: BasicRequestContext) throws -> SessionRecord {
+    /// The session the route's `:id` names (404 when there is none).
+    private func session(_ context: BasicRequestContext) throws -> (id: Int64, record: SessionRecord) {
         let id = try Self.id(context, "id", what: "session")
         guard let record = try db.sessionRecord(id: id) else { throw Self.noSession(id) }
-        return record
+        return (id, record)
     }
 
     static func noSession(_ id: Int64) -> APIError { APIError(.notFound, "There is no session \(id).") }

@@ -28,31 +28,29 @@ extension AppDatabase {
 
     /// Saves a session and all its shots in **one transaction**: if any insert fails nothing is stored.
     /// - Parameters:
+    ///   - session: The session row (its `id` is ignored; the new row's id is returned).
+    ///   - shots: Its shots (their `sessionId` is set here).
     ///   - document: Makes the session document's text once the new id is known (it names the id), inside
     ///     the same transaction; when it throws, nothing is stored. `nil` stores no document.
     /// - Returns: The new session id.
     /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what `document` throws.
     @discardableResult
-    public func saveSession(_ session: NewSession, shots: [NewShot],
+    public func saveSession(_ session: SessionRecord, shots: [ShotRecord],
                             document: (@Sendable (Int64) throws -> String)? = nil) throws -> Int64 {
         try write("save the session") { db in
-            try db.execute(
-                sql: """
-                INSERT INTO session (filePath, fileName, fileSHA256, createdAt, durationSeconds, fps, hand,
-                                     statsJSON, shotCount, consistency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                arguments: [session.filePath, session.fileName, session.fileSHA256, session.createdAt,
-                            session.durationSeconds, session.fps, session.hand, session.statsJSON,
-                            session.shotCount, session.consistency])
-            let sessionId = db.lastInsertedRowID
+            var row = session
+            row.id = nil
+            try row.insert(db)
+            guard let sessionId = row.id else { throw StoreError.databaseError("The session was not given an id.") }
             for shot in shots {
-                var record = ShotRecord(sessionId: sessionId, shot: shot)
+                var record = shot
+                record.id = nil
+                record.sessionId = sessionId
                 try record.insert(db)
             }
             if let document {
-                try db.execute(sql: "UPDATE session SET documentJSON = ? WHERE id = ?",
-                               arguments: [try document(sessionId), sessionId])
+                row.documentJSON = try document(sessionId)
+                try row.update(db, columns: ["documentJSON"])
             }
             return sessionId
         }

@@ -1,4 +1,5 @@
 import GRDB
+import SwingCore
 
 extension AppDatabase {
     /// Schema migrations, registered by name. A shipped migration is never edited: add "v2", "v3"… instead.
@@ -103,6 +104,38 @@ extension AppDatabase {
                 t.column("startedAt", .datetime)
                 t.column("finishedAt", .datetime)
             }
+        }
+        // Shots' enum columns get the CHECK constraints their types promise (status, classification;
+        // source had one since v2). SQLite cannot add a CHECK to a column, so the table is rebuilt and
+        // its rows copied; ids stay, so job and document references hold.
+        migrator.registerMigration("v5-shot-checks") { db in
+            try db.create(table: "shotNew") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("sessionId", .integer).notNull().references("session", onDelete: .cascade)  // indexed by the unique key
+                t.column("index", .integer).notNull()
+                t.column("time", .double).notNull()
+                t.column("confidence", .double).notNull()
+                t.column("status", .text).notNull().check { ShotStatus.allCases.map(\.rawValue).contains($0) }
+                t.column("forwardCm", .double)
+                t.column("lateralCm", .double)
+                t.column("heightCm", .double)
+                t.column("wristSpeedCmS", .double)
+                t.column("classification", .text).check { ContactClassification.allCases.map(\.rawValue).contains($0) }
+                t.column("contactFrame", .integer)
+                t.column("arcJSON", .text)
+                t.column("jointsJSON", .text)
+                t.column("source", .text).check { ContactSource.allCases.map(\.rawValue).contains($0) }
+                t.column("visualOffsetMs", .double)
+                t.column("framesJSON", .text)
+                t.uniqueKey(["sessionId", "index"])
+            }
+            let columns = """
+                id, sessionId, "index", time, confidence, status, forwardCm, lateralCm, heightCm, wristSpeedCmS,
+                classification, contactFrame, arcJSON, jointsJSON, source, visualOffsetMs, framesJSON
+                """
+            try db.execute(sql: "INSERT INTO shotNew (\(columns)) SELECT \(columns) FROM shot")
+            try db.drop(table: "shot")
+            try db.rename(table: "shotNew", to: "shot")
         }
         return migrator
     }

@@ -17,15 +17,15 @@ import SwingStore
         let db = try AppDatabase.open(home: url)
         var ids: [Int64] = []
         for (name, seconds, consistency) in [("monday.mp4", 1_700_000_000.0, 63.5), ("tuesday.mp4", 1_700_090_000.0, 71.25)] {
-            let session = NewSession(filePath: "/videos/\(name)", fileSHA256: String(repeating: "0", count: 64),
+            let session = SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "0", count: 64),
                                      createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
                                      hand: .right, statsJSON: #"{"shotCount":2,"consistency":\#(consistency)}"#,
                                      shotCount: 2, consistency: consistency)
             let shots = [
-                NewShot(index: 1, time: 3.412, confidence: 0.91, status: "ok", forwardCm: 41.2, lateralCm: 58,
-                        heightCm: 96.3, wristSpeedCmS: 812, classification: "optimal", contactFrame: 205,
+                ShotRecord(index: 1, time: 3.412, confidence: 0.91, status: .ok, forwardCm: 41.2, lateralCm: 58,
+                        heightCm: 96.3, wristSpeedCmS: 812, classification: .optimal, contactFrame: 205,
                         arcJSON: #"{"body":[[40.0,57.0,95.0,3.4]]}"#, jointsJSON: "[]"),
-                NewShot(index: 2, time: 7.5, confidence: 0.5, status: "noPerson"),
+                ShotRecord(index: 2, time: 7.5, confidence: 0.5, status: .noPerson),
             ]
             ids.append(try db.saveSession(session, shots: shots))
         }

@@ -4,16 +4,16 @@ import SwingCore
 @testable import SwingStore
 
 @Suite struct SessionStoreTests {
-    static func newSession(_ name: String, at seconds: Double) -> NewSession {
-        NewSession(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
+    static func newSession(_ name: String, at seconds: Double) -> SessionRecord {
+        SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
                    createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
                    hand: .right, statsJSON: #"{"shotCount":2}"#, shotCount: 2, consistency: 63.5)
     }
 
-    static func shot(_ index: Int) -> NewShot {
-        NewShot(index: index, time: Double(index) * 2.5, confidence: 0.9, status: "ok",
+    static func shot(_ index: Int) -> ShotRecord {
+        ShotRecord(index: index, time: Double(index) * 2.5, confidence: 0.9, status: .ok,
                 forwardCm: 41.2, lateralCm: 58, heightCm: 96.3, wristSpeedCmS: 812,
-                classification: "optimal", contactFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
+                classification: .optimal, contactFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
     }
 
     @Test func dominantHandIsAskedOnceThenRemembered() throws {
@@ -27,7 +27,7 @@ import SwingCore
 
     @Test func sessionRoundTripsWithShotsInOrder() throws {
         let db = try AppDatabase.empty()
-        let noPerson = NewShot(index: 3, time: 9, confidence: 0.5, status: "noPerson")
+        let noPerson = ShotRecord(index: 3, time: 9, confidence: 0.5, status: .noPerson)
         let id = try db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
                                     shots: [Self.shot(2), Self.shot(1), noPerson])
         let detail = try #require(try db.session(id: id))
@@ -35,7 +35,7 @@ import SwingCore
         #expect(detail.session.consistency == 63.5 && detail.session.hand == .right)
         #expect(detail.shots.map(\.index) == [1, 2, 3])
         #expect(detail.shots[0].forwardCm == 41.2 && detail.shots[0].contactFrame == 150)
-        #expect(detail.shots[2].forwardCm == nil && detail.shots[2].status == "noPerson")
+        #expect(detail.shots[2].forwardCm == nil && detail.shots[2].status == .noPerson)
     }
 
     @Test func aFailingShotInsertLeavesNoSession() throws {

@@ -1,3 +1,5 @@
+import SwingCore
+
 /// A contact candidate on the media timeline from any source (audio onset, visual racket–ball event).
 public struct TimedContact: Sendable, Equatable, Codable {
     /// Seconds from the start of the media.
@@ -9,12 +11,11 @@ public struct TimedContact: Sendable, Equatable, Codable {
 
 /// A fused contact and where its evidence came from.
 public struct FusedContact: Sendable, Equatable, Codable {
-    public enum Source: String, Sendable, Codable, CaseIterable { case both, audio, visual }
     /// Audio time when audio heard it (44.1 kHz is far finer than a video frame), else the visual time.
     public var time: Double
     /// Noisy-OR of the matched confidences, `1 − (1 − a)(1 − v)`; the single source's confidence otherwise.
     public var confidence: Double
-    public var source: Source
+    public var source: ContactSource
     /// Visual time − audio time for matched pairs (seconds), `nil` otherwise.
     public var offset: Double?
 }

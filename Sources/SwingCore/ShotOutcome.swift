@@ -1,0 +1,36 @@
+/// What a shot's contact was judged, shared by the biomechanics, the session document and the store
+/// (one type each; the store's columns hold their raw values, checked by the schema).
+
+/// Where the forward contact distance puts the shot (thresholds: `BiomechParameters` in SwingBiomech).
+public enum ContactClassification: String, Sendable, Codable, CaseIterable {
+    /// Forward distance below the late threshold: the ball was met behind the ideal point.
+    case late
+    /// Between the thresholds, boundaries included.
+    case optimal
+    /// Forward distance above the early threshold.
+    case early
+
+    /// Classifies a forward distance in centimetres (boundaries count as optimal).
+    public static func classify(forwardCm: Double, lateBelowCm: Double, earlyAboveCm: Double) -> ContactClassification {
+        if forwardCm < lateBelowCm { return .late }
+        if forwardCm > earlyAboveCm { return .early }
+        return .optimal
+    }
+}
+
+/// Whether a shot could be measured.
+public enum ShotStatus: String, Sendable, Codable, CaseIterable {
+    case ok
+    /// The contact was outside the track or no frame of its swing window had a pose; excluded from stats.
+    case noPerson
+}
+
+/// Where a shot's contact came from when the session was analysed with a visual detector.
+public enum ContactSource: String, Sendable, Codable, CaseIterable {
+    /// Heard and seen within the fusion tolerance.
+    case both
+    /// Heard only.
+    case audio
+    /// Seen only (confident enough alone).
+    case visual
+}
