@@ -15,6 +15,17 @@ import Testing
     let square = LetterboxGeometry(sourceWidth: 640, sourceHeight: 640, targetWidth: 640, targetHeight: 640)
     let wide = LetterboxGeometry(sourceWidth: 1280, sourceHeight: 720, targetWidth: 640, targetHeight: 640)
 
+    /// Out-of-range options are parameter errors (exit 60 in the README's table), not generic failures.
+    @Test(arguments: [PredictionOptions(conf: 1.5), PredictionOptions(iou: -0.1), PredictionOptions(conf: .nan),
+                      PredictionOptions(maxDet: -1)])
+    func badOptionsAreParameterErrors(options: PredictionOptions) {
+        #expect {
+            try options.validate(classCount: 80)
+        } throws: { error in
+            (error as? VisionError)?.statusCode == StatusCode.invalidParameter
+        }
+    }
+
     @Test func detectRawThresholdNMSAndMapping() throws {
         let info = YOLOModelInfo(task: .detect, names: [0: "a", 1: "b"], imgsz: [640, 640])
         let t = raw([[100, 240, 40, 40, 0.9, 0.1], [102, 240, 40, 40, 0.8, 0.2], [300, 300, 20, 20, 0.1, 0.25],

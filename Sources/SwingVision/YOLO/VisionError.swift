@@ -26,7 +26,7 @@ public struct VisionError: UserFacingError, Equatable {
         case .modelUnsupported: return StatusCode.modelUnsupported
         case .invalidClassFilter: return StatusCode.invalidClassFilter
         case .invalidImage: return StatusCode.imageUnreadable
-        case .invalidOptions: return StatusCode.failure
+        case .invalidOptions: return StatusCode.invalidParameter
         }
     }
 }
