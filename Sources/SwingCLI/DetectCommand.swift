@@ -88,10 +88,13 @@ struct DetectCommand: AsyncParsableCommand {
             try InterpreterRegistry.standard.interpreter(named: $0, configuration: resolved.interpreterConfig(interpreterConfig))
         }
         let startedAt = Date()
-        let report = try OutputFile.write(optional: save) { temporary in
-            var job = job
-            job.savePath = temporary
-            return try job.run(progress: json ? nil : ProgressBar())
+        let (save, json) = (self.save, self.json)
+        let report = try await InterruptWatcher.cancellable("detection") {
+            try OutputFile.write(optional: save) { temporary in
+                var job = job
+                job.savePath = temporary
+                return try job.run(progress: json ? nil : ProgressBar())
+            }
         }
         try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date()), in: db)
         // The interpreter reads the same document `detect --json` prints, exactly as `interpret` does.

@@ -79,12 +79,14 @@ struct DetectJob {
         var frames: [DetectReport.Frame] = []
         // A window end far past any real video: read to the end.
         try reader.frames(from: 0, to: 1e9, stride: videoStride) { videoFrame in
+            if Task.isCancelled { return false }
             let result = try predictor.predict(videoFrame.image, options: options)
             frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
             try writer?.append(Annotator.annotate(result, on: videoFrame.image))
             if total > 0 { progress?.update(stage: "detect", Double(videoFrame.index + 1) / Double(total)) }
             return true
         }
+        if Task.isCancelled { throw InterruptWatcher.cancelled("detection") }
         try writer?.finish()
         progress?.update(stage: "detect", 1)
         return frames

@@ -137,6 +137,32 @@ final class InterruptWatcher: @unchecked Sendable {
     }
 }
 
+extension InterruptWatcher {
+    /// The sentence (and exit code 130) of a command stopped by Ctrl-C.
+    static func cancelled(_ what: String) -> CLIError {
+        CLIError(statusCode: StatusCode.cancelled, description: "\(what) cancelled; nothing was written")
+    }
+
+    /// Runs `work` on a detached task that Ctrl-C cancels (the work checks `Task.isCancelled` between
+    /// frames and stops), so an interrupted command removes its temporary output instead of being
+    /// killed with it half-written.
+    /// - Throws: What `work` throws, or ``cancelled(_:)`` when interrupted.
+    static func cancellable<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let box = CancellationBox()
+        let watcher = InterruptWatcher { box.cancel() }
+        defer { watcher.stop() }
+        let task = Task.detached { try work() }
+        box.attach { task.cancel() }
+        do {
+            let value = try await task.value
+            if box.isCancelled { throw cancelled(what) }
+            return value
+        } catch where box.isCancelled {
+            throw cancelled(what)
+        }
+    }
+}
+
 /// Remembers a cancellation request that may arrive before the work to cancel exists.
 final class CancellationBox: @unchecked Sendable {
     private let lock = NSLock()

@@ -5,7 +5,7 @@ import SwingMedia
 import SwingPose
 
 /// `swingmaster pose SOURCE` — BlazePose 3D body pose for an image or a video.
-struct PoseCommand: ParsableCommand {
+struct PoseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pose",
         abstract: "Estimate 33 body landmarks (image pixels + world metres) with BlazePose.",
@@ -60,7 +60,7 @@ struct PoseCommand: ParsableCommand {
         try OutputFile.refuseInputs([("--save", save)], inputs: [source] + OutputFile.poseModelFiles(models))
     }
 
-    func run() throws {
+    func run() async throws {
         guard FileManager.default.fileExists(atPath: source) else {
             throw MediaError(.fileNotFound, "\(source) does not exist")
         }
@@ -74,13 +74,16 @@ struct PoseCommand: ParsableCommand {
         options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let ext = (source as NSString).pathExtension.lowercased()
-        try OutputFile.write(optional: save) { temporary in
-            var command = self
-            command.save = temporary
-            if Self.imageExtensions.contains(ext) {
-                try command.runImage(estimator)
-            } else {
-                try command.runVideo(estimator)
+        let command = self
+        try await InterruptWatcher.cancellable("pose") {
+            try OutputFile.write(optional: command.save) { temporary in
+                var command = command
+                command.save = temporary
+                if Self.imageExtensions.contains(ext) {
+                    try command.runImage(estimator)
+                } else {
+                    try command.runVideo(estimator)
+                }
             }
         }
     }
@@ -115,6 +118,7 @@ struct PoseCommand: ParsableCommand {
         let bar = ProgressBar()
         var frames: [PoseFrame] = []
         try reader.frames(from: start, to: end) { frame in
+            if Task.isCancelled { return false }
             let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
             frames.append(pose ?? .noPerson(index: frame.index, time: frame.time))
             if let writer {
@@ -124,6 +128,7 @@ struct PoseCommand: ParsableCommand {
             if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true
         }
+        if Task.isCancelled { throw InterruptWatcher.cancelled("pose") }
         try writer?.finish()
         bar.update(stage: "pose", 1)
         if json {

@@ -82,7 +82,7 @@ enum SessionsFormat {
         func padRight(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
         var out = "   ID  Date              " + padRight("File") + "  Shots  Consistency\n"
         for s in sessions {
-            out += ShotTable.pad("\(s.id)", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
+            out += ShotTable.pad(s.id.map { "\($0)" } ?? "-", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
                 + ShotTable.pad("\(s.shotCount)", 7) + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
         }
         return out

@@ -33,10 +33,15 @@ import SwingStore
     }
 
     @Test func listShowsNewestFirst() throws {
-        let (home, _) = try makeHome()
+        let (home, ids) = try makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let out = try home.run(["list"])
         #expect(out.status == 0, "\(out.stderr)")
+        // Each row starts with the id that `sessions show` takes.
+        for (id, name) in zip(ids, ["monday.mp4", "tuesday.mp4"]) {
+            let row = out.stdout.split(separator: "\n").first { $0.contains(name) }
+            #expect(row?.split(separator: " ").first == Substring("\(id)"), "\(String(describing: row))")
+        }
         let tuesday = try #require(out.stdout.range(of: "tuesday.mp4")), monday = try #require(out.stdout.range(of: "monday.mp4"))
         #expect(tuesday.lowerBound < monday.lowerBound)
         #expect(out.stdout.contains("71.2") || out.stdout.contains("71.3"))
