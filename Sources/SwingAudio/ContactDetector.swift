@@ -151,27 +151,8 @@ public struct ContactDetector: Sendable {
                                            snr: m.floor > 0 ? m.height / m.floor : .greatestFiniteMagnitude,
                                            lowBandRatio: low, highBandRatio: high))
         }
-        let result = NonMaximumSuppression.apply(scored, minGap: p.minGapMs / 1000)
+        let result = MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000)
         progress?("contacts", 1)
         return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent)
-    }
-}
-
-/// Greedy NMS in time: highest confidence first (ties: earlier), keep unless within `minGap` of a kept one.
-enum NonMaximumSuppression {
-    static func apply(_ candidates: [ContactCandidate], minGap: Double) -> [ContactCandidate] {
-        let order = candidates.sorted { ($0.confidence, -$0.time) > ($1.confidence, -$1.time) }
-        var keptTimes: [Double] = []  // sorted
-        var kept: [ContactCandidate] = []
-        for c in order {
-            // Binary search for the insertion point; only the neighbours can be within minGap.
-            var lo = 0, hi = keptTimes.count
-            while lo < hi { let mid = (lo + hi) / 2; if keptTimes[mid] < c.time { lo = mid + 1 } else { hi = mid } }
-            if lo < keptTimes.count, keptTimes[lo] - c.time < minGap { continue }
-            if lo > 0, c.time - keptTimes[lo - 1] < minGap { continue }
-            keptTimes.insert(c.time, at: lo)
-            kept.append(c)
-        }
-        return kept.sorted { $0.time < $1.time }
     }
 }

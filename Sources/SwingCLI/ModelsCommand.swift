@@ -10,7 +10,7 @@ struct ModelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, inspect, add, download and configure detection models.",
-        subcommands: [List.self, Info.self, Add.self, Download.self, Remove.self, Favorite.self, Hide.self, Set.self],
+        subcommands: [List.self, Info.self, Add.self, Download.self, Remove.self, Favorite.self, Hide.self, SetThresholds.self],
         defaultSubcommand: List.self
     )
 
@@ -128,8 +128,9 @@ struct ModelsCommand: ParsableCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    struct SetThresholds: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set per-model thresholds and interpreter options.",
             discussion: "Thresholds apply when the model is used without --conf/--iou; --clear resets both.")
         @OptionGroup var model: ModelId
