@@ -18,7 +18,7 @@ build: setup
 # in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
 test: setup
 	$(SWIFT) build --build-tests
-	SWINGMASTER_BIN=$(BIN_DEBUG) $(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
+	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
 # The media, vision and pose suites and the frame-size sweep under AddressSanitizer (issue #10):

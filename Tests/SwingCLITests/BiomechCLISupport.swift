@@ -1,14 +1,24 @@
 import Foundation
 
-/// Runs the real `swingmaster` binary (`SWINGMASTER_BIN`, else `<package>/.build/debug/swingmaster`).
+/// Runs the real `swingmaster` binary: `SWINGMASTER_BIN` when set, else the one built beside this test
+/// executable (so `swift test` and `--build-path .build-asan` each run the binary of their own build,
+/// never a stale one from another), else `<package>/.build/debug/swingmaster`.
 enum SwingmasterBinary {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static var path: String {
+    static let path: String = {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_BIN"], !p.isEmpty { return p }
+        // The test executable is `<build>/debug/SwingmasterPackageTests.xctest` (Linux) or inside that
+        // bundle (macOS): look beside it and one level up from the bundle.
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("swingmaster").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
         return packageRoot.appendingPathComponent(".build/debug/swingmaster").path
-    }
+    }()
 
     struct Output { var status: Int32; var stdout: String; var stderr: String; var data: Data }
 
