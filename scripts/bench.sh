@@ -9,10 +9,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
-export PATH="/opt/swift/usr/bin:$PATH"
+command -v swift >/dev/null || export PATH="${SWIFT_HOME:-/opt/swift}/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts media yolo pose biomech interpret analyze fusion serve}"
+AREAS="${BENCH:-contacts recorded_contacts media yolo pose biomech interpret analyze fusion serve}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"

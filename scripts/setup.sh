@@ -10,6 +10,9 @@
 #     and opencv-python-headless (reference decodes for the frame-size sweep: libjpeg-turbo, libpng,
 #     EXIF orientation as cv2.imread applies it) and selenium (drives the Debian chromium in the
 #     browser tests), pinned below.
+#  4. Recorded tennis sounds (Free Tennis 0.4.8's sound effects, GPL-2+, from Debian's checksum-pinned
+#     `freetennis-common` package) unpacked to .deps/sounds/freetennis, for the recorded-sound contact
+#     measurements (tools/make_recorded_tracks.py, bench/recorded_contacts.sh). Never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +21,9 @@ ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinu
 ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
 DEPS=".deps"
 PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0)
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v6"
+FREETENNIS_DEB="freetennis-common_0.4.8-14_all.deb"
+FREETENNIS_SHA256="33e49368e75e2aaaa4ce036c07bd5eb34085359b0cf082d21c448fc7af3290d4"
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v7"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -75,6 +80,27 @@ fi
 if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium" 2>/dev/null; then
   say "installing ${PY_PINS[*]:2} into the venv"
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:2}"
+fi
+
+# ---- 4. Recorded tennis sounds ----------------------------------------------------------------
+sounds="$DEPS/sounds/freetennis"
+if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null && [ ! -f "$sounds/colpo.wav" ]; then
+  mkdir -p "$DEPS/debs" "$sounds"
+  deb="$DEPS/debs/$FREETENNIS_DEB"
+  if [ ! -f "$deb" ] || ! echo "$FREETENNIS_SHA256  $deb" | sha256sum -c --status; then
+    say "downloading Debian's freetennis-common (recorded tennis sounds)"
+    rm -f "$deb"
+    (cd "$DEPS/debs" && apt-get download -qq freetennis-common=0.4.8-14 2>/dev/null) || {
+      SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+      $SUDO apt-get update -qq && (cd "$DEPS/debs" && apt-get download -qq freetennis-common=0.4.8-14)
+    }
+  fi
+  echo "$FREETENNIS_SHA256  $deb" | sha256sum -c --status || { say "freetennis-common checksum mismatch"; exit 1; }
+  tmp="$(mktemp -d)"
+  dpkg-deb -x "$deb" "$tmp"
+  cp "$tmp"/usr/share/sounds/freetennis-common/sfx/*.wav "$sounds/"
+  cp "$tmp"/usr/share/doc/freetennis-common/copyright "$sounds/COPYRIGHT"
+  rm -rf "$tmp"
 fi
 
 # ---- verify ---------------------------------------------------------------------------------

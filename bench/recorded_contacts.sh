@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Contacts on recorded sound (issue #10, part 3): tracks mixed from Free Tennis's recorded sound effects
+# (tools/make_recorded_tracks.py; the sounds come from Debian at make setup) through `swingmaster
+# contacts` and the Python reference, side by side. Prints F1 per condition at ±20 ms (the contact
+# time) and ±70 ms (one report per hit, wherever in the hit), and which recorded hits are missed.
+#   bench/recorded_contacts.sh BIN_DIR      (BIN_DIR holds `swingmaster`; default .build/release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN_DIR="${1:-.build/release}"
+PY="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
+SFX=".deps/sounds/freetennis"
+[ -f "$SFX/colpo.wav" ] || { echo "recorded_contacts: no $SFX (run scripts/setup.sh)"; exit 1; }
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+for condition in practice match netcords everything; do
+  for seed in 1 2 3; do
+    "$PY" tools/make_recorded_tracks.py "$SFX" "$work/$condition-$seed" --condition "$condition" --seed "$seed"
+    "$BIN_DIR/swingmaster" contacts "$work/$condition-$seed.wav" --json > "$work/$condition-$seed.swift.json" 2>/dev/null
+    "$PY" tools/reference_contacts.py "$work/$condition-$seed.wav" --json > "$work/$condition-$seed.python.json"
+  done
+done
+"$PY" - "$work" <<'PYEOF'
+import json, sys, glob, os, collections
+work = sys.argv[1]
+
+def score(detected, truth, tol):
+    detected, used, tp = sorted(detected), set(), 0
+    found = []
+    for t in truth:
+        best = min((i for i, d in enumerate(detected) if i not in used and abs(d - t) <= tol),
+                   key=lambda i: abs(detected[i] - t), default=None)
+        found.append(best is not None)
+        if best is not None:
+            used.add(best); tp += 1
+    return tp, len(detected) - tp, len(truth) - tp, found
+
+def f1(tp, fp, fn):
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
+
+print("contacts on recorded sound: Free Tennis sfx (11 kHz recordings, so band-limited at 5.5 kHz), 3 x 60 s per condition")
+print(f"{'condition':11s} {'hits':>5s} | {'swift F1 20ms':>13s} {'70ms':>6s} {'FP':>4s} | {'python F1 20ms':>14s} {'70ms':>6s}")
+missed = collections.Counter(); total = collections.Counter(); summary = {}
+for condition in ["practice", "match", "netcords", "everything"]:
+    agg = {k: [0, 0, 0] for k in ("s20", "s70", "p20", "p70")}
+    hits = 0
+    for seed in (1, 2, 3):
+        base = os.path.join(work, f"{condition}-{seed}")
+        truth = json.load(open(base + ".json"))
+        hits += len(truth["contacts"])
+        for who in ("swift", "python"):
+            det = [c["time"] for c in json.load(open(f"{base}.{who}.json"))["contacts"]]
+            for tol in (20, 70):
+                tp, fp, fn, found = score(det, truth["contacts"], tol / 1000)
+                a = agg[f"{who[0]}{tol}"]; a[0] += tp; a[1] += fp; a[2] += fn
+                if who == "swift" and tol == 70:
+                    for name, ok in zip(truth["hits"], found):
+                        total[name] += 1; missed[name] += 0 if ok else 1
+    s20, s70, p20, p70 = (f1(*agg[k]) for k in ("s20", "s70", "p20", "p70"))
+    summary[condition] = dict(hits=hits, swiftF1At20ms=round(s20, 3), swiftF1At70ms=round(s70, 3),
+                              pythonF1At20ms=round(p20, 3), pythonF1At70ms=round(p70, 3))
+    print(f"{condition:11s} {hits:5d} | {s20:13.3f} {s70:6.3f} {agg['s70'][1]:4d} | {p20:14.3f} {p70:6.3f}")
+print("swift, hits missed at ±70 ms by recording: " + ", ".join(f"{n} {missed[n]}/{total[n]}" for n in sorted(total)))
+print(json.dumps(summary))
+PYEOF

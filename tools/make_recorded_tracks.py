@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Session tracks mixed from recorded tennis sounds, with the true contact times (issue #10, part 3).
+
+The detector was tuned on our own synthesizer (SyntheticSessionAudio); these tracks are made from sounds
+recorded by someone else: the sound effects of Free Tennis 0.4.8 (© 2005 Maurizio Colucci, GPL-2+),
+taken from Debian's `freetennis-common` package, which `scripts/setup.sh` downloads (checksum-pinned)
+and unpacks to `.deps/sounds/freetennis/` — nothing of it is committed. The recordings are 11 025 Hz
+mono, so every track is band-limited at 5.5 kHz, as old cameras and voice-band microphones give.
+
+Sounds used (file → role):
+  hits      colpo, battuta3 (serve), fh, fh2 (forehands), spin (topspin), taglio (slice), risposta1
+  bounces   palla, palla leggera, palla pesante; muro2 (ball on a wall)
+  net cords net, rete
+  crowd     pubblico (looped)          grunts  Ahh, hff, hm
+
+A track is a rally: hits every 1.2–2.6 s at gains within 6 dB, a bounce between hits, on a quiet
+noise floor (−66 dBFS white), resampled ×4 to 44 100 Hz (polyphase, so nothing above 5.5 kHz).
+Conditions add: `match` crowd (−14 dB) and a grunt after half the hits; `netcords` a net cord after a
+quarter of the hits; `everything` both. A hit's true time is where it is placed plus its onset: the
+first sample where its 5 ms moving-average envelope reaches 20 % of its peak (measured here, per file).
+
+    make_recorded_tracks.py SFX_DIR OUT_PREFIX --condition practice|match|netcords|everything
+                            [--seed N] [--duration S]
+
+Writes OUT_PREFIX.wav (float32 mono, 44 100 Hz) and OUT_PREFIX.json
+({"sampleRate", "contacts": [seconds], "condition", "seed", "hits": [file names]}).
+Needs numpy and scipy (the project's .deps/venv).
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+from scipy.io import wavfile
+from scipy.signal import resample_poly
+
+HITS = ["colpo", "battuta3", "fh", "fh2", "spin", "taglio", "risposta1"]
+BOUNCES = ["palla", "palla leggera", "palla pesante", "muro2"]
+NETCORDS = ["net", "rete"]
+GRUNTS = ["Ahh", "hff", "hm"]
+CROWD = "pubblico"
+CONDITIONS = ("practice", "match", "netcords", "everything")
+RATE_IN, UP = 11025, 4
+RATE = RATE_IN * UP
+
+
+def load(sfx, name):
+    sr, raw = wavfile.read(os.path.join(sfx, name + ".wav"))
+    if sr != RATE_IN:
+        raise SystemExit(f"{name}.wav is {sr} Hz, expected {RATE_IN}")
+    x = raw.astype(np.float64)
+    if x.ndim > 1:
+        x = x.mean(axis=1)
+    if np.issubdtype(raw.dtype, np.integer):
+        x /= float(np.iinfo(raw.dtype).max + 1)
+    x -= x.mean()
+    return resample_poly(x, UP, 1)
+
+
+def onset(x):
+    """First sample whose 5 ms moving-average |x| reaches 20 % of its peak."""
+    w = int(0.005 * RATE)
+    env = np.convolve(np.abs(x), np.ones(w) / w, mode="same")
+    return int(np.argmax(env >= 0.2 * env.max()))
+
+
+def mix(sfx, condition, seed, duration):
+    rng = np.random.default_rng(seed)
+    n = int(duration * RATE)
+    out = rng.normal(0.0, 10 ** (-66 / 20), n)
+    sounds = {k: load(sfx, k) for k in HITS + BOUNCES + NETCORDS + GRUNTS + [CROWD]}
+
+    def add(x, at, gain):
+        start = int(at * RATE)
+        if start >= n:
+            return
+        end = min(n, start + len(x))
+        out[start:end] += gain * x[: end - start]
+
+    if condition in ("match", "everything"):
+        crowd = np.tile(sounds[CROWD], int(np.ceil(n / len(sounds[CROWD]))) + 1)[:n]
+        out += 10 ** (-14 / 20) * crowd / (np.abs(crowd).max() + 1e-12) * 0.5
+    truth, names = [], []
+    t = 0.8
+    while t < duration - 1.0:
+        name = HITS[rng.integers(len(HITS))]
+        hit = sounds[name]
+        gain = 10 ** (rng.uniform(-6, 0) / 20) * 0.8 / (np.abs(hit).max() + 1e-12)
+        add(hit, t, gain)
+        truth.append(t + onset(hit) / RATE)
+        names.append(name)
+        gap = rng.uniform(1.2, 2.6)
+        if condition in ("match", "everything") and rng.random() < 0.5:
+            g = sounds[GRUNTS[rng.integers(len(GRUNTS))]]
+            add(g, t + rng.uniform(0.0, 0.08), 10 ** (rng.uniform(-12, -3) / 20) * 0.8 / (np.abs(g).max() + 1e-12))
+        if condition in ("netcords", "everything") and rng.random() < 0.25:
+            c = sounds[NETCORDS[rng.integers(len(NETCORDS))]]
+            add(c, t + gap * rng.uniform(0.25, 0.35), 10 ** (rng.uniform(-10, -2) / 20) * 0.8 / (np.abs(c).max() + 1e-12))
+        b = sounds[BOUNCES[rng.integers(len(BOUNCES))]]
+        add(b, t + gap * rng.uniform(0.45, 0.7), 10 ** (rng.uniform(-8, 0) / 20) * 0.8 / (np.abs(b).max() + 1e-12))
+        t += gap
+    peak = np.abs(out).max()
+    if peak > 0.99:
+        out *= 0.99 / peak
+    return out.astype(np.float32), truth, names
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sfx_dir")
+    ap.add_argument("out_prefix")
+    ap.add_argument("--condition", choices=CONDITIONS, default="practice")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--duration", type=float, default=60.0)
+    a = ap.parse_args(argv)
+    if not os.path.isdir(a.sfx_dir):
+        raise SystemExit(f"no folder {a.sfx_dir}: run scripts/setup.sh")
+    samples, truth, names = mix(a.sfx_dir, a.condition, a.seed, a.duration)
+    wavfile.write(a.out_prefix + ".wav", RATE, samples)
+    with open(a.out_prefix + ".json", "w") as f:
+        json.dump({"sampleRate": RATE, "contacts": truth, "condition": a.condition, "seed": a.seed,
+                   "hits": names}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
