@@ -21,17 +21,19 @@ from scipy.signal import butter, sosfiltfilt
 DEFAULTS = dict(
     lowHz=1000.0, highHz=4000.0, filterOrder=4, envelopeWindowMs=5.0,
     noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0, noiseFloorHopSeconds=0.5,
-    noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0,
+    noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0, hitSpreadMs=80.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
     envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
     prominenceWindowMs=150.0, timeReference="onset", amplitudeReferencePercentile=90.0,
-    minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=80.0, thudBandHighHz=400.0,
-    maxLowBandRatio=4.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
+    minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=50.0, thudBandHighHz=150.0,
+    maxLowBandRatio=4.0, thudMinRise=8.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
     minHighBandRatio=0.01,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
-                    timeReference="peak", minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False)
+                    timeReference="peak", minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
+                    hitSpreadMs=0.0)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
+HIT_SPREAD_MIN_RELATIVE_AMPLITUDE = 0.25  # ContactDetectorParameters.hitSpreadMinRelativeAmplitude
 EVENT_MS, BACKGROUND_MS, MARGIN_MS = (-2.0, 30.0), (-120.0, -20.0), 30.0
 
 
@@ -133,7 +135,9 @@ def measure(env, pk, p, fs):
     return h, prom, left, right, onset
 
 
-def transient_energy(y, offset, onset, fs):
+
+
+def window_energies(y, offset, onset, fs):
     def mean(a, b):
         lo, hi = max(0, a - offset), min(len(y), b - offset)
         if hi <= lo:
@@ -142,6 +146,11 @@ def transient_energy(y, offset, onset, fs):
         return float(np.dot(s, s)) / (hi - lo)
     ev = mean(onset + samples_for(EVENT_MS[0], fs), onset + samples_for(EVENT_MS[1], fs)) or 0.0
     bg = mean(onset + samples_for(BACKGROUND_MS[0], fs), onset + samples_for(BACKGROUND_MS[1], fs)) or 0.0
+    return ev, bg
+
+
+def transient_energy(y, offset, onset, fs):
+    ev, bg = window_energies(y, offset, onset, fs)
     return max(0.0, ev - bg)
 
 
@@ -159,7 +168,10 @@ def band_ratios(x, y, onset, p, fs, thud_sos, click_sos):
         if sos is None or len(snippet) <= 3 * (2 * len(sos) + 1):
             return None
         return transient_energy(sosfiltfilt(sos, snippet), a, onset, fs) / main
-    low = ratio(thud_sos)
+    low = None
+    if thud_sos is not None and len(snippet) > 3 * (2 * len(thud_sos) + 1):
+        ev, bg = window_energies(sosfiltfilt(thud_sos, snippet), a, onset, fs)
+        low = max(0.0, ev - bg) / main if ev >= p["thudMinRise"] * bg else 0.0
     if low is not None and low > p["maxLowBandRatio"]:
         return low, None, in_band  # a thud needs no click test
     return low, ratio(click_sos), in_band
@@ -257,6 +269,17 @@ def detect(x, fs, params=None):
             continue
         kept_times.append(c["time"])
         out.append(c)
+    # One contact per hit, at its earliest loud-enough transient (EarliestTransient in Swift).
+    spread = p["hitSpreadMs"] / 1000
+    if spread > 0:
+        by_time = sorted((c["time"], c["amplitude"]) for c in scored)
+        for c in out:
+            for time, amplitude in by_time:
+                if time >= c["time"]:
+                    break
+                if time >= c["time"] - spread and amplitude >= HIT_SPREAD_MIN_RELATIVE_AMPLITUDE * c["amplitude"]:
+                    c["time"] = time
+                    break
     return sorted(out, key=lambda c: c["time"])
 
 

@@ -151,7 +151,9 @@ public struct ContactDetector: Sendable {
                                            snr: m.floor > 0 ? m.height / m.floor : .greatestFiniteMagnitude,
                                            lowBandRatio: low, highBandRatio: high))
         }
-        let result = MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000)
+        let result = EarliestTransient.apply(
+            MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000), candidates: scored,
+            spread: p.hitSpreadMs / 1000, minRelativeAmplitude: ContactDetectorParameters.hitSpreadMinRelativeAmplitude)
         progress?("contacts", 1)
         return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent)
     }

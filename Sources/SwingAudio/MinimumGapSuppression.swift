@@ -17,3 +17,25 @@ enum MinimumGapSuppression {
         return kept.sorted { $0.time < $1.time }
     }
 }
+
+/// One contact per hit at its first transient: moves each kept contact to the earliest scored candidate
+/// within `spread` seconds before it that is at least `minRelativeAmplitude` × its amplitude (see
+/// ``ContactDetectorParameters/hitSpreadMs``). Other fields stay the loudest transient's.
+enum EarliestTransient {
+    static func apply(_ kept: [ContactCandidate], candidates: [ContactCandidate], spread: Double,
+                      minRelativeAmplitude: Double) -> [ContactCandidate] {
+        guard spread > 0 else { return kept }
+        let byTime = candidates.sorted { $0.time < $1.time }
+        return kept.map { c in
+            var moved = c
+            // First candidate at or after c.time − spread (binary search), then the earliest loud enough.
+            var lo = 0, hi = byTime.count
+            while lo < hi { let mid = (lo + hi) / 2; if byTime[mid].time < c.time - spread { lo = mid + 1 } else { hi = mid } }
+            for e in byTime[lo...] {
+                guard e.time < c.time else { break }
+                if e.amplitude >= minRelativeAmplitude * c.amplitude { moved.time = e.time; break }
+            }
+            return moved
+        }
+    }
+}

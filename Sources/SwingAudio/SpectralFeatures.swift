@@ -7,6 +7,11 @@ import Foundation
 /// the background window)`: event = [onset − 2 ms, onset + 30 ms), background = [onset − 120 ms,
 /// onset − 20 ms). Subtracting the local background is what keeps stationary wind rumble (huge in the
 /// low band) from swamping the comparison; only what *starts* with the event counts.
+///
+/// The thud band must also *rise* with the event: its event energy at least
+/// ``ContactDetectorParameters/thudMinRise`` × its own background. A bounce's thud does; wind swelling
+/// over seconds does not (its excess over 100 ms is small against its level, yet that excess alone was
+/// enough to veto a quiet hit).
 struct SpectralFeatures: Sendable {
     /// Auxiliary band-pass order (prototype N) for the thud and click bands.
     static let auxiliaryOrder = 4
@@ -19,10 +24,12 @@ struct SpectralFeatures: Sendable {
     let click: ZeroPhaseFilter?
     let sampleRate: Double
     let maxLowBandRatio: Double
+    let thudMinRise: Double
 
     init(parameters p: ContactDetectorParameters, sampleRate fs: Double) {
         sampleRate = fs
         maxLowBandRatio = p.maxLowBandRatio
+        thudMinRise = p.thudMinRise
         thud = p.rejectThuds
             ? ZeroPhaseFilter(sections: Butterworth.bandPass(order: Self.auxiliaryOrder, lowHz: p.thudBandLowHz,
                                                              highHz: p.thudBandHighHz, sampleRate: fs))
@@ -39,6 +46,12 @@ struct SpectralFeatures: Sendable {
     /// Transient energy of `y` (already band-limited) for an onset at sample `onset`, where `y[0]` is
     /// sample `offset` of the file.
     func transientEnergy(_ y: [Float], offset: Int, onset: Int) -> Double {
+        let (event, background) = windowEnergies(y, offset: offset, onset: onset)
+        return max(0, event - background)
+    }
+
+    /// Mean energy of `y` over the event and the background windows.
+    func windowEnergies(_ y: [Float], offset: Int, onset: Int) -> (event: Double, background: Double) {
         func mean(_ a: Int, _ b: Int) -> Double? {
             let lo = max(0, a - offset), hi = min(y.count, b - offset)
             guard hi > lo else { return nil }
@@ -48,7 +61,7 @@ struct SpectralFeatures: Sendable {
         }
         let event = mean(onset + ms(Self.eventStartMs), onset + ms(Self.eventEndMs)) ?? 0
         let background = mean(onset + ms(Self.backgroundStartMs), onset + ms(Self.backgroundEndMs)) ?? 0
-        return max(0, event - background)
+        return (event, background)
     }
 
     /// `(lowBandRatio, highBandRatio, inBandTransient)` for an onset; `nil` ratios when the feature is
@@ -65,8 +78,13 @@ struct SpectralFeatures: Sendable {
             guard let f, snippet.count > f.padLength else { return nil }
             return transientEnergy(f.apply(snippet), offset: a, onset: onset) / mainEnergy
         }
-        // A thud needs no click test: skip the second filter when the first already rejects.
-        let low = ratio(thud)
+        // A thud needs no click test: skip the second filter when the first already rejects. A low band
+        // that does not rise with the event (wind) is no thud: ratio 0.
+        var low: Double?
+        if let thud, snippet.count > thud.padLength {
+            let (event, background) = windowEnergies(thud.apply(snippet), offset: a, onset: onset)
+            low = event >= thudMinRise * background ? max(0, event - background) / mainEnergy : 0
+        }
         if let low, low > maxLowBandRatio { return (low, nil, inBand) }
         return (low, ratio(click), inBand)
     }

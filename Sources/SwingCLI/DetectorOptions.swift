@@ -22,6 +22,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("threshold-factor"), help: "Peak threshold × noise floor (default \(Self.D.peakThresholdFactor))") var peakThresholdFactor: Double?
     @Option(name: .customLong("max-fwhm-ms"), help: "Widest accepted impact, ms (default \(Self.D.maxImpactFWHMMs))") var maxImpactFWHMMs: Double?
     @Option(name: .customLong("min-gap-ms"), help: "Minimum gap between contacts, ms (default \(Self.D.minGapMs))") var minGapMs: Double?
+    @Option(name: .customLong("hit-spread-ms"), help: "Report a hit at its earliest transient within this many ms before the loudest; 0 = the loudest (default \(Self.D.hitSpreadMs))") var hitSpreadMs: Double?
     @Option(name: .customLong("amplitude-weight"), help: "Confidence weight of amplitude (default \(Self.D.amplitudeWeight))") var amplitudeWeight: Double?
     @Option(name: .customLong("narrowness-weight"), help: "Confidence weight of narrowness (default \(Self.D.narrownessWeight))") var narrownessWeight: Double?
     @Option(name: .customLong("symmetry-weight"), help: "Confidence weight of symmetry (default \(Self.D.symmetryWeight))") var symmetryWeight: Double?
@@ -31,6 +32,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("min-relative-amplitude"), help: "Drop contacts quieter than this × the session's loud hits (default \(Self.D.minRelativeAmplitude))") var minRelativeAmplitude: Double?
     @Option(name: .customLong("reject-thuds"), help: "Reject low-frequency bounce thuds: true | false (default \(Self.D.rejectThuds))") var rejectThuds: Bool?
     @Option(name: .customLong("max-low-band-ratio"), help: "Thud gate: low-band / in-band energy (default \(Self.D.maxLowBandRatio))") var maxLowBandRatio: Double?
+    @Option(name: .customLong("thud-min-rise"), help: "Thud gate: the low band must rise this many times over its own background; 1 = off (default \(Self.D.thudMinRise))") var thudMinRise: Double?
     @Option(name: .customLong("require-broadband"), help: "Require a broadband click: true | false (default \(Self.D.requireBroadband))") var requireBroadband: Bool?
     @Option(name: .customLong("min-high-band-ratio"), help: "Broadband gate: high-band / in-band energy (default \(Self.D.minHighBandRatio))") var minHighBandRatio: Double?
 
@@ -59,10 +61,10 @@ struct DetectorOptions: ParsableArguments {
         set(\.envelopeSmoothingPasses, envelopeSmoothingPasses)
         set(\.noiseFloorPercentile, noiseFloorPercentile); set(\.noiseFloorWindowSeconds, noiseFloorWindowSeconds)
         set(\.peakThresholdFactor, peakThresholdFactor); set(\.maxImpactFWHMMs, maxImpactFWHMMs)
-        set(\.minGapMs, minGapMs); set(\.amplitudeWeight, amplitudeWeight); set(\.narrownessWeight, narrownessWeight)
+        set(\.minGapMs, minGapMs); set(\.hitSpreadMs, hitSpreadMs); set(\.amplitudeWeight, amplitudeWeight); set(\.narrownessWeight, narrownessWeight)
         set(\.symmetryWeight, symmetryWeight); set(\.minConfidence, minConfidence); set(\.peakPicking, peakPicking)
         set(\.timeReference, timeReference); set(\.minRelativeAmplitude, minRelativeAmplitude)
-        set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio)
+        set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio); set(\.thudMinRise, thudMinRise)
         set(\.requireBroadband, requireBroadband); set(\.minHighBandRatio, minHighBandRatio)
         set(\.noiseFloorHopSeconds, noiseFloorHopSeconds); set(\.noiseFloorDecimationMs, noiseFloorDecimationMs); set(\.peakNeighborhoodMs, peakNeighborhoodMs); set(\.prominenceWindowMs, prominenceWindowMs); set(\.amplitudeReferencePercentile, amplitudeReferencePercentile); set(\.thudBandLowHz, thudBandLowHz); set(\.thudBandHighHz, thudBandHighHz); set(\.clickBandLowHz, clickBandLowHz); set(\.clickBandHighHz, clickBandHighHz);
         try p.validate(sampleRate: 44_100)

@@ -22,8 +22,8 @@ struct BandLimitedTests {
           arguments: conditions)
     func bandLimitedFindsTheHits(condition: SyntheticSessionAudio.Condition) throws {
         var total: ContactScore?
-        for seed: UInt64 in [21, 22] {
-            let track = SyntheticSessionAudio(duration: 30, seed: seed, condition: condition).render()
+        for seed: UInt64 in [21, 22, 23] {
+            let track = SyntheticSessionAudio(duration: 60, seed: seed, condition: condition).render()
             let samples = Self.bandLimited(track, cutoff: 5500)
             let detection = try ContactDetector().run(samples: samples, sampleRate: track.sampleRate)
             #expect(detection.notes.count == 1 && detection.notes.first?.contains("broadband") == true,
