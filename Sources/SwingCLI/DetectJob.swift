@@ -16,14 +16,6 @@ struct DetectJob {
     var savePath: String?
     var sessionOptions: SessionOptions
 
-    /// File extensions treated as still images (everything else is opened as a video).
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "ppm", "pgm", "pnm", "tif", "tiff"]
-
-    /// Whether `path` names a still image (by extension).
-    static func isImage(_ path: String) -> Bool {
-        imageExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
-    }
-
     /// - Parameter progress: Drawn while a video is processed (nil = silent).
     /// - Throws: `MediaError` (missing/unreadable source), `InferenceError` (runtime/model), `VisionError`
     ///   (not a YOLO model), `CLIError` (bad `--classes`).
@@ -41,7 +33,7 @@ struct DetectJob {
             task: info.task.rawValue,
             names: Dictionary(uniqueKeysWithValues: info.names.map { (String($0.key), $0.value) }),
             imgsz: info.imgsz)
-        let frames = Self.isImage(sourcePath)
+        let frames = ImageIO.isImagePath(sourcePath)
             ? try runImage(predictor, options)
             : try runVideo(predictor, options, progress: progress)
         return DetectReport(model: model, results: frames)

@@ -48,7 +48,6 @@ struct PoseCommand: AsyncParsableCommand {
     @Option(help: "Refine a landmark from the heatmap only when its window's peak confidence reaches this.")
     var minHeatmapConfidence: Double = PoseOptions().minHeatmapConfidence
 
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
 
     func validate() throws {
         try OptionCheck.number(start, "--start", 0...OptionCheck.maxSeconds)
@@ -73,13 +72,12 @@ struct PoseCommand: AsyncParsableCommand {
         options.refineWithHeatmap = !noHeatmapRefine
         options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
-        let ext = (source as NSString).pathExtension.lowercased()
         let command = self
         try await InterruptWatcher.cancellable("pose") {
             try OutputFile.write(optional: command.save) { temporary in
                 var command = command
                 command.save = temporary
-                if Self.imageExtensions.contains(ext) {
+                if ImageIO.isImagePath(command.source) {
                     try command.runImage(estimator)
                 } else {
                     try command.runVideo(estimator)

@@ -10,7 +10,16 @@ public enum ImageIO {
     /// The most pixels a decoded image may have (200 megapixels, about 600 MB of RGB).
     public static let maxPixels = 200_000_000
 
-    /// Loads a JPEG, PNG, WebP or BMP file as RGB, turned upright by its EXIF orientation
+    /// File extensions (lower case) that name a still picture: commands treat these paths as photos and
+    /// everything else as video.
+    public static let fileExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "ppm", "pgm", "pnm", "tif", "tiff"]
+
+    /// Whether `path` names a still picture by its extension (see ``fileExtensions``).
+    public static func isImagePath(_ path: String) -> Bool {
+        fileExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// Loads a JPEG, PNG, WebP, BMP, TIFF or PNM file as RGB, turned upright by its EXIF orientation
     /// (JPEG APP1 or PNG `eXIf`), as `cv2.imread` returns it: every coordinate the engine reports
     /// for this image refers to the upright picture.
     /// - Parameter path: The image file.
