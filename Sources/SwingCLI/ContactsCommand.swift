@@ -73,13 +73,15 @@ enum ContactsJob {
         var warnings: [String]
     }
 
-    /// Probes and validates `path`, extracts mono 44.1 kHz audio and runs the detector.
+    /// Probes and validates `path`, extracts mono audio at its own rate (``AudioExtractor/analysisRate(for:)``) and runs the detector.
     /// Contact times are shifted to media time (seconds from the start of the file).
     static func run(path: String, range: TimeRange?, limits: MediaLimits,
                     parameters: ContactDetectorParameters, progress: ProgressHandler?) throws -> Report {
         let info = try MediaProbe.probe(path)
         var warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
-        let pcm = try AudioExtractor.extract(path, sampleRate: 44_100, range: range) { progress?("extracting audio", $1) }
+        let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range) {
+            progress?("extracting audio", $1)
+        }
         warnings += try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
         let detection = try ContactDetector(parameters: parameters)
             .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }

@@ -18,8 +18,10 @@ public struct AnalysisOptions: Sendable {
     public var range: TimeRange?
     /// Accepted input durations and the resolution warning threshold.
     public var limits = MediaLimits()
-    /// Audio sample rate the detector runs at (the spec's 44.1 kHz).
-    public var sampleRate = 44_100
+    /// Audio sample rate the detector runs at; `nil` (default) = the track's own rate when it is a
+    /// full-band one, else 44.1 kHz (``AudioExtractor/analysisRate(for:)``): the detector's bands are in
+    /// Hz, so resampling buys nothing and costs time.
+    public var sampleRate: Int?
     /// Audio contact detector parameters.
     public var detector = ContactDetectorParameters.default
     /// A racket/ball detector whose contacts are fused with the audio ones (`analyze --detector`);

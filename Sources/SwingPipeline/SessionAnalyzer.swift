@@ -180,7 +180,8 @@ public struct SessionAnalyzer: Sendable {
     /// The PCM lives only inside this call, so its memory (106 MB for 10 minutes) is gone before pose.
     private func audioContacts(path: String, info: MediaInfo, clock: inout StageClock, progress: ProgressHandler?) throws
         -> (contacts: [ContactCandidate], start: Double, duration: Double, notes: [String]) {
-        let pcm = try AudioExtractor.extract(path, sampleRate: options.sampleRate, range: options.range) {
+        let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
+        let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range) {
             progress?(AnalysisStage.extractingAudio.rawValue, $1)
         }
         let shortfall = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: options.limits, range: options.range)
