@@ -82,7 +82,7 @@ public struct AppDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
+            throw damaged(error) ?? StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
         }
     }
 
@@ -93,8 +93,18 @@ public struct AppDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
+            throw damaged(error) ?? StoreError.databaseError("Could not \(what): \(Self.describe(error)).")
         }
+    }
+
+    /// When SQLite reports the file damaged, what its integrity check finds (first problems), as one
+    /// sentence; `nil` for any other error. The file is never repaired or replaced here.
+    private func damaged(_ error: any Error) -> StoreError? {
+        guard let e = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(e.resultCode.primaryResultCode) else { return nil }
+        let problems = (try? dbWriter.read { try String.fetchAll($0, sql: "PRAGMA quick_check(3)") }) ?? []
+        let found = problems.filter { $0 != "ok" }
+        let detail = found.isEmpty ? Self.describe(error) : found.joined(separator: "; ")
+        return StoreError.databaseError("The database at \(dbWriter.path) is damaged (SQLite's integrity check: \(detail)); it was left as it is: restore a backup, or move it away to start a new one.")
     }
 
     /// Runs `body` holding an exclusive `flock` on `path` (created if needed); waits for other holders.
