@@ -8,7 +8,9 @@ import Darwin
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the catalog tests: real sockets, one connection at a time,
 /// `Connection: close`. Routes can serve a body (honouring `Range` or not), fail with a status, or
 /// promise a full `Content-Length` and hang up early (a truncated transfer). It stops itself after
-/// `lifetime` seconds even if a test forgets to call ``stop()``.
+/// `lifetime` seconds even if a test forgets to call ``stop()``: a safety net only, so it is long —
+/// with the whole suite running on two cores an async test can wait minutes for a thread between two
+/// requests (a 60 s lifetime closed the server under CI's load and failed four download tests).
 final class LoopbackHTTPServer: @unchecked Sendable {
     enum Route: Sendable {
         /// Serve `body`; with `ranges`, answer `Range: bytes=N-` with 206.
@@ -36,7 +38,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private(set) var port: UInt16 = 0
 
     /// Starts listening on an ephemeral loopback port.
-    init(lifetime: Double = 60) throws {
+    init(lifetime: Double = 1800) throws {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
