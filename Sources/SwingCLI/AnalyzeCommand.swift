@@ -77,7 +77,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let threads = sampling.poseThreads { options.pose.threads = threads }
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
 
-        let analyzer = try SessionAnalyzer(options: options)
+        let analyzer = try SessionAnalyzer(options: options, visualPredictor: visual?.predictor)
         let path = video
         let progress = ProgressBar.stagedHandler()
         let task = Task.detached { try analyzer.analyze(path: path, progress: progress) }

@@ -12,7 +12,7 @@ extension DetectorScope: ExpressibleByArgument {}
 /// audio contacts (docs/fusion.md). Every knob but `--detector` is optional so that giving one without a
 /// detector is an error instead of being silently ignored.
 struct VisualDetectorOptions: ParsableArguments {
-    private static let defaults = VisualContactOptions(predictor: NoPredictor(), modelName: "")
+    private static let defaults = VisualContactOptions()
 
     @Option(name: .customLong("detector"),
             help: ArgumentHelp("A racket/ball YOLO model (file path or catalog id, see `swingmaster models list`): its racket–ball contacts are fused with the audio contacts.", valueName: "model"))
@@ -65,7 +65,7 @@ struct VisualDetectorOptions: ParsableArguments {
     /// - Returns: `nil` without `--detector`.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `InferenceError`/`VisionError` when the file is not
     ///   a loadable YOLO model, `CLIError` for a stored interpreter configuration that does not decode.
-    func load(db: AppDatabase?) throws -> (options: VisualContactOptions, model: ResolvedModel)? {
+    func load(db: AppDatabase?) throws -> (options: VisualContactOptions, predictor: any FramePredictor, model: ResolvedModel)? {
         guard let detector else { return nil }
         let model = try ResolvedModel.resolve(detector, db: db)
         var session = SessionOptions()
@@ -74,8 +74,7 @@ struct VisualDetectorOptions: ParsableArguments {
         var prediction = PredictionOptions()
         prediction.conf = model.conf(conf)
         prediction.iou = model.iou(iou)
-        var options = VisualContactOptions(predictor: YOLOFramePredictor(predictor: predictor, options: prediction),
-                                           modelName: model.displayName)
+        var options = VisualContactOptions(modelName: model.displayName)
         if let stride { options.stride = stride }
         if let scope { options.scope = scope }
         options.fusionTolerance = tolerance
@@ -88,13 +87,8 @@ struct VisualDetectorOptions: ParsableArguments {
                                description: "the stored interpreter configuration of model '\(model.displayName)' is not a tennis-contact configuration: \(error.localizedDescription) (change it with `swingmaster models set \(model.displayName) --interpreter-config`)")
             }
         }
-        return (options, model)
+        return (options, YOLOFramePredictor(predictor: predictor, options: prediction), model)
     }
-}
-
-/// Stands in for a model where only ``VisualContactOptions``' defaults are read (help texts).
-private struct NoPredictor: FramePredictor {
-    func predict(_ image: ImageBuffer) throws -> FramePrediction { FramePrediction(detections: [], timings: .init()) }
 }
 
 extension VisualContactReport {

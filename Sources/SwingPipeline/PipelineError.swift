@@ -11,6 +11,8 @@ public struct PipelineError: UserFacingError, Equatable {
         case cancelled
         /// The file has no video stream to run pose on.
         case noVideo
+        /// The options ask for something the analyzer was not given (e.g. visual contacts without a model).
+        case invalidOptions
     }
     public var kind: Kind
     public var description: String
@@ -23,6 +25,7 @@ public struct PipelineError: UserFacingError, Equatable {
         case .noPerson: StatusCode.noPerson
         case .cancelled: StatusCode.cancelled
         case .noVideo: StatusCode.noVideoTrack
+        case .invalidOptions: StatusCode.invalidParameter
         }
     }
 }

@@ -4,6 +4,7 @@ import SwingBiomech
 import SwingCore
 import SwingMedia
 import SwingPose
+import SwingVision
 
 /// Everything one analysis produced, before anything is stored.
 public struct SessionAnalysis: Sendable {
@@ -69,6 +70,8 @@ public struct WindowFrame: Sendable {
 /// written anywhere by the analyzer itself.
 public struct SessionAnalyzer: Sendable {
     public let options: AnalysisOptions
+    /// The racket/ball model of the visual contact stage (with ``AnalysisOptions/visualContacts``).
+    private let visualPredictor: (any FramePredictor)?
     /// The BlazePose folder; the models are loaded when the pose stage starts (one copy per worker),
     /// so their memory is not added to the audio stage's peak.
     private let modelsDirectory: URL
@@ -77,10 +80,19 @@ public struct SessionAnalyzer: Sendable {
     /// - Parameters:
     ///   - options: Every analysis knob.
     ///   - modelsDirectory: Where the BlazePose ONNX files are (default: found like `PoseModels.defaultDirectory()`).
-    /// - Throws: `PoseError` when the model files are not there. Unreadable models and a missing ONNX
+    ///   - visualPredictor: The racket/ball model; required exactly when `options.visualContacts` is set.
+    /// - Throws: `PoseError` when the model files are not there, `PipelineError.invalidOptions` when the
+    ///   visual options and the model do not come together. Unreadable models and a missing ONNX
     ///   Runtime surface from ``analyze(path:progress:)`` (`PoseError` / `InferenceError`).
-    public init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil) throws {
+    public init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil,
+                visualPredictor: (any FramePredictor)? = nil) throws {
+        guard (options.visualContacts == nil) == (visualPredictor == nil) else {
+            throw PipelineError(.invalidOptions, options.visualContacts == nil
+                ? "a racket/ball model was given without visual contact options"
+                : "visual contacts need a racket/ball model")
+        }
         self.options = options
+        self.visualPredictor = visualPredictor
         self.modelsDirectory = try PoseModels.directory(modelsDirectory)
     }
 
@@ -124,9 +136,9 @@ public struct SessionAnalyzer: Sendable {
         // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
         // the fused contacts drive the pose stage exactly as audio contacts do.
         var visualReport: VisualContactReport?
-        if let visual = options.visualContacts {
+        if let visual = options.visualContacts, let predictor = visualPredictor {
             let fused = try VisualContactStage.run(
-                path: path, options: visual, audio: contacts, clip: clipStart...(clipStart + clipDuration),
+                path: path, predictor: predictor, options: visual, audio: contacts, clip: clipStart...(clipStart + clipDuration),
                 frameRate: video.frameRate, biomech: options.biomech, progress: progress)
             contacts = fused.contacts
             visualReport = fused.report

@@ -23,8 +23,6 @@ public struct VisualContactOptions: Sendable {
     /// Default fusion tolerance in processed-frame intervals (see ``tolerance(frameRate:)``).
     public static let defaultToleranceIntervals = 2.0
 
-    /// The racket/ball model (a `YOLOFramePredictor` in the app; anything conforming in tests).
-    public var predictor: any FramePredictor
     /// How reports name the model (catalog id or file name).
     public var modelName: String
     /// Run the detector on every `stride`-th frame. Default ``defaultStride`` (3).
@@ -42,11 +40,10 @@ public struct VisualContactOptions: Sendable {
     /// The tennis-contact rule's thresholds (spec defaults, or the model's stored interpreter config).
     public var interpreter = TennisContactInterpreter.Configuration()
 
-    /// - Parameters:
-    ///   - predictor: the racket/ball model.
-    ///   - modelName: how reports name it.
-    public init(predictor: any FramePredictor, modelName: String) {
-        self.predictor = predictor; self.modelName = modelName
+    /// The defaults, for a model named `modelName` in reports. The model itself is given to
+    /// ``SessionAnalyzer/init(options:modelsDirectory:visualPredictor:)``.
+    public init(modelName: String = "") {
+        self.modelName = modelName
     }
 
     /// The fusion tolerance in seconds for a video at `frameRate` fps (30 fps assumed when unknown).
@@ -100,7 +97,8 @@ enum VisualContactStage {
     /// Runs the stage.
     /// - Parameters:
     ///   - path: the session video.
-    ///   - options: detector, stride, scope, fusion.
+    ///   - predictor: the racket/ball model.
+    ///   - options: stride, scope, fusion.
     ///   - audio: the audio contacts (media time, audio clock).
     ///   - clip: the analysed range, seconds of media time.
     ///   - frameRate: the video's frame rate.
@@ -108,7 +106,7 @@ enum VisualContactStage {
     ///   - progress: receives the stage's fraction.
     /// - Returns: the fused contacts as the pose stage consumes them, and the report.
     /// - Throws: `MediaError` (decoding), the predictor's error, `PipelineError.cancelled`.
-    static func run(path: String, options: VisualContactOptions, audio: [ContactCandidate],
+    static func run(path: String, predictor: any FramePredictor, options: VisualContactOptions, audio: [ContactCandidate],
                     clip: ClosedRange<Double>, frameRate: Double, biomech: BiomechParameters,
                     progress: ProgressHandler?) throws -> (contacts: [ContactCandidate], report: VisualContactReport) {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -128,7 +126,7 @@ enum VisualContactStage {
             var interpreted: [(frame: InterpreterFrame, result: TennisContactInterpreter.Result)] = []
             try reader.frames(from: segment.lowerBound, to: segment.upperBound, stride: options.stride) { frame in
                 if Task.isCancelled { return false }
-                let prediction = try options.predictor.predict(frame.image)
+                let prediction = try predictor.predict(frame.image)
                 processed += 1
                 detections += prediction.detections.count
                 timing.preMs += prediction.timings.preMs

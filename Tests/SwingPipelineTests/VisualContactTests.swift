@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func defaultToleranceIsTwoProcessedFrameIntervals() {
-        var o = VisualContactOptions(predictor: NoModel(), modelName: "m")
+        var o = VisualContactOptions(modelName: "m")
         #expect(abs(o.tolerance(frameRate: 60) - 0.1) < 1e-12)      // the spec's 60 fps, every 3rd frame
         #expect(abs(o.tolerance(frameRate: 10) - 0.6) < 1e-12)
         o.stride = 1
@@ -32,6 +32,14 @@ import Testing
         #expect(o.tolerance(frameRate: 60) == 0.05)                  // the flag wins
         o.stride = 0
         #expect(o.problem?.contains("stride") == true)
+    }
+
+    @Test func visualOptionsAndTheModelComeTogether() throws {
+        var options = AnalysisOptions()
+        options.visualContacts = VisualContactOptions(modelName: "m")
+        #expect(throws: PipelineError.self) { _ = try SessionAnalyzer(options: options) }
+        #expect(throws: PipelineError.self) { _ = try SessionAnalyzer(options: AnalysisOptions(), visualPredictor: NoModel()) }
+        _ = try SessionAnalyzer(options: options, visualPredictor: NoModel())
     }
 
     @Test func windowsScopeScansOnlyTheSwingWindows() {
