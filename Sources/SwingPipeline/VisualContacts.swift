@@ -186,16 +186,13 @@ enum VisualContactStage {
         let audioTimed = audio.map { TimedContact(time: $0.time - delay, confidence: $0.confidence) }
         let fused = fuseContacts(audio: audioTimed, visual: visual.map { TimedContact(time: $0.time, confidence: $0.confidence) },
                                  tolerance: tolerance, options: options)
-        var used = [Bool](repeating: false, count: audio.count)
         var out: [(candidate: ContactCandidate, fused: FusedContact)] = []
         for f in fused {
             var onAudioClock = f
             onAudioClock.time = f.time + delay
             switch f.source {
             case .both, .audio:
-                // fuseContacts returns the audio time unchanged, so the match is exact.
-                guard let i = audioTimed.indices.first(where: { !used[$0] && audioTimed[$0].time == f.time }) else { continue }
-                used[i] = true
+                guard let i = f.audioIndex, audio.indices.contains(i) else { continue }
                 var c = audio[i]
                 c.confidence = f.confidence
                 onAudioClock.time = c.time

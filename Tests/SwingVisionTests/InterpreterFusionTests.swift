@@ -15,6 +15,9 @@ import Testing
         #expect(abs((fused[0].offset ?? 0) + 0.03) < 1e-12)
         // 1.04 is left unmatched and below the visual-only minimum (0.6) → dropped; 5.30 is beyond tolerance.
         #expect(fused.filter { $0.source == .visual }.map(\.time) == [4.00])
+        // Each fused contact names the inputs it came from.
+        #expect(fused.map(\.audioIndex) == [0, 1, nil, 2])
+        #expect(fused.map(\.visualIndex) == [1, nil, 2, nil])
     }
 
     @Test func oneToOneEvenWhenManyAreClose() {

@@ -18,6 +18,10 @@ public struct FusedContact: Sendable, Equatable, Codable {
     public var source: ContactSource
     /// Visual time − audio time for matched pairs (seconds), `nil` otherwise.
     public var offset: Double?
+    /// Which input it came from: the index into `audio` (`both`, `audio`) and into `visual` (`both`,
+    /// `visual`), so callers map back without comparing times.
+    public var audioIndex: Int? = nil
+    public var visualIndex: Int? = nil
 }
 
 /// Options for ``fuseContacts(audio:visual:tolerance:options:)``.
@@ -62,13 +66,13 @@ public func fuseContacts(audio: [TimedContact], visual: [TimedContact], toleranc
         audioUsed[p.a] = true; visualUsed[p.v] = true
         let a = audio[p.a], v = visual[p.v]
         out.append(FusedContact(time: a.time, confidence: 1 - (1 - a.confidence) * (1 - v.confidence),
-                                source: .both, offset: v.time - a.time))
+                                source: .both, offset: v.time - a.time, audioIndex: p.a, visualIndex: p.v))
     }
     for (i, a) in audio.enumerated() where !audioUsed[i] && a.confidence >= options.audioOnlyMinimumConfidence {
-        out.append(FusedContact(time: a.time, confidence: a.confidence, source: .audio, offset: nil))
+        out.append(FusedContact(time: a.time, confidence: a.confidence, source: .audio, offset: nil, audioIndex: i))
     }
     for (j, v) in visual.enumerated() where !visualUsed[j] && v.confidence >= options.visualOnlyMinimumConfidence {
-        out.append(FusedContact(time: v.time, confidence: v.confidence, source: .visual, offset: nil))
+        out.append(FusedContact(time: v.time, confidence: v.confidence, source: .visual, offset: nil, visualIndex: j))
     }
     return out.sorted { $0.time < $1.time }
 }
