@@ -63,7 +63,8 @@ import Testing
         }
         p.waitUntilExit()
         try? errHandle.close()
-        let text = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        // Lossy decoding: a child's stderr need not be UTF-8.
+        let text = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
         try? FileManager.default.removeItem(at: err)
         return Outcome(status: p.terminationStatus, signalled: p.terminationReason == .uncaughtSignal,
                        timedOut: timedOut, stderr: text)
