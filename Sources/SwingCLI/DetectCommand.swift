@@ -97,31 +97,73 @@ struct DetectCommand: AsyncParsableCommand {
             }
         }
         try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date()), in: db)
-        // The interpreter reads the same document `detect --json` prints, exactly as `interpret` does.
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let reportJSON = try enc.encode(report)
-        let interpretation = try interpreter.map {
-            try $0.interpretVideoJSON(DetectionsDocument.frames(from: reportJSON))
-        }
+        // The interpreter reads the frames in memory, as `interpret` reads them from `detect --json`.
+        let interpretation = interpreter.map { $0.interpretVideo(report.interpreterFrames) }
         if json {
-            if let interpretation, var doc = try JSONSerialization.jsonObject(with: reportJSON) as? [String: Any] {
-                doc["interpretation"] = try JSONSerialization.jsonObject(with: interpretation)
-                try Console.write(JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), to: "-")
-            } else {
-                try Console.write(reportJSON, to: "-")
-            }
+            try Console.write(try DetectOutput(report: report, interpretation: interpretation).jsonData(), to: "-")
         } else {
             for line in DetectSummary.lines(report) { try Console.line(line) }
             if let interpretation, let name = interpret {
                 try Console.line("interpretation (\(name)):")
-                try Console.line(String(decoding: interpretation, as: UTF8.self))
+                try Console.line(String(decoding: try DetectOutput.encode(DetectOutput.Value(interpretation)), as: UTF8.self))
             }
         }
     }
 }
 
+/// `detect --json`: the report, plus the interpretation under `interpretation` with `--interpret`.
+struct DetectOutput: Encodable {
+    var report: DetectReport
+    var interpretation: (any Encodable & Sendable)?
+
+    /// Encodes an interpreter's result through its concrete type.
+    struct Value: Encodable {
+        let value: any Encodable
+        init(_ value: any Encodable) { self.value = value }
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    private enum Key: String, CodingKey { case interpretation }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        if let interpretation {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(Value(interpretation), forKey: .interpretation)
+        }
+    }
+
+    static var encoder: JSONEncoder {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return enc
+    }
+
+    /// Pretty-printed, sorted keys: the bytes `detect --json` prints.
+    /// - Throws: ``InterpreterError/encodingFailed(_:)`` when a number cannot be written (e.g. NaN).
+    func jsonData() throws -> Data { try Self.encode(self) }
+
+    /// Encodes `value` with ``encoder``, reporting failure as the interpreters do.
+    static func encode(_ value: some Encodable) throws -> Data {
+        do { return try encoder.encode(value) } catch {
+            throw InterpreterError.encodingFailed(String(describing: error))
+        }
+    }
+}
+
 extension DetectReport {
+    /// The frames as interpreters read them: what `interpret --detections` parses from `detect --json`
+    /// (boxes, labels, confidences; task extras are not used by any interpreter).
+    var interpreterFrames: [InterpreterFrame] {
+        results.map { f in
+            InterpreterFrame(detections: f.detections.map {
+                                 Detection(classId: $0.classId, label: $0.label, confidence: $0.confidence,
+                                           box: Rect(x1: $0.box.x1, y1: $0.box.y1, x2: $0.box.x2, y2: $0.box.y2))
+                             },
+                             frameIndex: f.frame, time: f.time, width: f.width, height: f.height)
+        }
+    }
+
     /// The numbers a detection session record keeps.
     func runStats(startedAt: Date, endedAt: Date) -> DetectionRunStats {
         let inference = results.map(\.speed.inferenceMs).reduce(0, +)
