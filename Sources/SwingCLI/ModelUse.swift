@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 import SwingStore
 import SwingVision
 
@@ -45,7 +46,7 @@ struct ResolvedModel {
 
     /// The database in `$SWINGMASTER_HOME` if it already exists (read preferences without creating one).
     private static func existingDatabase() throws -> AppDatabase? {
-        let file = AppDatabase.defaultHome().appendingPathComponent(AppDatabase.fileName)
+        let file = SwingmasterHome.url().appendingPathComponent(AppDatabase.fileName)
         return FileManager.default.fileExists(atPath: file.path) ? try AppDatabase.open() : nil
     }
 

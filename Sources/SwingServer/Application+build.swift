@@ -35,7 +35,7 @@ public func buildApplication(
     analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil
 ) async throws -> some ApplicationProtocol {
     try configuration.check()
-    let home = configuration.home ?? AppDatabase.defaultHome()
+    let home = configuration.home ?? SwingmasterHome.url()
     let db = try AppDatabase.open(home: home)
     let web = try WebLocations(configuration)
     let media = MediaStore(directory: home.appendingPathComponent("media", isDirectory: true))

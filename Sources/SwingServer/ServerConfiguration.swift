@@ -15,7 +15,7 @@ public struct ServerConfiguration: Sendable {
     public var uploadIdleTimeout: Double = 60
     /// Bearer token (or `swingmaster_token` cookie) every page and API call must carry; `nil` = none.
     public var token: String?
-    /// The Swingmaster home (database, media); `nil` = `AppDatabase.defaultHome()`.
+    /// The Swingmaster home (database, media); `nil` = `SwingmasterHome.url()`.
     public var home: URL?
     /// Templates and static files (`Web/`); `nil` = found next to the checkout.
     public var webRoot: URL?

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwingCore
 
 /// The Swingmaster database: player profile, analysed sessions with their shots, and the model
 /// catalog's per-model records. One value owns one `DatabaseWriter` (GRDB's demo-app shape).
@@ -26,19 +27,11 @@ public struct AppDatabase: Sendable {
     /// Read access for callers that want to run their own GRDB requests.
     public var reader: any DatabaseReader { dbWriter }
 
-    /// The Swingmaster home directory: `$SWINGMASTER_HOME` when set and non-empty, else `~/.swingmaster`.
-    public static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let home = environment["SWINGMASTER_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home, isDirectory: true)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".swingmaster", isDirectory: true)
-    }
-
     /// Opens (creating if needed) the on-disk database at `home/swingmaster.sqlite` in WAL mode.
-    /// - Parameter home: The Swingmaster home directory; `nil` means ``defaultHome(environment:)``.
+    /// - Parameter home: The Swingmaster home directory; `nil` means `SwingmasterHome.url()`.
     /// - Throws: ``StoreError/databaseError(_:)`` if the directory or file cannot be created or opened.
     public static func open(home: URL? = nil) throws -> AppDatabase {
-        let dir = home ?? defaultHome()
+        let dir = home ?? SwingmasterHome.url()
         let path = dir.appendingPathComponent(fileName).path
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -84,8 +84,8 @@ import SwingCore
     }
 
     @Test func homeComesFromEnvironmentWithDefault() {
-        #expect(AppDatabase.defaultHome(environment: ["SWINGMASTER_HOME": "/tmp/x"]).path == "/tmp/x")
-        #expect(AppDatabase.defaultHome(environment: [:]).lastPathComponent == ".swingmaster")
+        #expect(SwingmasterHome.url(environment: ["SWINGMASTER_HOME": "/tmp/x"]).path == "/tmp/x")
+        #expect(SwingmasterHome.url(environment: [:]).lastPathComponent == ".swingmaster")
     }
 
     @Test func unwritableHomeIsADatabaseError() {

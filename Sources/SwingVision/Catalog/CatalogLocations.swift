@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// Where the catalog looks for and installs models.
 public struct CatalogLocations: Sendable, Equatable {
@@ -26,13 +27,7 @@ public struct CatalogLocations: Sendable, Equatable {
                                 executable: URL? = Bundle.main.executableURL,
                                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         -> CatalogLocations {
-        let home: URL
-        if let h = environment["SWINGMASTER_HOME"], !h.isEmpty {
-            home = URL(fileURLWithPath: h, isDirectory: true)
-        } else {
-            home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
-                .appendingPathComponent(".swingmaster", isDirectory: true)
-        }
+        let home = SwingmasterHome.url(environment: environment)
         if let m = environment["SWINGMASTER_MODELS"] {
             let dirs = m.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) }
             return CatalogLocations(bundledDirectories: dirs, home: home)

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Where Swingmaster keeps its state (the session database, uploads, installed models and partial
+/// downloads): `$SWINGMASTER_HOME` when set and non-empty, else `~/.swingmaster`. The store, the model
+/// catalog and the server all resolve it here, so they always agree.
+public enum SwingmasterHome {
+    /// The home folder for `environment`.
+    public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["SWINGMASTER_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
+        let user = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: user, isDirectory: true).appendingPathComponent(".swingmaster", isDirectory: true)
+    }
+}
