@@ -96,8 +96,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
         }
         let document = try OutputFile.write(optional: saveVideo) { temporary in
-            if let temporary { try SessionOverlay.write(analysis, source: video, to: temporary, progress: progress) }
             var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
+            if let temporary {
+                try SessionOverlay.write(document, shotFrames: analysis.shotFrames(hand: hand), source: video, to: temporary,
+                                         maxSide: analysis.poseImageSide, progress: progress)
+            }
             if let db {
                 let saved = try SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
                                                     createdAt: createdAt, beforeCommit: writeFiles)

@@ -53,6 +53,26 @@ extension SessionAnalysis {
     public func videoFrame(ofTrackIndex i: Int) -> Int? {
         trackVideoFrames.indices.contains(i) && trackVideoFrames[i] >= 0 ? trackVideoFrames[i] : nil
     }
+
+    /// Pose pixels → display pixels: the factors that take ``track``'s image coordinates (in
+    /// ``poseImageSize``) to the video's display size, where every image coordinate a user sees lives.
+    public var displayScale: (x: Double, y: Double) {
+        let display = info.video?.displaySize ?? poseImageSize
+        return (Double(display.width) / Double(max(poseImageSize.width, 1)),
+                Double(display.height) / Double(max(poseImageSize.height, 1)))
+    }
+
+    /// Every posed frame of each shot's swing window (time order, image points in display pixels), one
+    /// array per shot of ``result`` — what the shot view and the annotated video show.
+    public func shotFrames(hand: Hand) -> [[ShotFrame]] {
+        let scale = displayScale
+        return result.shots.map { metrics in
+            metrics.windowFrames.compactMap { i -> ShotFrame? in
+                guard track.samples.indices.contains(i) else { return nil }
+                return ShotJoints.frame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
+            }
+        }
+    }
 }
 
 /// One decoded frame of a swing window.

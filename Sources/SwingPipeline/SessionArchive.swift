@@ -23,17 +23,8 @@ public enum SessionArchive {
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
         let compact = JSONEncoder()
         compact.outputFormatting = [.sortedKeys]
-        let display = analysis.info.video?.displaySize ?? analysis.poseImageSize
-        let scale = (x: Double(display.width) / Double(max(analysis.poseImageSize.width, 1)),
-                     y: Double(display.height) / Double(max(analysis.poseImageSize.height, 1)))
-
         var shots: [ShotRecord] = []
-        for (entry, metrics) in zip(document.session.shots, analysis.result.shots) {
-            let frames = metrics.windowFrames.compactMap { i -> ShotFrame? in
-                guard analysis.track.samples.indices.contains(i) else { return nil }
-                return ShotJoints.frame(analysis.track.samples[i], videoFrame: analysis.videoFrame(ofTrackIndex: i),
-                                        hand: hand, scale: scale)
-            }
+        for (entry, frames) in zip(document.session.shots, analysis.shotFrames(hand: hand)) {
             shots.append(ShotRecord(
                 index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status,
                 forwardCm: entry.contact?.forwardCm, lateralCm: entry.contact?.lateralCm, heightCm: entry.contact?.heightCm,
@@ -86,15 +77,28 @@ public enum SessionArchive {
               document.session.shots.indices.contains(number - 1),
               let record = try db.shot(sessionId: id, index: number) else { return nil }
         let s = document.session
-        var frames: [ShotFrame] = []
-        if let text = record.framesJSON {
-            do { frames = try SessionDocument.decoder.decode([ShotFrame].self, from: Data(text.utf8)) } catch {
-                throw StoreError.databaseError("The stored frames of shot \(number) of session \(id) are damaged: \(error).")
-            }
-        }
         return ShotView(sessionId: id, number: number, shotCount: s.shots.count, hand: s.hand,
                         video: .init(width: s.width, height: s.height, fps: s.fps), joints: ShotJoints.names,
-                        bones: ShotJoints.bones, shot: s.shots[number - 1], frames: frames)
+                        bones: ShotJoints.bones, shot: s.shots[number - 1], frames: try frames(of: record, sessionId: id))
+    }
+
+    private static func frames(of record: ShotRecord, sessionId id: Int64) throws -> [ShotFrame] {
+        guard let text = record.framesJSON else { return [] }
+        do { return try SessionDocument.decoder.decode([ShotFrame].self, from: Data(text.utf8)) } catch {
+            throw StoreError.databaseError("The stored frames of shot \(record.index) of session \(id) are damaged: \(error).")
+        }
+    }
+
+    /// Every shot's posed frames (``ShotView/frames``), in shot order — what ``SessionOverlay`` draws;
+    /// `nil` if there is no session `id`.
+    /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
+    public static func shotFrames(id: Int64, in db: AppDatabase) throws -> (SessionDocument, [[ShotFrame]])? {
+        guard let document = try document(id: id, in: db), let detail = try db.session(id: id) else { return nil }
+        let byIndex = Dictionary(detail.shots.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+        let frames = try document.session.shots.map { shot in
+            try byIndex[shot.index].map { try Self.frames(of: $0, sessionId: id) } ?? []
+        }
+        return (document, frames)
     }
 
     /// `GET /api/sessions/{id}/shots/{n}` bytes, `nil` if there is no such session or shot.

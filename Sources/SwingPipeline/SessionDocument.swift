@@ -18,6 +18,9 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var file: String
         /// When the analysis finished (whole seconds, so the document survives a JSON round trip).
         public var createdAt: Date
+        /// Where the analysed part starts (media time, seconds; `--start`). `nil` for sessions stored
+        /// before it was recorded (they began at 0 unless the user said otherwise).
+        public var start: Double?
         /// Length of the analysed part, seconds (what decoded).
         public var duration: Double
         /// Length the file states for that part, seconds: more than ``duration`` when the file was cut
@@ -106,18 +109,22 @@ public struct SessionDocument: Codable, Sendable, Equatable {
     ///   - createdAt: When the analysis finished (rounded down to whole seconds).
     public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
         let report = Report(analysis.result, includeImageArc: true)
+        let scale = analysis.displayScale
         let shots = zip(report.shots, analysis.result.shots).map { entry, shot in
+            // The track's image points are in pose pixels; the document's are in display pixels.
+            var arc = entry.arc
+            if let image = arc?.image { arc?.image = image.map { p in [p[0] * scale.x, p[1] * scale.y, p[2]] } }
             let fused = analysis.contactSource(shotIndex: shot.index)
             return Shot(index: shot.index, time: shot.time, contactTime: shot.contactTime, confidence: shot.confidence,
                         status: shot.status, contact: entry.contact, wristSpeedCmS: shot.wristSpeedCmS,
                         classification: shot.classification,
                         contactVideoFrame: shot.contactFrame.flatMap { analysis.videoFrame(ofTrackIndex: $0) },
-                        groundCm: shot.groundCm, arc: entry.arc, source: fused?.source,
+                        groundCm: shot.groundCm, arc: arc, source: fused?.source,
                         visualOffsetMs: fused?.offset.map { $0 * 1000 })
         }
         let size: (width: Int, height: Int) = analysis.info.video?.displaySize ?? (0, 0)
         session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
-                          duration: analysis.analysedDuration, statedDuration: analysis.statedDuration, fps: analysis.info.video?.frameRate ?? 0,
+                          start: analysis.analysedStart, duration: analysis.analysedDuration, statedDuration: analysis.statedDuration, fps: analysis.info.video?.frameRate ?? 0,
                           width: size.width, height: size.height, hand: hand, shots: shots, stats: report.stats,
                           contactsHeard: analysis.visualContacts?.summary.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SwingMedia
 import SwingPipeline
 import SwingStore
 
@@ -14,7 +15,10 @@ import SwingStore
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let json = home.appendingPathComponent("s.json"), csv = home.appendingPathComponent("s.csv")
-        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path],
+        let annotated = home.appendingPathComponent("s.mp4")
+        // Pose runs at half the display size: every image coordinate a user sees must still be in display pixels.
+        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path,
+                                             "--max-pose-side", "640", "--save-video", annotated.path],
                                             environment: env)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         let analyzed = try Data(contentsOf: json)
@@ -57,7 +61,32 @@ import SwingStore
             #expect(between(contact.forwardCm, before[0], after[0]), "shot \(shot.index) forward \(contact.forwardCm) vs \(before[0])…\(after[0])")
             #expect(between(contact.lateralCm, before[1], after[1]), "shot \(shot.index) lateral")
             #expect(between(contact.heightCm + ground, before[2], after[2]), "shot \(shot.index) height")
+
+            // The wrist arc the shot view draws over the video follows the skeleton's wrist (both in display
+            // pixels; the arc is smoothed, so it passes within a few pixels, not through every joint).
+            let arc = try #require(shot.arc?.image)
+            let gaps = view.frames.compactMap { frame -> Double? in
+                guard let joint = frame.image?[wrist], let point = arc.first(where: { abs($0[2] - frame.time) < 1e-6 }) else { return nil }
+                return hypot(point[0] - joint[0], point[1] - joint[1])
+            }.sorted()
+            #expect(gaps.count > 5 && gaps[gaps.count / 2] < 15, "shot \(shot.index): arc to wrist \(gaps) px")
         }
+
+        // The annotated video: the analysed part at the pose size, every contact frame outlined in red and
+        // the frames away from contacts not.
+        let reader = try VideoFrameReader(path: annotated.path)
+        #expect(reader.outputSize.width == 640 && reader.outputSize.height == 360)
+        let contacts = Set(document.session.shots.filter { $0.status == .ok }.compactMap(\.contactVideoFrame))
+        #expect(!contacts.isEmpty)
+        var outlined = Set<Int>(), frames = 0
+        while let frame = try reader.nextFrame() {
+            let i = (180 * frame.image.width + 2) * 3   // the left edge, half-way down (packed RGB)
+            let (r, g, b) = (frame.image.pixels[i], frame.image.pixels[i + 1], frame.image.pixels[i + 2])
+            if r > 180 && g < 90 && b < 90 { outlined.insert(frames) }
+            frames += 1
+        }
+        #expect(abs(Double(frames) - document.session.duration * document.session.fps) <= 2, "\(frames) frames")
+        #expect(outlined == contacts, "outlined \(outlined.sorted()) vs contacts \(contacts.sorted())")
         #expect(try SessionArchive.shotView(id: id, number: document.session.shots.count + 1, in: db) == nil)
         #expect(try SessionArchive.shotView(id: id + 1, number: 1, in: db) == nil)
     }
