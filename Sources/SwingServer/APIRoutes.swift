@@ -44,7 +44,7 @@ struct APIRoutes: Sendable {
         }
         api.get("sessions/:id/thumbnail.jpg") { request, context in
             let (id, record) = try session(context)
-            let path = Self.thumbnailPath(forMedia: record.filePath)
+            let path = state.media.derived(session: id, "thumb.jpg")
             if !FileManager.default.fileExists(atPath: path) {
                 // At the first contact: the player mid-stroke says more than the first frame.
                 let time = try db.shot(sessionId: id, index: 1)?.time ?? 1
@@ -63,6 +63,21 @@ struct APIRoutes: Sendable {
             return try await FileResponses.send(record.filePath, request: request, context: context,
                                                 headers: [.contentDisposition: Self.attachment(record.fileName)])
         }
+        api.get("sessions/:id/annotated.mp4") { request, context in
+            let (id, record) = try session(context)
+            switch await state.annotated.request(session: id, source: record.filePath, db: db) {
+            case .ready(let path):
+                return try await FileResponses.send(path, request: request, context: context,
+                                                    headers: [.contentDisposition: Self.attachment("session-\(id)-annotated.mp4")],
+                                                    contentType: "video/mp4")
+            case .drawing(let progress):
+                // Still being drawn: 202 with how far it got; ask again (the page polls, then downloads).
+                return JSONResponse.bytes(try JSONResponse.encoder.encode(Drawing(progress: progress)), status: .accepted,
+                                          headers: [.retryAfter: "1", .cacheControl: "no-store"])
+            case .failed(let error):
+                throw error
+            }
+        }
         api.get("sessions/:id/export.json") { _, context in
             let id = try Self.id(context, "id", what: "session")
             guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
@@ -78,10 +93,14 @@ struct APIRoutes: Sendable {
         api.delete("sessions/:id") { _, context in
             let (id, record) = try session(context)
             try db.deleteSession(id: id)
-            // The media goes with its last session (a second session of the same upload keeps it).
-            if try !db.mediaInUse(path: record.filePath) {
-                if let copy = try db.playbackPath(forMedia: record.filePath) { try? FileManager.default.removeItem(atPath: copy) }
-                try? FileManager.default.removeItem(atPath: Self.thumbnailPath(forMedia: record.filePath))
+            try? FileManager.default.removeItem(atPath: state.media.derived(session: id, "thumb.jpg"))
+            await state.annotated.remove(session: id)
+            // An upload goes with its last session (a second session of the same upload keeps it); a video
+            // the CLI analysed is the user's own file and stays where it is.
+            if state.media.owns(record.filePath), try !db.mediaInUse(path: record.filePath) {
+                if let copy = try db.playbackPath(forMedia: record.filePath), state.media.owns(copy) {
+                    try? FileManager.default.removeItem(atPath: copy)
+                }
                 try? FileManager.default.removeItem(atPath: record.filePath)
             }
             return Response(status: .noContent)
@@ -99,6 +118,9 @@ struct APIRoutes: Sendable {
     }
 
     struct Preferences: Codable { var hand: String? }
+
+    /// The 202 body of an annotated video still being drawn.
+    struct Drawing: Encodable { var state = "drawing"; var progress: Double }
 
     /// One row of `GET /api/sessions`.
     struct SessionSummary: Encodable {
@@ -195,9 +217,6 @@ struct APIRoutes: Sendable {
         state.wakeUp.signal()
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)
     }
-
-    /// Where the session list's picture of a stored upload is kept (next to it, removed with it).
-    static func thumbnailPath(forMedia path: String) -> String { path + ".thumb.jpg" }
 
     /// The client's file name, reduced to a safe display name (it never names a file on disk).
     static func fileName(_ header: String?) -> String {

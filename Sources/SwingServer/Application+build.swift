@@ -20,6 +20,7 @@ struct ServerState: Sendable {
     let wakeUp: WakeUp
     let pages: Pages
     let web: WebLocations
+    let annotated: AnnotatedVideos
 }
 
 /// Builds the web app: routes, middleware and the job runner. `swingmaster serve` and the tests both
@@ -43,7 +44,8 @@ public func buildApplication(
     let wakeUp = WakeUp()
     let state = ServerState(configuration: configuration, db: db, media: media,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads), wakeUp: wakeUp,
-                            pages: try await Pages(directory: web.templates), web: web)
+                            pages: try await Pages(directory: web.templates), web: web,
+                            annotated: AnnotatedVideos(media: media))
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorSentenceMiddleware())

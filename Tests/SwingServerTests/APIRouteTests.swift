@@ -57,11 +57,72 @@ import Testing
             let past = try await client.execute(uri: "/api/sessions/\(sessionId)/video", method: .get, headers: range, body: nil)
             #expect(past.status == .rangeNotSatisfiable)
 
+            // The video with the skeleton: drawn on first request (202 with progress), then an H.264 MP4 of
+            // the analysed six seconds at most 1280 px wide, offered as a download and answering Range.
+            var annotated: TestResponse?
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                let r = try await client.execute(uri: "/api/sessions/\(sessionId)/annotated.mp4", method: .get, headers: [:], body: nil)
+                if r.status != .accepted { annotated = r; break }
+                let progress = (try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["progress"] as? Double
+                #expect(progress.map { (0...1).contains($0) } == true, "202 without progress")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let drawn = try #require(annotated, "the annotated video was not drawn within 2 minutes")
+            #expect(drawn.status == .ok && drawn.headers[.contentType] == "video/mp4")
+            #expect(drawn.headers[.contentDisposition]?.contains("attachment") == true)
+            let mp4 = server.home.appendingPathComponent("annotated.mp4").path
+            try Data(buffer: drawn.body).write(to: URL(fileURLWithPath: mp4))
+            let probe = try MediaProbe.probe(mp4)
+            #expect(probe.video?.codec == "h264" && probe.video.map { max($0.width, $0.height) <= 1280 } == true)
+            #expect(abs(probe.duration - 6) < 0.2, "annotated video lasts \(probe.duration) s")
+            range[.range] = "bytes=0-0"
+            let first = try await client.execute(uri: "/api/sessions/\(sessionId)/annotated.mp4", method: .get, headers: range, body: nil)
+            #expect(first.status == .partialContent && first.body.readableBytes == 1)
+            let (unknown, sentence) = try await client.json("/api/sessions/999/annotated.mp4")
+            #expect(unknown == .notFound && (sentence["error"] as? String)?.isEmpty == false)
+
             // The same file again is recognised: one stored copy.
             let again = try await client.upload(video, name: "again.mp4", query: "?duration=6")
             #expect(again.status == .accepted)
-            #expect(server.mediaFiles.filter { !$0.hasSuffix(".part") }.count == 1)
+            #expect(server.mediaFiles.filter { !$0.hasSuffix(".part") && !$0.hasPrefix("session-") }.count == 1)
+
+            // Deleting the session takes its drawings with it; the upload stays for the second session.
+            let secondJob = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: again.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            _ = try await client.waitForJob(secondJob)
+            let (deleted, _) = try await client.json("/api/sessions/\(sessionId)", method: .delete)
+            #expect(deleted == .noContent)
+            #expect(!server.mediaFiles.contains { $0.hasPrefix("session-\(sessionId).") }, "left \(server.mediaFiles)")
+            #expect(server.mediaFiles.filter { !$0.hasPrefix("session-") }.count == 1, "the second session's upload went")
         }
+    }
+
+    /// The web app lists sessions the CLI analysed too; deleting one there removes the session, never the
+    /// player's own video, and nothing is written beside it.
+    @Test func deletingACLISessionKeepsThePlayersVideo() async throws {
+        let server = try TestServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("my videos-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let own = folder.appendingPathComponent("match.mp4")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestServer.demoVideo, to: own)
+        let db = try server.database()
+        let stats = #"{"shotCount":0}"#
+        let id = try db.saveSession(SessionRecord(filePath: own.path, fileSHA256: try SHA256.hex(ofFile: own.path),
+                                                  durationSeconds: 6, fps: 30, hand: .right, statsJSON: stats,
+                                                  shotCount: 0, consistency: nil), shots: [])
+        try await server.run { client in
+            let thumb = try await client.execute(uri: "/api/sessions/\(id)/thumbnail.jpg", method: .get, headers: [:], body: nil)
+            #expect(thumb.status == .ok)
+            let (deleted, _) = try await client.json("/api/sessions/\(id)", method: .delete)
+            #expect(deleted == .noContent)
+            let (gone, _) = try await client.json("/api/sessions/\(id)")
+            #expect(gone == .notFound)
+            #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
+        }
+        #expect(FileManager.default.fileExists(atPath: own.path), "the player's video was deleted")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(beside == ["match.mp4"], "written beside the player's video: \(beside)")
     }
 
     /// An iPhone-style HEVC `.mov`: the analysis reads it, and the video the page plays is an H.264

@@ -126,6 +126,19 @@ class WebAppTests(unittest.TestCase):
         self.assertGreaterEqual(shots, 2)
         self.assertTrue(self.canvas_has_pixels("scatter"), "the contact scatter is empty")
 
+        # The video with the skeleton: drawn on the server on request, its progress shown, then downloaded.
+        self.by_id("dl-annotated").click()
+        said = set()
+
+        def annotated_ready(d):
+            text = d.find_element(By.ID, "dl-status").text
+            said.add(re.sub(r"\d+ %", "N %", text))
+            return "downloading" in text or "error" in d.find_element(By.ID, "dl-status").get_attribute("class")
+        wait(d, annotated_ready, 180, "the annotated video was never ready")
+        self.assertIn("downloading", self.by_id("dl-status").text, f"the page said: {said}")
+        self.assertIn("Drawing the skeleton on your video… N %", said, "no progress was shown while it was drawn")
+        self.assertTrue(re.search(r"/sessions/\d+$", d.current_url), "the download left the results page")
+
         # Shot 1: the video plays, the overlay draws, the skeleton turns when dragged, ← → change shots.
         self.open(f"/sessions/{session}/shots/1")
         wait(d, lambda d: "Shot 1 of" in d.find_element(By.ID, "counter").text, 30)

@@ -29,7 +29,41 @@ async function load() {
   document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
   document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
   document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
+  document.getElementById('dl-annotated').href = `/api/sessions/${id}/annotated.mp4`;
 }
+
+// The video with the skeleton is drawn on the server the first time it is asked for (202 with progress
+// until then): show how far it got, then download it.
+let drawing = false;
+document.getElementById('dl-annotated').addEventListener('click', async (event) => {
+  event.preventDefault();
+  if (drawing) return;
+  drawing = true;
+  const link = event.currentTarget, status = document.getElementById('dl-status');
+  status.classList.remove('error');
+  link.setAttribute('aria-disabled', 'true');
+  try {
+    for (;;) {
+      const res = await fetch(link.href, { headers: { Range: 'bytes=0-0' } });
+      if (res.status === 202) {
+        const { progress } = await res.json();
+        status.textContent = `Drawing the skeleton on your video… ${Math.round(progress * 100)} %`;
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      if (!res.ok) throw new Error((await res.json().catch(() => null))?.error ?? `The server answered ${res.status}.`);
+      status.textContent = 'Your video with the skeleton is downloading.';
+      location.href = link.href;
+      break;
+    }
+  } catch (e) {
+    status.textContent = e.message;
+    status.classList.add('error');
+  } finally {
+    drawing = false;
+    link.removeAttribute('aria-disabled');
+  }
+});
 
 const value = {
   index: (s) => s.index, time: (s) => s.time, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,

@@ -1,0 +1,91 @@
+import Foundation
+import SwingCore
+import SwingPipeline
+import SwingStore
+
+/// The annotated video of a session (`GET /api/sessions/{id}/annotated.mp4`): the skeleton, the wrist
+/// arc and the contact frames drawn over the analysed part, as `analyze --save-video` writes it.
+///
+/// Drawn on the first request and kept beside the media until the session is deleted. Re-encoding a
+/// session uses every core, so videos are drawn one at a time, and a second request for a video being
+/// drawn waits for the same one (it gets its progress, not a second encode).
+actor AnnotatedVideos {
+    /// Where a request stands.
+    enum Status: Sendable {
+        case ready(path: String)
+        case drawing(progress: Double)
+        case failed(APIError)
+    }
+
+    /// The longer side of the annotated video (a download to watch, not to measure).
+    static let maxSide = 1280
+
+    private let media: MediaStore
+    private var progress: [Int64: Double] = [:]
+    private var failures: [Int64: APIError] = [:]
+    /// The last video queued; the next one starts after it.
+    private var tail: Task<Void, Never>?
+
+    init(media: MediaStore) { self.media = media }
+
+    /// Where session `id`'s annotated video is kept.
+    func path(session id: Int64) -> String { media.derived(session: id, "annotated.mp4") }
+
+    /// The video of session `id` if it is drawn; else its progress, starting it when nobody has.
+    /// A failure is reported once; the request after it tries again.
+    /// - Parameters:
+    ///   - source: The analysed video on disk.
+    func request(session id: Int64, source: String, db: AppDatabase) -> Status {
+        let path = path(session: id)
+        if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
+        if let p = progress[id] { return .drawing(progress: p) }
+        if let failure = failures.removeValue(forKey: id) { return .failed(failure) }
+        progress[id] = 0
+        let previous = tail
+        let temporary = media.directory.appendingPathComponent(".upload-annotated-\(UUID().uuidString).part").path
+        tail = Task.detached(priority: .utility) { [self] in
+            await previous?.value
+            let failure = await Self.draw(session: id, source: source, temporary: temporary, to: path, db: db) { p in
+                Task { await self.report(id, p) }
+            }
+            await finish(id, failure: failure)
+        }
+        return .drawing(progress: 0)
+    }
+
+    /// Removes session `id`'s video (the session is being deleted).
+    func remove(session id: Int64) {
+        try? FileManager.default.removeItem(atPath: path(session: id))
+        failures[id] = nil
+    }
+
+    private func report(_ id: Int64, _ p: Double) { if progress[id] != nil { progress[id] = p } }
+
+    private func finish(_ id: Int64, failure: APIError?) {
+        progress[id] = nil
+        if let failure { failures[id] = failure }
+    }
+
+    /// Draws the video into `temporary`, renamed to `path` when complete and the session still exists;
+    /// returns why it could not (nothing is left behind then).
+    private static func draw(session id: Int64, source: String, temporary: String, to path: String, db: AppDatabase,
+                             progress: @escaping @Sendable (Double) -> Void) async -> APIError? {
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        do {
+            guard let (document, frames) = try SessionArchive.shotFrames(id: id, in: db) else { return APIRoutes.noSession(id) }
+            let step = Throttle(interval: 0.25)
+            try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in
+                if step.shouldFire() { progress(p) }
+            }
+            guard try db.sessionRecord(id: id) != nil else { return APIRoutes.noSession(id) }
+            guard rename(temporary, path) == 0 else {
+                return APIError(.internalServerError, "The annotated video could not be kept: \(String(cString: strerror(errno))).")
+            }
+            return nil
+        } catch let error as any UserFacingError {
+            return APIError(error)
+        } catch {
+            return APIError(.internalServerError, "The annotated video could not be drawn: \(error).")
+        }
+    }
+}
