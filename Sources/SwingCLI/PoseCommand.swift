@@ -21,11 +21,7 @@ struct PoseCommand: AsyncParsableCommand {
     @Option(help: "Write an annotated copy: OUT.png / OUT.jpg for images, OUT.mp4 for videos.")
     var save: String?
 
-    @Option(help: "Video: start time in seconds.")
-    var start: Double = 0
-
-    @Option(help: "Video: how many seconds to process (default: to the end).")
-    var duration: Double?
+    @OptionGroup var range: TimeRangeOptions
 
     @Flag(name: .customLong("no-smooth"), help: "Video: turn off One Euro landmark smoothing.")
     var noSmooth = false
@@ -50,8 +46,6 @@ struct PoseCommand: AsyncParsableCommand {
 
 
     func validate() throws {
-        try OptionCheck.number(start, "--start", 0...OptionCheck.maxSeconds)
-        try OptionCheck.number(duration, "--duration", 0...OptionCheck.maxSeconds, positive: true)
         try OptionCheck.number(minDetectionScore, "--min-detection-score", 0...1)
         try OptionCheck.number(minPoseScore, "--min-pose-score", 0...1)
         try OptionCheck.number(nmsIou, "--nms-iou", 0...1)
@@ -108,6 +102,7 @@ struct PoseCommand: AsyncParsableCommand {
         let reader = try VideoFrameReader(path: source)
         let tracker = PoseTracker(estimator: estimator)
         let (w, h) = reader.outputSize
+        let start = range.start ?? 0, duration = range.duration
         let end = duration.map { start + $0 } ?? Double.greatestFiniteMagnitude
         let total = duration ?? (reader.info.frameCount.map { Double($0) / max(reader.info.frameRate, 1) } ?? 0) - start
         let writer = try save.map {
