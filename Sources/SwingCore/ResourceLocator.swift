@@ -8,29 +8,51 @@ public enum ResourceLocator {
     /// Folders walked up per start, at most.
     public static let maxDepth = 12
 
-    /// The folder for `relativePath`, or `nil`.
-    /// - Parameters:
-    ///   - relativePath: e.g. `"Models"` or `".deps/web/vendor"`.
-    ///   - variable: An environment variable that, when set and non-empty, names the folder outright.
-    ///   - accept: Whether a candidate folder is the right one (e.g. holds the expected files).
+    /// The folder for `relativePath`, or `nil`: the first of ``folders(_:variable:environment:starts:accept:)``
+    /// that `accept`s, else the first folder the variable names (so an error can name it).
     public static func folder(_ relativePath: String, variable: String? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> URL? {
-        if let variable, let dir = environment[variable], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        var starts: [URL] = []
-        if let exe = Bundle.main.executableURL { starts.append(exe.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let found = folders(relativePath, variable: variable, environment: environment, accept: accept)
+        return found.first(where: accept) ?? found.first
+    }
+
+    /// Every candidate folder for `relativePath`.
+    /// - Parameters:
+    ///   - relativePath: e.g. `"Models"` or `".deps/web/vendor"`.
+    ///   - variable: An environment variable that, when set and non-empty, names the folders outright: one
+    ///     path, or several separated by `:` as in `PATH` (they are returned as named, accepted or not).
+    ///   - starts: Where the walks up begin (default: the executable's folder, then the current folder).
+    ///   - accept: Whether a folder found walking up is the right one (e.g. holds the expected files).
+    /// - Returns: The variable's folders, or else the nearest accepted folder from each start, without repeats.
+    public static func folders(_ relativePath: String, variable: String? = nil,
+                               environment: [String: String] = ProcessInfo.processInfo.environment,
+                               starts: [URL] = defaultStarts,
+                               accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> [URL] {
+        if let variable, let list = environment[variable], !list.isEmpty {
+            return list.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) }
+        }
+        var found: [URL] = []
         for start in starts {
             var dir = start.standardizedFileURL
             for _ in 0..<maxDepth {
-                let candidate = dir.appendingPathComponent(relativePath)
-                if accept(candidate) { return candidate }
+                let candidate = dir.appendingPathComponent(relativePath, isDirectory: true)
+                if accept(candidate) {
+                    if !found.contains(candidate) { found.append(candidate) }
+                    break
+                }
                 let parent = dir.deletingLastPathComponent()
                 if parent.path == dir.path { break }
                 dir = parent
             }
         }
-        return nil
+        return found
+    }
+
+    /// The executable's folder, then the current folder.
+    public static var defaultStarts: [URL] {
+        (Bundle.main.executableURL.map { [$0.deletingLastPathComponent()] } ?? [])
+            + [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
     }
 
     /// Whether `url` is an existing folder.

@@ -8,8 +8,9 @@ public enum PoseModels {
     /// Landmark model file name inside the models directory.
     public static let landmarkFile = "pose_landmark_full.onnx"
 
-    /// The models directory: env `SWINGMASTER_MODELS`, else the first `Models/` holding both files found
-    /// walking up from the executable's directory, then from the current directory.
+    /// The models directory: the first folder `SWINGMASTER_MODELS` names (one, or several separated by `:`,
+    /// as for the model catalog) that holds both files, else the first `Models/` holding both found walking
+    /// up from the executable's directory, then from the current directory.
     public static func defaultDirectory() -> URL? {
         ResourceLocator.folder("Models", variable: "SWINGMASTER_MODELS", accept: contains)
     }

@@ -17,8 +17,8 @@ public struct CatalogLocations: Sendable, Equatable {
     /// Partial downloads, keyed by the SHA-256 of their URL.
     public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
 
-    /// The usual locations: `SWINGMASTER_MODELS` (colon-separated) or the first `Models/` directory found
-    /// walking up from the executable and from the working directory; `SWINGMASTER_HOME` or `~/.swingmaster`.
+    /// The usual locations: `SWINGMASTER_MODELS` (one folder, or several separated by `:`) or the first
+    /// `Models/` folder found walking up from the executable and from the working directory (``ResourceLocator``); `SWINGMASTER_HOME` or `~/.swingmaster`.
     /// - Parameters:
     ///   - environment: process environment.
     ///   - executable: path of the running executable (walk starts at its directory).
@@ -28,25 +28,8 @@ public struct CatalogLocations: Sendable, Equatable {
                                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         -> CatalogLocations {
         let home = SwingmasterHome.url(environment: environment)
-        if let m = environment["SWINGMASTER_MODELS"] {
-            let dirs = m.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) }
-            return CatalogLocations(bundledDirectories: dirs, home: home)
-        }
-        var found: [URL] = []
-        for start in [executable?.deletingLastPathComponent(), workingDirectory].compactMap({ $0 }) {
-            var dir = start.standardizedFileURL
-            for _ in 0..<8 {
-                let candidate = dir.appendingPathComponent("Models", isDirectory: true)
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
-                    if !found.contains(candidate) { found.append(candidate) }
-                    break
-                }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
-        }
+        let found = ResourceLocator.folders("Models", variable: "SWINGMASTER_MODELS", environment: environment,
+                                            starts: [executable?.deletingLastPathComponent(), workingDirectory].compactMap { $0 })
         return CatalogLocations(bundledDirectories: found, home: home)
     }
 }
