@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // GET /metrics: the server's counters and timers through swift-metrics, in Prometheus' text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         .target(name: "SwingCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: hotSettings),
@@ -74,6 +77,8 @@ let package = Package(
                 "SwingCore", "SwingMedia", "SwingBiomech", "SwingPipeline", "SwingStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

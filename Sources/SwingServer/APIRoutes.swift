@@ -197,7 +197,7 @@ struct APIRoutes: Sendable {
             default: throw error
             }
         }
-        await ServerMetrics.shared.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
+        state.metrics.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
         let fileName = name()
         // The engine's checks, with its sentences and codes; a refused file is not kept.
         let warnings: [String]

@@ -21,6 +21,7 @@ struct ServerState: Sendable {
     let pages: Pages
     let web: WebLocations
     let annotated: AnnotatedVideos
+    let metrics: ServerMetrics
 }
 
 /// Builds the web app: routes, middleware and the job runner. `swingmaster serve` and the tests both
@@ -45,19 +46,19 @@ public func buildApplication(
     let state = ServerState(configuration: configuration, db: db, media: media,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads), wakeUp: wakeUp,
                             pages: try await Pages(directory: web.templates), web: web,
-                            annotated: AnnotatedVideos(media: media))
+                            annotated: AnnotatedVideos(media: media), metrics: ServerMetrics())
 
     let router = Router(context: BasicRequestContext.self)
-    router.add(middleware: ErrorSentenceMiddleware())
+    router.add(middleware: ErrorSentenceMiddleware(metrics: state.metrics))
     router.add(middleware: OriginCheckMiddleware())
     if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
     router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-    router.get("metrics") { _, _ in try await ServerMetrics.shared.prometheusText(db: db) }
+    router.get("metrics") { _, _ in try state.metrics.prometheusText(db: db) }
     APIRoutes(state: state).add(to: router.group("api"))
     PageRoutes(state: state).add(to: router)
     StaticFiles(state: state).add(to: router)
 
-    let runner = JobRunner(db: db, workers: configuration.workers, logger: logger, wakeUp: wakeUp,
+    let runner = JobRunner(db: db, workers: configuration.workers, logger: logger, wakeUp: wakeUp, metrics: state.metrics,
                            analyze: analyze ?? JobRunner.analysis(db: db))
     return Application(
         router: router,
@@ -86,14 +87,16 @@ extension ServerConfiguration {
 
 /// Turns errors that escape a handler into `{"error", "code"}` JSON for the API (pages get plain text).
 struct ErrorSentenceMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            await ServerMetrics.shared.request(status: response.status.code, seconds: started.duration(to: .now).seconds)
+            metrics.request(status: response.status.code, seconds: started.duration(to: .now).seconds)
             return response
         } catch let error as APIError {
-            await ServerMetrics.shared.request(status: error.status.code, seconds: started.duration(to: .now).seconds)
+            metrics.request(status: error.status.code, seconds: started.duration(to: .now).seconds)
             throw error
         } catch let error as any UserFacingError {
             throw APIError(error)

@@ -25,6 +25,8 @@ public struct JobRunner: Service {
     /// A running job whose heartbeat is older than this has lost its worker and is re-queued.
     static let staleAfter = 30.0
     let wakeUp: WakeUp
+    /// Where job and stage durations are recorded.
+    let metrics: ServerMetrics
     /// Runs one analysis; injectable so tests can run a fast stand-in.
     let analyze: @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64
 
@@ -64,7 +66,9 @@ public struct JobRunner: Service {
     private func process(_ job: JobRecord, id: Int64, workerId: String) async {
         let throttle = Throttle(interval: Self.reportInterval)
         let cancelRequested = Flag()
+        let stages = StageClock(metrics: metrics)
         let report: @Sendable (Int, Double) -> Void = { stage, fraction in
+            stages.enter(stage)
             guard throttle.shouldFire(force: fraction >= 1) else { return }
             let name = JobView.stageNames[min(max(stage, 1), 4) - 1]
             if (try? db.reportJobProgress(id: id, stage: stage, stageName: name, progress: fraction)) == true {
@@ -83,6 +87,7 @@ public struct JobRunner: Service {
         do {
             let sessionId = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
             try db.finishJob(id: id, state: .done, sessionId: sessionId)
+            stages.finish(.done)
             logger.info("job \(id) done: session \(sessionId)")
         } catch {
             if Task.isCancelled {
@@ -90,9 +95,11 @@ public struct JobRunner: Service {
                 _ = try? db.requeueJobs(workerId: workerId)
             } else if cancelRequested.isSet || (try? db.job(id: id))?.cancelRequested == true {
                 try? db.finishJob(id: id, state: .cancelled, error: "The analysis was cancelled; nothing was stored.")
+                stages.finish(.cancelled)
             } else {
                 let (sentence, code) = Self.describe(error, fileName: job.fileName, mediaPath: job.mediaPath)
                 try? db.finishJob(id: id, state: .failed, error: sentence, errorCode: code)
+                stages.finish(.failed)
                 logger.info("job \(id) failed: \(sentence)")
             }
             // A failed or cancelled job leaves no orphan media (a re-queued one still needs it).

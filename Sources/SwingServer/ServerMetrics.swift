@@ -1,48 +1,98 @@
 import Foundation
 import Hummingbird
+import Metrics
+import Prometheus
 import SwingStore
 
-/// Counters and duration sums for `GET /metrics` in the Prometheus text format: requests by status,
-/// upload bytes and seconds, job outcomes and durations, and jobs by state from the store.
-actor ServerMetrics {
-    static let shared = ServerMetrics()
+/// The server's metrics for `GET /metrics`: swift-metrics counters, timers and gauges, exported in
+/// Prometheus' text format by swift-prometheus — requests by status and their durations, uploads (count,
+/// bytes, durations), job durations and each analysis stage's duration, and jobs by state from the store.
+///
+/// One registry per application, recorded through its own factory rather than a process-wide
+/// `MetricsSystem.bootstrap`, so an app embedding the server keeps its metrics system and tests can run
+/// several servers in one process.
+struct ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
 
-    private var requests: [Int: Int] = [:]
-    private var requestSeconds = 0.0
-    private var uploads = 0, uploadBytes: Int64 = 0, uploadSeconds = 0.0
-    private var stageSeconds: [String: Double] = [:]
+    /// Metric names (Prometheus conventions: `_total` counters, `_seconds` histograms).
+    enum Name {
+        static let requests = "swingmaster_http_requests_total"
+        static let requestSeconds = "swingmaster_http_request_duration_seconds"
+        static let uploads = "swingmaster_uploads_total"
+        static let uploadBytes = "swingmaster_upload_bytes_total"
+        static let uploadSeconds = "swingmaster_upload_duration_seconds"
+        static let jobSeconds = "swingmaster_job_duration_seconds"
+        static let stageSeconds = "swingmaster_job_stage_duration_seconds"
+        static let jobs = "swingmaster_jobs"
+    }
 
-    func request(status: Int, seconds: Double) { requests[status, default: 0] += 1; requestSeconds += seconds }
-    func upload(bytes: Int64, seconds: Double) { uploads += 1; uploadBytes += bytes; uploadSeconds += seconds }
-    func stage(_ name: String, seconds: Double) { stageSeconds[name, default: 0] += seconds }
+    init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Analyses take seconds to minutes, uploads up to minutes: buckets for those, not for requests.
+        let long: [Duration] = [.milliseconds(100), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+                                .seconds(30), .seconds(60), .seconds(120), .seconds(300), .seconds(600), .seconds(1800)]
+        factory.durationHistogramBuckets = [Name.jobSeconds: long, Name.stageSeconds: long, Name.uploadSeconds: long]
+        self.factory = factory
+    }
 
+    func request(status: Int, seconds: Double) {
+        Counter(label: Name.requests, dimensions: [("status", "\(status)")], factory: factory).increment()
+        Timer(label: Name.requestSeconds, factory: factory).recordSeconds(seconds)
+    }
+
+    func upload(bytes: Int64, seconds: Double) {
+        Counter(label: Name.uploads, factory: factory).increment()
+        Counter(label: Name.uploadBytes, factory: factory).increment(by: bytes)
+        Timer(label: Name.uploadSeconds, factory: factory).recordSeconds(seconds)
+    }
+
+    /// A job reached a final state after `seconds` of work.
+    func job(_ state: JobState, seconds: Double) {
+        Timer(label: Name.jobSeconds, dimensions: [("state", state.rawValue)], factory: factory).recordSeconds(seconds)
+    }
+
+    /// Stage `stage` (1–4, named as the job shows it) of a job took `seconds`.
+    func stage(_ stage: Int, seconds: Double) {
+        let name = JobView.stageNames[min(max(stage, 1), JobView.stageNames.count) - 1]
+        Timer(label: Name.stageSeconds, dimensions: [("stage", name)], factory: factory).recordSeconds(seconds)
+    }
+
+    /// The text `GET /metrics` answers, with the jobs in the store counted by state now.
     func prometheusText(db: AppDatabase) throws -> Response {
-        var lines: [String] = []
-        lines.append("# HELP swingmaster_http_requests_total HTTP requests answered, by status.")
-        lines.append("# TYPE swingmaster_http_requests_total counter")
-        for (status, n) in requests.sorted(by: { $0.key < $1.key }) {
-            lines.append("swingmaster_http_requests_total{status=\"\(status)\"} \(n)")
-        }
-        lines.append("# TYPE swingmaster_http_request_seconds_sum counter")
-        lines.append("swingmaster_http_request_seconds_sum \(requestSeconds)")
-        lines.append("# TYPE swingmaster_uploads_total counter")
-        lines.append("swingmaster_uploads_total \(uploads)")
-        lines.append("# TYPE swingmaster_upload_bytes_total counter")
-        lines.append("swingmaster_upload_bytes_total \(uploadBytes)")
-        lines.append("# TYPE swingmaster_upload_seconds_sum counter")
-        lines.append("swingmaster_upload_seconds_sum \(uploadSeconds)")
-        lines.append("# HELP swingmaster_jobs Jobs in the store, by state.")
-        lines.append("# TYPE swingmaster_jobs gauge")
-        let jobs = try db.recentJobs(limit: 10_000)
+        let counts = try db.jobCountsByState()
         for state in JobState.allCases {
-            lines.append("swingmaster_jobs{state=\"\(state.rawValue)\"} \(jobs.filter { $0.state == state }.count)")
+            Gauge(label: Name.jobs, dimensions: [("state", state.rawValue)], factory: factory).record(counts[state] ?? 0)
         }
-        lines.append("# HELP swingmaster_job_seconds_sum Wall-clock seconds of finished jobs (start to finish).")
-        lines.append("# TYPE swingmaster_job_seconds_sum counter")
-        let durations = jobs.compactMap { j in j.startedAt.flatMap { s in j.finishedAt.map { $0.timeIntervalSince(s) } } }
-        lines.append("swingmaster_job_seconds_sum \(durations.reduce(0, +))")
-        lines.append("swingmaster_job_seconds_count \(durations.count)")
-        let body = lines.joined(separator: "\n") + "\n"
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+}
+
+/// When each stage of one job started, so its duration is recorded when the next begins.
+final class StageClock: @unchecked Sendable {   // state guarded by `lock`
+    private let lock = NSLock()
+    private let metrics: ServerMetrics
+    private var current: (stage: Int, started: ContinuousClock.Instant)?
+    let started = ContinuousClock.now
+
+    init(metrics: ServerMetrics) { self.metrics = metrics }
+
+    /// The job reports `stage`; a new stage ends the one before.
+    func enter(_ stage: Int) {
+        lock.lock(); defer { lock.unlock() }
+        if let c = current, c.stage == stage { return }
+        let now = ContinuousClock.now
+        if let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
+        current = (stage, now)
+    }
+
+    /// The job ended in `state`: its last stage (only when it finished it) and the whole job are recorded.
+    func finish(_ state: JobState) {
+        lock.lock(); defer { lock.unlock() }
+        let now = ContinuousClock.now
+        if state == .done, let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
+        current = nil
+        metrics.job(state, seconds: started.duration(to: now).seconds)
     }
 }

@@ -26,6 +26,18 @@ extension AppDatabase {
         }
     }
 
+    /// How many jobs the store holds in each state (states without jobs are absent).
+    public func jobCountsByState() throws -> [JobState: Int] {
+        try read("count the jobs") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM job GROUP BY state")
+            var counts: [JobState: Int] = [:]
+            for row in rows {
+                if let state = JobState(rawValue: row["state"] as String? ?? "") { counts[state] = row["n"] }
+            }
+            return counts
+        }
+    }
+
     /// Takes the oldest queued job for `workerId` (state `running`), or returns `nil` when none is queued.
     public func claimNextJob(workerId: String, now: Date = Date()) throws -> JobRecord? {
         try write("claim a job") { db in

@@ -227,6 +227,44 @@ import Testing
         }
     }
 
+    /// `GET /metrics` is Prometheus text from swift-metrics: requests by status, the upload, each stage's
+    /// duration as the job went through it, the job's duration by outcome, and the store's jobs by state.
+    @Test func metricsCountRequestsUploadsStagesAndJobs() async throws {
+        let server = try TestServer()
+        let video = try Data(contentsOf: TestServer.demoVideo)
+        try await server.run(analyze: { job, report in
+            for stage in 1...3 {
+                report(stage, 0.5)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(job.mediaPath)")
+        }) { client in
+            let r = try await client.upload(video)
+            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            _ = try await client.waitForJob(id, timeout: 20)
+            _ = try await client.json("/api/sessions/999")
+            let response = try await client.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
+            #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/plain") == true)
+            let text = String(buffer: response.body)
+            func value(_ series: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            #expect(value(#"swingmaster_http_requests_total{status="202"}"#) == 1, "\(text)")
+            #expect(value(#"swingmaster_http_requests_total{status="404"}"#) == 1)
+            #expect(value("swingmaster_uploads_total") == 1)
+            #expect(value("swingmaster_upload_bytes_total") == Double(video.count))
+            // Stages 1–3 each ended when the next began; the failed stage 3 is not a stage duration.
+            for stage in ["Extracting audio", "Detecting contacts"] {
+                let count = value(#"swingmaster_job_stage_duration_seconds_count{stage="\#(stage)"}"#)
+                let sum = value(#"swingmaster_job_stage_duration_seconds_sum{stage="\#(stage)"}"#) ?? 0
+                #expect(count == 1 && sum >= 0.04 && sum < 5, "\(stage): \(String(describing: count)) in \(sum) s")
+            }
+            #expect(value(#"swingmaster_job_stage_duration_seconds_count{stage="Running body pose"}"#) == nil)
+            #expect(value(#"swingmaster_job_duration_seconds_count{state="failed"}"#) == 1)
+            #expect(value(#"swingmaster_jobs{state="failed"}"#) == 1 && value(#"swingmaster_jobs{state="queued"}"#) == 0)
+        }
+    }
+
     /// A failed analysis reports the engine's sentence about the file as the user named it, and the
     /// event stream sends each change and closes after the final state.
     @Test func aFailedJobCarriesItsSentenceAndTheEventStreamCloses() async throws {
