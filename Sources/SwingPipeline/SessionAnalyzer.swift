@@ -24,7 +24,7 @@ public struct SessionAnalysis: Sendable {
     public var warnings: [String]
     /// The contacts that drove the pose stage (media time): the audio contacts, or with a detector the
     /// fused ones (time order, one per shot; see ``visualContacts`` for their sources).
-    public var contacts: [ContactCandidate]
+    public var contacts: [ContactEvent]
     /// Per-shot metrics and session statistics.
     public var result: MeasureResult
     /// Every decoded swing-window frame's pose (time order); `nil` where nobody was found.
@@ -150,7 +150,7 @@ public struct SessionAnalyzer: Sendable {
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
         let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)
-        var contacts = heard
+        var contacts = heard.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
         warnings += notes
 
         // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
@@ -158,7 +158,7 @@ public struct SessionAnalyzer: Sendable {
         var visualReport: VisualContactReport?
         if let visual = options.visualContacts, let predictor = visualPredictor {
             let fused = try VisualContactStage.run(
-                path: path, predictor: predictor, options: visual, audio: contacts, clip: clipStart...(clipStart + clipDuration),
+                path: path, predictor: predictor, options: visual, audio: heard, clip: clipStart...(clipStart + clipDuration),
                 frameRate: video.frameRate, biomech: options.biomech, progress: progress)
             contacts = fused.contacts
             visualReport = fused.report
@@ -190,8 +190,7 @@ public struct SessionAnalyzer: Sendable {
         let track = try PoseTrack(samples: Self.dedupedSamples(frames))
         let frameOfTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         let trackVideoFrames = track.samples.map { frameOfTime[$0.time] ?? -1 }
-        let events = contacts.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
-        let result = BiomechAnalyzer.analyze(track: track, contacts: events, parameters: options.biomech)
+        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech)
         progress?(AnalysisStage.computingStatistics.rawValue, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) else {

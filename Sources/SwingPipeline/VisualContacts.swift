@@ -104,11 +104,11 @@ enum VisualContactStage {
     ///   - frameRate: the video's frame rate.
     ///   - biomech: sound delay and swing window.
     ///   - progress: receives the stage's fraction.
-    /// - Returns: the fused contacts as the pose stage consumes them, and the report.
+    /// - Returns: the fused contacts as the pose stage consumes them (audio clock), and the report.
     /// - Throws: `MediaError` (decoding), the predictor's error, `PipelineError.cancelled`.
     static func run(path: String, predictor: any FramePredictor, options: VisualContactOptions, audio: [ContactCandidate],
                     clip: ClosedRange<Double>, frameRate: Double, biomech: BiomechParameters,
-                    progress: ProgressHandler?) throws -> (contacts: [ContactCandidate], report: VisualContactReport) {
+                    progress: ProgressHandler?) throws -> (contacts: [ContactEvent], report: VisualContactReport) {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedAt = Date()
         let delay = biomech.soundDelayMs / 1000
@@ -145,9 +145,8 @@ enum VisualContactStage {
         }
         progress?(AnalysisStage.detectingVisualContacts.rawValue, 1)
         let tolerance = options.tolerance(frameRate: fps)
-        let fused = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)
+        let contacts = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)
         let n = Double(max(processed, 1))
-        let contacts = fused.map(\.fused)
         let perSource = Dictionary(grouping: contacts, by: \.source).mapValues(\.count)
         let summary = SessionDocument.VisualDetector(
             model: options.modelName, scope: options.scope, stride: options.stride, toleranceSeconds: tolerance,
@@ -157,7 +156,7 @@ enum VisualContactStage {
             audioContacts: audio.count,
             sources: Dictionary(uniqueKeysWithValues: ContactSource.allCases.map { ($0.rawValue, perSource[$0] ?? 0) }))
         let report = VisualContactReport(summary: summary, startedAt: startedAt, endedAt: Date(), contacts: contacts)
-        return (fused.map(\.candidate), report)
+        return (contacts.map { ContactEvent(time: $0.time, confidence: $0.confidence) }, report)
     }
 
     /// The time ranges the detector reads: the whole clip, or the audio contacts' merged swing windows.
@@ -172,39 +171,30 @@ enum VisualContactStage {
         }
     }
 
-    /// Fuses audio candidates with visual events and turns the result back into contact candidates for
-    /// the pose stage, in time order.
+    /// Fuses audio candidates with visual events, in time order on the audio clock.
     ///
     /// Matching runs on the video clock (audio time − `delay`) with ``fuseContacts(audio:visual:tolerance:options:)``.
-    /// A `both` contact keeps its audio candidate (time, shape measures) with the noisy-OR confidence; an
-    /// `audio` one is unchanged; a `visual` one becomes a candidate at visual time + `delay` (so the
-    /// biomechanics, which subtract the delay, measure at the frame where the ball met the racket) with
-    /// zero shape measures.
+    /// A `both` contact takes its audio candidate's time with the noisy-OR confidence; an `audio` one is
+    /// unchanged; a `visual` one is placed at visual time + `delay`, so the biomechanics, which subtract the
+    /// delay, measure at the frame where the ball met the racket. The pose stage needs only each contact's
+    /// time and confidence, so a visual hit is never dressed up as an audio candidate.
     static func fuse(audio: [ContactCandidate], visual: [TennisContactInterpreter.Event], delay: Double,
-                     tolerance: Double, options: ContactFusionOptions)
-        -> [(candidate: ContactCandidate, fused: FusedContact)] {
+                     tolerance: Double, options: ContactFusionOptions) -> [FusedContact] {
         let audioTimed = audio.map { TimedContact(time: $0.time - delay, confidence: $0.confidence) }
         let fused = fuseContacts(audio: audioTimed, visual: visual.map { TimedContact(time: $0.time, confidence: $0.confidence) },
                                  tolerance: tolerance, options: options)
-        var out: [(candidate: ContactCandidate, fused: FusedContact)] = []
-        for f in fused {
-            var onAudioClock = f
-            onAudioClock.time = f.time + delay
+        let onAudioClock = fused.compactMap { f -> FusedContact? in
+            var c = f
             switch f.source {
             case .both, .audio:
-                guard let i = f.audioIndex, audio.indices.contains(i) else { continue }
-                var c = audio[i]
-                c.confidence = f.confidence
-                onAudioClock.time = c.time
-                out.append((c, onAudioClock))
+                guard let i = f.audioIndex, audio.indices.contains(i) else { return nil }
+                c.time = audio[i].time
             case .visual:
-                let t = f.time + delay
-                out.append((ContactCandidate(time: t, confidence: f.confidence, fwhmMs: 0, symmetry: 0, amplitude: 0,
-                                             peakTime: t, snr: 0), onAudioClock))
+                c.time = f.time + delay
             }
+            return c
         }
         // Stable time order: the biomechanics number shots in this order, and shots map back by position.
-        return out.enumerated().sorted { ($0.element.candidate.time, $0.offset) < ($1.element.candidate.time, $1.offset) }
-            .map(\.element)
+        return onAudioClock.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 }

@@ -54,15 +54,15 @@ import Testing
         let audio = [Self.audio(4.0, 0.5), Self.audio(1.0, 0.6)]
         let visual = [Self.event(1.05, 0.8, frame: 63), Self.event(2.5, 0.81, frame: 150), Self.event(3.0, 0.3, frame: 180)]
         let out = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0, tolerance: 0.1, options: .init())
-        #expect(out.map(\.fused.source) == [.both, .visual, .audio])
-        #expect(out.map(\.candidate.time) == [1.0, 2.5, 4.0])
-        // The matched contact keeps its audio measures with the noisy-OR confidence.
-        #expect(out[0].candidate.fwhmMs == 8 && out[0].candidate.snr == 12)
-        #expect(abs(out[0].candidate.confidence - (1 - 0.4 * 0.2)) < 1e-12)
-        #expect(abs((out[0].fused.offset ?? 0) - 0.05) < 1e-12)
-        // A visual-only contact has no audio measures; the unconfident 3.0 s event is dropped.
-        #expect(out[1].candidate.amplitude == 0 && out[1].candidate.confidence == 0.81)
-        #expect(out[2].candidate.confidence == 0.5 && out[2].fused.offset == nil)
+        #expect(out.map(\.source) == [.both, .visual, .audio])
+        #expect(out.map(\.time) == [1.0, 2.5, 4.0])
+        // The matched contact is the audio candidate (its index, its time) with the noisy-OR confidence.
+        #expect(out[0].audioIndex == 1 && out[0].visualIndex == 0)
+        #expect(abs(out[0].confidence - (1 - 0.4 * 0.2)) < 1e-12)
+        #expect(abs((out[0].offset ?? 0) - 0.05) < 1e-12)
+        // A visual-only contact names no audio candidate; the unconfident 3.0 s event is dropped.
+        #expect(out[1].audioIndex == nil && out[1].confidence == 0.81)
+        #expect(out[2].confidence == 0.5 && out[2].offset == nil)
     }
 
     @Test func soundDelayIsRemovedForMatchingAndAddedBackForVisualOnlyContacts() {
@@ -71,13 +71,13 @@ import Testing
         let audio = [Self.audio(2.06, 0.5)]
         let visual = [Self.event(2.0, 0.7, frame: 120), Self.event(5.0, 0.9, frame: 300)]
         let noDelay = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0, tolerance: 0.04, options: .init())
-        #expect(noDelay.map(\.fused.source) == [.visual, .audio, .visual])   // 2.0 seen, 2.06 heard: two hits
+        #expect(noDelay.map(\.source) == [.visual, .audio, .visual])   // 2.0 seen, 2.06 heard: two hits
         let out = VisualContactStage.fuse(audio: audio, visual: visual, delay: 0.06, tolerance: 0.04, options: .init())
-        #expect(out.map(\.fused.source) == [.both, .visual])
-        #expect(out[0].candidate.time == 2.06 && out[0].fused.time == 2.06)   // the audio clock
-        #expect(abs(out[0].fused.offset ?? 1) < 1e-9)
+        #expect(out.map(\.source) == [.both, .visual])
+        #expect(out[0].time == 2.06)   // the audio clock
+        #expect(abs(out[0].offset ?? 1) < 1e-9)
         // Visual-only: reported on the audio clock, so the biomechanics (t − delay) measure at the seen frame.
-        #expect(abs(out[1].candidate.time - 5.06) < 1e-12 && abs(out[1].fused.time - 5.06) < 1e-12)
+        #expect(abs(out[1].time - 5.06) < 1e-12)
     }
 
     @Test func visualOnlyThresholdAboveOneKeepsOnlyAudioEvidence() {
@@ -85,6 +85,6 @@ import Testing
         options.visualOnlyMinimumConfidence = 1.01
         let out = VisualContactStage.fuse(audio: [Self.audio(1, 0.4)], visual: [Self.event(3, 0.99, frame: 1)],
                                           delay: 0, tolerance: 0.1, options: options)
-        #expect(out.map(\.fused.source) == [.audio])
+        #expect(out.map(\.source) == [.audio])
     }
 }

@@ -1,7 +1,7 @@
 import Testing
-@testable import SwingVision
+@testable import SwingPipeline
 
-@Suite struct InterpreterFusionTests {
+@Suite struct ContactFusionTests {
     @Test func matchesClosestPairsWithinTolerance() {
         let audio = [TimedContact(time: 1.00, confidence: 0.8), TimedContact(time: 3.00, confidence: 0.5),
                      TimedContact(time: 5.00, confidence: 0.7)]
