@@ -2,6 +2,7 @@ import Foundation
 import SwingCore
 import SwingInference
 import SwingMedia
+import SwingPipeline
 import SwingVision
 
 /// The work behind `swingmaster detect`, callable from tests: load the model, resolve the class
@@ -69,10 +70,11 @@ struct DetectJob {
                                      fps: fps / Double(videoStride))
         }
         var frames: [DetectReport.Frame] = []
+        var loop = DetectionLoop(predictor: YOLOFramePredictor(predictor: predictor, options: options),
+                                 configuration: .init(throttle: .everyNthFrame(videoStride)))
         // A window end far past any real video: read to the end.
-        try reader.frames(from: 0, to: 1e9, stride: videoStride) { videoFrame in
-            if Task.isCancelled { return false }
-            let result = try predictor.predict(videoFrame.image, options: options)
+        _ = try loop.run(over: reader, ranges: [0...1e9]) { videoFrame, processed in
+            guard let result = processed.prediction.yolo else { return false }   // a YOLO predictor always has it
             frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
             try writer?.append(Annotator.annotate(result, on: videoFrame.image))
             if total > 0 { progress?.update(stage: "detect", Double(videoFrame.index + 1) / Double(total)) }

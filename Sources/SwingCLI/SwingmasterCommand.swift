@@ -14,12 +14,9 @@ public struct SwingmasterCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// Parses `CommandLine.arguments`, runs the command, and exits with the error's status code on failure.
-    public static func main() async { await runAndExit() }
-
-    /// The body of ``main()``. `main.swift` calls this name because a bare `SwingmasterCommand.main()` there
-    /// resolves to ArgumentParser's synchronous `ParsableCommand.main()`, which in debug builds aborts with
-    /// "Asynchronous root command needs availability annotation" and never maps errors to exit codes.
+    /// Parses `CommandLine.arguments`, runs the command, and exits with the error's status code on failure
+    /// (`main.swift` calls this; a bare `SwingmasterCommand.main()` there would resolve to ArgumentParser's
+    /// synchronous `ParsableCommand.main()`, which never maps errors to exit codes).
     public static func runAndExit() async {
         // A closed pipe must be a write error we report (exit 17), not a silent SIGPIPE death.
         signal(SIGPIPE, SIG_IGN)

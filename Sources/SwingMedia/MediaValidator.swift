@@ -29,9 +29,7 @@ public enum MediaValidator {
         if requireAudio && info.audio == nil {
             throw MediaError(.noAudioTrack, "\(info.path) has no audio track; Swingmaster finds contacts from the sound of the ball")
         }
-        if requireVideo && info.video == nil {
-            throw MediaError(.noVideoTrack, "\(info.path) has no video track; the analysis needs the player on video")
-        }
+        if requireVideo && info.video == nil { throw noVideoTrack(info) }
         let length = try selectedLength(info, range: range)
         if length < limits.minDuration {
             let what = range == nil ? "video is" : "the selected range is"
@@ -49,6 +47,22 @@ public enum MediaValidator {
             }
         }
         return warnings
+    }
+
+    /// Validates a session video — sound (for the contacts) and picture (for the pose) both required — and
+    /// hands back its video stream, so callers need no check of their own.
+    /// - Parameters: as ``validate(_:limits:requireAudio:requireVideo:range:)``.
+    /// - Returns: The video stream, and warnings a user should see.
+    /// - Throws: ``MediaError`` `.noAudioTrack`, `.noVideoTrack`, `.invalidTimeRange`, `.tooShort`, `.tooLong`.
+    public static func validateSession(_ info: MediaInfo, limits: MediaLimits = MediaLimits(),
+                                       range: TimeRange? = nil) throws -> (video: VideoStreamInfo, warnings: [String]) {
+        let warnings = try validate(info, limits: limits, requireAudio: true, requireVideo: true, range: range)
+        guard let video = info.video else { throw noVideoTrack(info) }   // refused above; unwrapped once, here
+        return (video, warnings)
+    }
+
+    private static func noVideoTrack(_ info: MediaInfo) -> MediaError {
+        MediaError(.noVideoTrack, "\(info.path) has no video track; the analysis needs the player on video")
     }
 
     /// Checks the span that actually decoded against the span the container states, since a file cut

@@ -9,8 +9,6 @@ public struct PipelineError: UserFacingError, Equatable {
         case noPerson
         /// The user cancelled (Ctrl-C); nothing was stored.
         case cancelled
-        /// The file has no video stream to run pose on.
-        case noVideo
         /// The options ask for something the analyzer was not given (e.g. visual contacts without a model).
         case invalidOptions
     }
@@ -24,7 +22,6 @@ public struct PipelineError: UserFacingError, Equatable {
         case .noContacts: StatusCode.noContacts
         case .noPerson: StatusCode.noPerson
         case .cancelled: StatusCode.cancelled
-        case .noVideo: StatusCode.noVideoTrack
         case .invalidOptions: StatusCode.invalidParameter
         }
     }

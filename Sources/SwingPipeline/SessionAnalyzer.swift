@@ -142,11 +142,7 @@ public struct SessionAnalyzer: Sendable {
     public func analyze(path: String, progress: ProgressHandler? = nil) throws -> SessionAnalysis {
         var clock = StageClock()
         let info = try MediaProbe.probe(path)
-        var warnings = try MediaValidator.validate(info, limits: options.limits, requireAudio: true,
-                                                   requireVideo: true, range: options.range)
-        guard let video = info.video else {
-            throw PipelineError(.noVideo, "\(path) has no video track; the analysis needs the player on video")
-        }
+        var (video, warnings) = try MediaValidator.validateSession(info, limits: options.limits, range: options.range)
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
         let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)

@@ -119,30 +119,26 @@ enum VisualContactStage {
         let expected = max(1, segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) } * fps / Double(options.stride))
         let interpreter = TennisContactInterpreter(configuration: options.interpreter)
         var events: [TennisContactInterpreter.Event] = []
-        var processed = 0, detections = 0
-        var timing = StageTimings()
+        var sofar = 0   // frames processed in earlier segments, for the progress
+        var loop = DetectionLoop(predictor: predictor, configuration: .init(throttle: .everyNthFrame(options.stride)))
         for segment in segments {
             // Events never merge across segments: each window is summarised on its own.
             var interpreted: [(frame: InterpreterFrame, result: TennisContactInterpreter.Result)] = []
-            try reader.frames(from: segment.lowerBound, to: segment.upperBound, stride: options.stride) { frame in
-                if Task.isCancelled { return false }
-                let prediction = try predictor.predict(frame.image)
-                processed += 1
-                detections += prediction.detections.count
-                timing.preMs += prediction.timings.preMs
-                timing.inferenceMs += prediction.timings.inferenceMs
-                timing.postMs += prediction.timings.postMs
-                var f = InterpreterFrame(detections: prediction.detections, frameIndex: frame.index, time: frame.time,
+            let done = try loop.run(over: reader, ranges: [segment]) { frame, processed in
+                var f = InterpreterFrame(detections: processed.detections, frameIndex: frame.index, time: frame.time,
                                          width: frame.image.width, height: frame.image.height)
                 let result = interpreter.interpret(f)
                 f.detections = []   // summarising needs only the result; keep memory flat on long sessions
                 interpreted.append((f, result))
-                progress?(AnalysisStage.detectingVisualContacts.rawValue, min(1, Double(processed) / expected))
+                progress?(AnalysisStage.detectingVisualContacts.rawValue, min(1, Double(interpreted.count + sofar) / expected))
                 return true
             }
-            if Task.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+            if !done { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+            sofar += interpreted.count
             events += interpreter.summarize(interpreted).contacts
         }
+        let stats = loop.statistics
+        let processed = stats.framesProcessed, detections = stats.detectionCount, timing = stats.totalTimings
         progress?(AnalysisStage.detectingVisualContacts.rawValue, 1)
         let tolerance = options.tolerance(frameRate: fps)
         let contacts = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)

@@ -204,7 +204,7 @@ struct APIRoutes: Sendable {
         do {
             let info = try MediaProbe.probe(stored.path)
             let range = (start != nil || duration != nil) ? TimeRange(start: start ?? 0, duration: duration) : nil
-            warnings = try MediaValidator.validate(info, requireAudio: true, requireVideo: true, range: range)
+            warnings = try MediaValidator.validateSession(info, range: range).warnings
                 .map { $0.replacingOccurrences(of: stored.path, with: fileName) }
         } catch let error as any UserFacingError {
             if try !db.mediaInUse(path: stored.path) { try? FileManager.default.removeItem(atPath: stored.path) }

@@ -1,7 +1,6 @@
 import Foundation
 
-/// What kind of model a catalog entry is, inferred from its task and class labels; picks the default
-/// interpreter (see ``InterpreterRegistry/interpreter(for:configuration:)``).
+/// What kind of model a catalog entry is, inferred from its task and class labels (`models list` shows it).
 public enum ModelTypeHint: String, Sendable, Codable, CaseIterable {
     /// A general-purpose detector (e.g. the 80 COCO classes).
     case generic

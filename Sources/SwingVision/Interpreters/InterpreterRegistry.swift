@@ -39,7 +39,7 @@ struct AnyEncodable: Encodable {
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
-/// Picks an interpreter by CLI name or by a model's type hint.
+/// Picks an interpreter by its CLI name (`detect --interpret NAME`, `interpret --interpreter NAME`).
 ///
 /// Adding an interpreter is one new ``DetectionInterpreter`` type plus one line in ``standard``.
 public struct InterpreterRegistry: Sendable {
@@ -47,16 +47,13 @@ public struct InterpreterRegistry: Sendable {
     public struct Entry: Sendable {
         /// CLI name.
         public let name: String
-        /// Model types this interpreter is the default for.
-        public let hints: [ModelTypeHint]
         /// One-line help.
         public let summary: String
         let make: @Sendable (Data?) throws -> AnyDetectionInterpreter
 
         /// Registers `type`, configured from an optional JSON object (missing keys take defaults).
-        public static func entry<I: DetectionInterpreter>(_ type: I.Type, name: String, hints: [ModelTypeHint] = [],
-                                                          summary: String) -> Entry {
-            Entry(name: name, hints: hints, summary: summary) { json in
+        public static func entry<I: DetectionInterpreter>(_ type: I.Type, name: String, summary: String) -> Entry {
+            Entry(name: name, summary: summary) { json in
                 guard let json, !json.isEmpty else {
                     return AnyDetectionInterpreter(I(configuration: try JSONDecoder().decode(I.Configuration.self, from: Data("{}".utf8))))
                 }
@@ -77,11 +74,11 @@ public struct InterpreterRegistry: Sendable {
 
     /// The built-in interpreters.
     public static let standard = InterpreterRegistry([
-        .entry(PassthroughInterpreter.self, name: "passthrough", hints: [.generic, .custom, .faceClassification],
+        .entry(PassthroughInterpreter.self, name: "passthrough",
                summary: "raw detections, boxes also normalised"),
         .entry(CounterInterpreter.self, name: "counter", summary: "counts per label per frame and over a video"),
-        .entry(PokerHandInterpreter.self, name: "poker", hints: [.poker], summary: "best poker hand from card labels"),
-        .entry(TennisContactInterpreter.self, name: "tennis-contact", hints: [.tennis],
+        .entry(PokerHandInterpreter.self, name: "poker", summary: "best poker hand from card labels"),
+        .entry(TennisContactInterpreter.self, name: "tennis-contact",
                summary: "racket–ball contact frames merged into events"),
     ])
 
@@ -97,13 +94,6 @@ public struct InterpreterRegistry: Sendable {
         guard let e = entries.first(where: { $0.name == name.lowercased() }) else {
             throw InterpreterError.unknownInterpreter(name, known: names)
         }
-        return try e.make(configuration)
-    }
-
-    /// The default interpreter for a model type (passthrough when none claims it).
-    public func interpreter(for hint: ModelTypeHint, configuration: Data? = nil) throws -> AnyDetectionInterpreter {
-        let e = entries.first { $0.hints.contains(hint) } ?? entries.first { $0.name == "passthrough" }
-        guard let e else { throw InterpreterError.unknownInterpreter(hint.rawValue, known: names) }
         return try e.make(configuration)
     }
 }

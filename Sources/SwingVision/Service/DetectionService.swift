@@ -5,7 +5,7 @@ import SwingCore
 public enum ThrottlePolicy: Sendable, Equatable {
     /// Every submitted frame.
     case everyFrame
-    /// The 1st, (n+1)-th, (2n+1)-th … submitted frame (the spec processes every 3rd video frame).
+    /// The 1st, (n+1)-th, (2n+1)-th … frame of a run (`detect --vid-stride`, `analyze --detector-stride`).
     case everyNthFrame(Int)
     /// At most one frame per `seconds` of clock time (measured from the start of the last processed frame).
     case minimumInterval(Double)
@@ -31,6 +31,8 @@ public struct DetectionStatistics: Sendable, Equatable, Codable {
     public var inferenceMsEMA = 0.0
     public var postMsEMA = 0.0
     public var wallMsEMA = 0.0
+    /// The predictor's stage timings summed over processed frames (their mean is this / `framesProcessed`).
+    public var totalTimings = StageTimings()
     public init() {}
 }
 
@@ -38,10 +40,13 @@ public struct DetectionStatistics: Sendable, Equatable, Codable {
 public struct ServiceResult: Sendable, Equatable {
     public var frameIndex: Int
     public var time: Double
-    public var detections: [Detection]
-    public var timings: StageTimings
-    /// Clock time around the `predict` call, ms.
+    /// What the model returned.
+    public var prediction: FramePrediction
+    /// Clock time from the frame's admission to the end of the `predict` call, ms.
     public var wallMs: Double
+
+    public var detections: [Detection] { prediction.detections }
+    public var timings: StageTimings { prediction.timings }
 }
 
 /// A frame offered to the service.
@@ -54,11 +59,14 @@ public struct ServiceFrame: Sendable {
     }
 }
 
-/// Model-agnostic detection over a stream of frames: throttling, cancellation and live statistics.
-public actor DetectionService {
+/// The one detection loop: frames are offered in order, the throttle picks the ones the model runs on,
+/// and the statistics (counts, timings, FPS) are kept. `detect` on a video and `analyze --detector` run it
+/// over decoded frames (asking ``admit()`` first, so a skipped frame is never converted to RGB), and
+/// ``DetectionService`` runs it over live frames.
+public struct DetectionLoop: Sendable {
     /// Options.
     public struct Configuration: Sendable, Equatable {
-        /// Which frames to process. Default: every 3rd frame, as in the spec.
+        /// Which frames to process. Default: every 3rd frame.
         public var throttle: ThrottlePolicy = .everyNthFrame(3)
         /// Weight of the newest sample in the latency EMAs, in (0, 1]. Default 0.1.
         public var emaAlpha: Double = 0.1
@@ -67,15 +75,18 @@ public actor DetectionService {
         }
     }
 
-    private let predictor: any FramePredictor
-    private let clock: any ServiceClock
+    public let predictor: any FramePredictor
     public let configuration: Configuration
-    /// Current statistics.
+    /// Statistics so far.
     public private(set) var statistics = DetectionStatistics()
+    let clock: any ServiceClock
     private var firstStart: Double?
     private var lastProcessedStart: Double?
+    /// `framesSeen` when the current run of frames began (``startRun()``).
+    private var runStart = 0
+    /// When the frame last admitted was admitted.
+    private var admittedAt: Double?
 
-    /// Creates a service.
     /// - Parameters:
     ///   - predictor: the model.
     ///   - configuration: throttling and EMA weight.
@@ -85,24 +96,91 @@ public actor DetectionService {
         self.predictor = predictor; self.configuration = configuration; self.clock = clock
     }
 
-    /// Offers one frame; runs the model unless throttling skips it.
-    /// - Returns: the result, or `nil` when the frame was skipped.
-    /// - Throws: the predictor's error (statistics are left as before the frame).
-    public func submit(_ frame: ServiceFrame) throws -> ServiceResult? {
-        let seen = statistics.framesSeen
+    /// Begins a new run of frames (e.g. the next swing window): ``ThrottlePolicy/everyNthFrame(_:)`` counts
+    /// from its first frame.
+    public mutating func startRun() { runStart = statistics.framesSeen }
+
+    /// Counts the next frame and says whether the model should run on it; a frame it turns down is counted
+    /// as skipped and needs no picture.
+    public mutating func admit() -> Bool {
+        let seen = statistics.framesSeen - runStart
         statistics.framesSeen += 1
-        let start = clock.now()
-        guard shouldProcess(seenBefore: seen, now: start) else {
-            statistics.framesSkipped += 1
-            return nil
+        let now = clock.now()
+        let take: Bool
+        switch configuration.throttle {
+        case .everyFrame: take = true
+        case .everyNthFrame(let n): take = seen % max(n, 1) == 0
+        case .minimumInterval(let s): take = lastProcessedStart.map { now - $0 >= s } ?? true
         }
+        if take { admittedAt = now } else { statistics.framesSkipped += 1 }
+        return take
+    }
+
+    /// Runs the model on a frame ``admit()`` accepted.
+    /// - Throws: the predictor's error (statistics are left as before the frame).
+    public mutating func run(_ frame: ServiceFrame) throws -> ServiceResult {
+        let start = admittedAt ?? clock.now()
+        admittedAt = nil
         let prediction = try predictor.predict(frame.image)
         let end = clock.now()
         let wallMs = (end - start) * 1000
         record(prediction, wallMs: wallMs, start: start, end: end)
-        return ServiceResult(frameIndex: frame.frameIndex, time: frame.time, detections: prediction.detections,
-                             timings: prediction.timings, wallMs: wallMs)
+        return ServiceResult(frameIndex: frame.frameIndex, time: frame.time, prediction: prediction, wallMs: wallMs)
     }
+
+    /// Offers one frame; runs the model unless the throttle skips it.
+    /// - Returns: the result, or `nil` when the frame was skipped.
+    /// - Throws: the predictor's error.
+    public mutating func submit(_ frame: ServiceFrame) throws -> ServiceResult? {
+        admit() ? try run(frame) : nil
+    }
+
+    private mutating func record(_ p: FramePrediction, wallMs: Double, start: Double, end: Double) {
+        let a = configuration.emaAlpha
+        let first = statistics.framesProcessed == 0
+        func ema(_ old: Double, _ x: Double) -> Double { first ? x : a * x + (1 - a) * old }
+        statistics.preMsEMA = ema(statistics.preMsEMA, p.timings.preMs)
+        statistics.inferenceMsEMA = ema(statistics.inferenceMsEMA, p.timings.inferenceMs)
+        statistics.postMsEMA = ema(statistics.postMsEMA, p.timings.postMs)
+        statistics.wallMsEMA = ema(statistics.wallMsEMA, wallMs)
+        statistics.totalTimings.preMs += p.timings.preMs
+        statistics.totalTimings.inferenceMs += p.timings.inferenceMs
+        statistics.totalTimings.postMs += p.timings.postMs
+        statistics.framesProcessed += 1
+        statistics.lastDetectionCount = p.detections.count
+        statistics.detectionCount += p.detections.count
+        if firstStart == nil { firstStart = start }
+        lastProcessedStart = start
+        let elapsed = end - (firstStart ?? start)
+        statistics.fps = elapsed > 0 ? Double(statistics.framesProcessed) / elapsed : 0
+    }
+}
+
+/// ``DetectionLoop`` for frames that arrive over time (a camera, a browser): an actor, so frames can be
+/// submitted from any task, with a stream runner that stops when its task is cancelled.
+public actor DetectionService {
+    public typealias Configuration = DetectionLoop.Configuration
+
+    private var loop: DetectionLoop
+    public nonisolated let configuration: Configuration
+    /// Current statistics.
+    public var statistics: DetectionStatistics { loop.statistics }
+
+    /// Creates a service.
+    /// - Parameters:
+    ///   - predictor: the model.
+    ///   - configuration: throttling and EMA weight.
+    ///   - clock: time source (inject a manual clock in tests).
+    public init(predictor: any FramePredictor, configuration: Configuration = .init(),
+                clock: any ServiceClock = MonotonicClock()) {
+        loop = DetectionLoop(predictor: predictor, configuration: configuration, clock: clock)
+        self.configuration = configuration
+    }
+
+    /// Offers one frame; runs the model unless throttling skips it.
+    /// - Returns: the result, or `nil` when the frame was skipped.
+    /// - Throws: the predictor's error (statistics are left as before the frame).
+    public func submit(_ frame: ServiceFrame) throws -> ServiceResult? { try loop.submit(frame) }
 
     /// Runs over a stream of frames until it ends or the task is cancelled.
     /// - Parameters:
@@ -114,40 +192,13 @@ public actor DetectionService {
         async throws -> DetectionStatistics where S.Element == ServiceFrame {
         for try await frame in frames {
             try Task.checkCancellation()
-            if let r = try submit(frame) { onResult(r) }
+            if let r = try loop.submit(frame) { onResult(r) }
         }
-        return statistics
+        return loop.statistics
     }
 
     /// Clears statistics and throttling state.
     public func reset() {
-        statistics = DetectionStatistics(); firstStart = nil; lastProcessedStart = nil
-    }
-
-    private func shouldProcess(seenBefore: Int, now: Double) -> Bool {
-        switch configuration.throttle {
-        case .everyFrame: return true
-        case .everyNthFrame(let n): return seenBefore % max(n, 1) == 0
-        case .minimumInterval(let s):
-            guard let last = lastProcessedStart else { return true }
-            return now - last >= s
-        }
-    }
-
-    private func record(_ p: FramePrediction, wallMs: Double, start: Double, end: Double) {
-        let a = configuration.emaAlpha
-        let first = statistics.framesProcessed == 0
-        func ema(_ old: Double, _ x: Double) -> Double { first ? x : a * x + (1 - a) * old }
-        statistics.preMsEMA = ema(statistics.preMsEMA, p.timings.preMs)
-        statistics.inferenceMsEMA = ema(statistics.inferenceMsEMA, p.timings.inferenceMs)
-        statistics.postMsEMA = ema(statistics.postMsEMA, p.timings.postMs)
-        statistics.wallMsEMA = ema(statistics.wallMsEMA, wallMs)
-        statistics.framesProcessed += 1
-        statistics.lastDetectionCount = p.detections.count
-        statistics.detectionCount += p.detections.count
-        if firstStart == nil { firstStart = start }
-        lastProcessedStart = start
-        let elapsed = end - (firstStart ?? start)
-        statistics.fps = elapsed > 0 ? Double(statistics.framesProcessed) / elapsed : 0
+        loop = DetectionLoop(predictor: loop.predictor, configuration: configuration, clock: loop.clock)
     }
 }

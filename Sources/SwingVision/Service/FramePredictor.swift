@@ -1,12 +1,17 @@
 import Foundation
 import SwingCore
 
-/// Per-stage latency of one prediction, milliseconds.
 /// What a predictor returns for one image.
 public struct FramePrediction: Sendable, Equatable {
     public var detections: [Detection]
+    /// Per-stage latency of the prediction, milliseconds.
     public var timings: StageTimings
-    public init(detections: [Detection], timings: StageTimings) { self.detections = detections; self.timings = timings }
+    /// The YOLO model's whole answer (masks, keypoints, oriented boxes, classification) when the predictor
+    /// is a YOLO model, for reports and drawings; `nil` for other predictors.
+    public var yolo: YOLOResult?
+    public init(detections: [Detection], timings: StageTimings, yolo: YOLOResult? = nil) {
+        self.detections = detections; self.timings = timings; self.yolo = yolo
+    }
 }
 
 /// Anything that turns an image into standardized detections — a YOLO predictor on ONNX Runtime in the

@@ -14,6 +14,6 @@ public struct YOLOFramePredictor: FramePredictor {
 
     public func predict(_ image: ImageBuffer) throws -> FramePrediction {
         let r = try predictor.predict(image, options: options)
-        return FramePrediction(detections: r.detections, timings: r.speed)
+        return FramePrediction(detections: r.detections, timings: r.speed, yolo: r)
     }
 }
