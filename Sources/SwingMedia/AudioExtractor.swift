@@ -64,11 +64,13 @@ public enum AudioExtractor {
 
         // Unsignalled priming (AAC in Matroska) is handled by the origin: those samples get negative
         // times and are dropped like any pre-roll.
-        var sink = PCMSink(rate: sampleRate, start: start, end: end)
+        let span = (end.isFinite ? end : total) - start
+        // Room for the whole span up front: growing a 10-minute track by doubling copied it about twice
+        // over and page-faulted every new block (a fifth of `contacts` on a 48 kHz file).
+        var sink = PCMSink(rate: sampleRate, start: start, end: end, expectedSeconds: span)
         var resampler: Resampler?
         var expectedNext: Double?      // media time where the next decoded frame should start
         var lastReport = -1.0
-        let span = (end.isFinite ? end : total) - start
 
         while try decoder.next() {
             let f = decoder.frame.pointer
@@ -118,8 +120,16 @@ struct PCMSink {
     private var keepLimit = Int.max
     private var samples: [Float] = []
 
-    init(rate: Int, start: Double, end: Double) {
+    /// The most samples reserved ahead (256 MB of Float32: ten minutes at 96 kHz fit).
+    static let maxReserved = 1 << 26
+
+    /// - Parameter expectedSeconds: How long the container says the part is; room for that many samples
+    ///   (plus a second) is reserved, up to ``maxReserved``.
+    init(rate: Int, start: Double, end: Double, expectedSeconds: Double = 0) {
         self.rate = rate; self.start = max(0, start); self.end = end
+        if expectedSeconds.isFinite, expectedSeconds > 0 {
+            samples.reserveCapacity(min(Int((expectedSeconds + 1) * Double(rate)), Self.maxReserved))
+        }
     }
 
     mutating func placeIfNeeded(at time: Double) {
@@ -128,7 +138,7 @@ struct PCMSink {
         dropFront = max(0, Int(((start - time) * Double(rate)).rounded()))
         if end.isFinite {
             keepLimit = max(0, Int(((end - time) * Double(rate)).rounded()) - dropFront)
-            samples.reserveCapacity(min(keepLimit, 1 << 26))
+            samples.reserveCapacity(min(keepLimit, Self.maxReserved))
         }
     }
 
