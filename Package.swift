@@ -93,29 +93,32 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings),
+        // Test data the shipped modules never need: synthetic session audio with its truth, contact
+        // scoring, the one seeded PRNG and WAV writer. Used by the tests and the benchmarks, not a product.
+        .target(name: "SwingTestSupport", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         // Benchmarks (`make bench`): our side of each comparison; peers are run by scripts/bench.sh.
         .executableTarget(
             name: "swingbench",
             dependencies: [
                 "SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingVision", "SwingPose",
-                "SwingBiomech", "SwingPipeline", "SwingStore",
+                "SwingBiomech", "SwingPipeline", "SwingStore", "SwingTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingMediaTests", dependencies: ["SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingPoseTests", dependencies: ["SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingSweepTests", dependencies: ["SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingServerTests", dependencies: ["SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
-        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     ]
 )

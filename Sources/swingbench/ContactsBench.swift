@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwingAudio
+import SwingTestSupport
 
 /// `swingbench contacts` — times the audio contact detector on a WAV file, writes synthetic tracks,
 /// and scores the synthetic suite per condition (the numbers in docs/contacts.md).

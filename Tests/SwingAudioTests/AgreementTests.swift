@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// Swift vs the Python reference (`tools/reference_contacts.py`) on generated WAV files.
 /// Needs `$SWINGMASTER_PYTHON` (set by `make test`) or `.deps/venv/bin/python`; skipped with a message otherwise.

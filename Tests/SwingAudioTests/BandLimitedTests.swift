@@ -2,6 +2,7 @@ import Foundation
 import SwingCore
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// Recordings whose sound stops below the broadband-click band (old cameras, low sample rates, strong AAC
 /// low-pass, voice-band microphones; issue #10, part 3): today's gate rejected every hit there and said

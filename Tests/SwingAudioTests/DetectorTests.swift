@@ -2,6 +2,7 @@ import Foundation
 import SwingCore
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// Behaviour a user sees: every contact found where it happened, nothing else, knobs that work.
 struct DetectorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// The band-pass against the analytic Butterworth response and the zero-phase pass against its
 /// defining properties (scipy agreement is in AgreementTests).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// Wind that swells over seconds, peaking near full scale below 150 Hz (issue #10, part 3): the thud gate
 /// must not take a quiet hit inside a gust for a bounce (it compared the low band's excess alone, and lost

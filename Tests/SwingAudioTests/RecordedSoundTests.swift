@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwingAudio
+import SwingTestSupport
 
 /// Contacts on recorded (not synthesized) sound: tracks mixed by `tools/make_recorded_tracks.py` from
 /// Free Tennis's recorded effects (fetched by `make setup`; docs/contacts.md, "Recorded sound"). Before

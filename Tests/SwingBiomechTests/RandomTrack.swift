@@ -1,22 +1,6 @@
 import Foundation
+import SwingTestSupport
 
-/// A small seeded generator (SplitMix64) so the random tracks are the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double = 0, _ hi: Double = 1) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-}
 
 /// The `pose --json` / `contacts --json` shapes, for writing generated inputs.
 struct TrackJSON: Encodable {

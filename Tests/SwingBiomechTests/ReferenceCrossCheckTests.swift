@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 @testable import SwingBiomech
 import SwingCore
@@ -7,8 +8,7 @@ import SwingCore
 /// and SwingBiomech on the same generated tracks and requires agreement to 1e-3 cm / cm/s — far below
 /// the 0.1 cm acceptance bound, far above double rounding (≈1e-12 cm), so only a misreading can fail it.
 @Suite struct ReferenceCrossCheckTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestFiles.packageRoot
 
     static var python: String {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], !p.isEmpty { return p }
@@ -40,7 +40,7 @@ import SwingCore
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        var rng = SplitMix64(state: 20_261_122)
+        var rng = SplitMix64(seed: 20_261_122)
         let enc = JSONEncoder()
         var cases: [RandomCase] = []
         var manifest: [[String: Any]] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 
 /// `swingmaster analyze` end to end on the bundled sample and on bad inputs.
@@ -60,7 +61,7 @@ import Testing
         let wav = home.appendingPathComponent("a.wav")
         try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2, 4.5]), to: wav)
         let mp4 = home.appendingPathComponent("empty-court.mp4")
-        try ContactsCommandTests.ffmpeg(["-f", "lavfi", "-i", "color=c=0x2a6e2a:s=1280x720:r=30:d=7", "-i", wav.path,
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=0x2a6e2a:s=1280x720:r=30:d=7", "-i", wav.path,
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
         let env = ["SWINGMASTER_HOME": home.path]
         let out = try SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
@@ -79,7 +80,7 @@ import Testing
         let audioOnly = try SwingmasterBinary.run(["analyze", wav.path, "--hand", "right"], environment: env)
         #expect(audioOnly.status == 15, "\(audioOnly.stderr)")          // no video track
         let silent = home.appendingPathComponent("silent.mp4")
-        try ContactsCommandTests.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=1280x720:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", silent.path])
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=1280x720:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", silent.path])
         let noAudio = try SwingmasterBinary.run(["analyze", silent.path, "--hand", "right"], environment: env)
         #expect(noAudio.status == 12, "\(noAudio.stderr)")
         let long = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
@@ -107,7 +108,7 @@ import Testing
         // A session long enough that pose is certainly still running when Ctrl-C arrives: the sample
         // looped three times at 60 fps (36 s, 12 contacts), every frame posed.
         let long = home.appendingPathComponent("long.mp4").path
-        try ContactsCommandTests.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
+        try TestFiles.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", long])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)

@@ -1,11 +1,11 @@
 import Foundation
+import SwingTestSupport
 
 /// Runs the real `swingmaster` binary: `SWINGMASTER_BIN` when set, else the one built beside this test
 /// executable (so `swift test` and `--build-path .build-asan` each run the binary of their own build,
 /// never a stale one from another), else `<package>/.build/debug/swingmaster`.
 enum SwingmasterBinary {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestFiles.packageRoot
 
     static let path: String = {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_BIN"], !p.isEmpty { return p }

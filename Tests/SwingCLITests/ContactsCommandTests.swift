@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 
 /// `swingmaster contacts` end to end through real files: synthesised impacts → WAV → FFmpeg-encoded
@@ -9,7 +10,7 @@ import Testing
     /// A racket impact: a 3 ms broadband click plus string (≈ 600 Hz… 2.4 kHz) and ball resonances
     /// decaying over ~20 ms, on quiet court noise. Deterministic.
     static func sessionAudio(seconds: Double, impacts: [Double], sampleRate: Int = 44_100) -> [Float] {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let n = Int(seconds * Double(sampleRate))
         var x = (0..<n).map { _ in Float(rng.gaussian() * 0.003) }
         for t in impacts {
@@ -26,23 +27,9 @@ import Testing
     }
 
     static func writeWAV(_ samples: [Float], sampleRate: Int = 44_100, to url: URL) throws {
-        var d = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        d.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + samples.count * 2)); d.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(1); u16(1); u32(UInt32(sampleRate)); u32(UInt32(sampleRate * 2)); u16(2); u16(16)
-        d.append(contentsOf: Array("data".utf8)); u32(UInt32(samples.count * 2))
-        for s in samples { u16(UInt16(bitPattern: Int16(max(-1, min(1, s)) * 32767))) }
-        try d.write(to: url)
+        try WAVFile.pcm16(samples, sampleRate: sampleRate).write(to: url)
     }
 
-    static func ffmpeg(_ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error", "-y"] + args
-        try p.run(); p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "ffmpeg \(args.joined(separator: " "))")
-    }
 
     struct ContactsJSON: Decodable {
         struct Contact: Decodable { var time: Double; var confidence: Double; var fwhmMs: Double; var symmetry: Double; var amplitude: Double }
@@ -61,10 +48,10 @@ import Testing
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
         let mp4 = dir.appendingPathComponent("session.mp4")
-        try Self.ffmpeg(["-f", "lavfi", "-i", "color=c=green:s=1280x720:r=30:d=8", "-i", wav.path,
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=green:s=1280x720:r=30:d=8", "-i", wav.path,
                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
         let mkv = dir.appendingPathComponent("session.mkv")
-        try Self.ffmpeg(["-i", wav.path, "-c:a", "libopus", "-b:a", "96k", mkv.path])
+        try TestFiles.ffmpeg(["-i", wav.path, "-c:a", "libopus", "-b:a", "96k", mkv.path])
         for file in [wav, mp4, mkv] {
             let json = try Self.contacts(file)
             let times = json.contacts.map(\.time)
@@ -151,7 +138,7 @@ import Testing
             case .truncated:
                 try writeWAV(sessionAudio(seconds: 8, impacts: [2]), to: wav)
                 let full = dir.appendingPathComponent("full.mp4")
-                try ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=640x360:r=30:d=8", "-i", wav.path,
+                try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=640x360:r=30:d=8", "-i", wav.path,
                             "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", full.path])
                 let data = try Data(contentsOf: full)
                 let cut = dir.appendingPathComponent("cut.mp4")
@@ -159,7 +146,7 @@ import Testing
                 return (cut.path, [])
             case .noAudio:
                 let f = dir.appendingPathComponent("silent.mp4")
-                try ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=640x360:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", f.path])
+                try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=640x360:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", f.path])
                 return (f.path, [])
             case .tooShort:
                 try writeWAV(sessionAudio(seconds: 3, impacts: [1]), to: wav); return (wav.path, [])
@@ -170,20 +157,3 @@ import Testing
     }
 }
 
-/// Deterministic normal deviates (SplitMix64 + Box–Muller).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
-        let u1 = max(uniform(), 1e-300), u2 = uniform()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
@@ -263,7 +264,7 @@ import Testing
         // The fixture loops four times (32 s) and every frame goes through the detector, so the run lasts
         // several seconds and Ctrl-C certainly lands while the detector or pose is working.
         let long = home.appendingPathComponent("fusion_long.mp4").path
-        try ContactsCommandTests.ffmpeg(["-stream_loop", "3", "-i", Self.clip, "-c", "copy", long])
+        try TestFiles.ffmpeg(["-stream_loop", "3", "-i", Self.clip, "-c", "copy", long])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
         p.arguments = ["analyze", long, "--hand", "right", "--detector", "standin", "--detector-stride", "1",

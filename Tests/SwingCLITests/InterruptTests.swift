@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 
 /// Ctrl-C during `detect --save` and `pose --save` on a video: the command stops with 130 and one sentence,
@@ -14,7 +15,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // Long enough that the frame loop is certainly running when the signal comes (36 s at 60 fps).
         let long = dir.appendingPathComponent("long.mp4").path
-        try ContactsCommandTests.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
+        try TestFiles.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
                                          "-c:v", "libx264", "-preset", "ultrafast", "-an", long])
         let out = dir.appendingPathComponent("out.mp4")
         let p = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingMedia
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
     func decodes(_ c: Case) throws {
         let wav = try Fixtures.shared.clickWAV()
         let path = try Fixtures.shared.path(c.file) { p in
-            try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=6.5", "-i", wav, "-pix_fmt", "yuv420p"]
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=6.5", "-i", wav, "-pix_fmt", "yuv420p"]
                                 + c.args + ["-shortest", p])
         }
         let info = try MediaProbe.probe(path)

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 
 /// Test media generated at test time: a click track synthesised here (known truth times), and
@@ -63,24 +64,9 @@ final class Fixtures: @unchecked Sendable {   // mutable state guarded by `lock`
     /// The click track encoded by the ffmpeg CLI with `args` (codec options) into `name`.
     func encodedClicks(_ name: String, _ args: [String]) throws -> String {
         let wav = try clickWAV()
-        return try path(name) { p in try Self.ffmpeg(["-i", wav] + args + [p]) }
+        return try path(name) { p in try TestFiles.ffmpeg(["-i", wav] + args + [p]) }
     }
 
-    /// Runs the ffmpeg CLI quietly; throws with its stderr on failure.
-    static func ffmpeg(_ args: [String]) throws {
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args
-        let err = Pipe()
-        proc.standardError = err
-        proc.standardOutput = FileHandle.nullDevice
-        try proc.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        proc.waitUntilExit()
-        if proc.terminationStatus != 0 {
-            throw FixtureError(message: "ffmpeg \(args.joined(separator: " ")) failed: \(String(decoding: data, as: UTF8.self))")
-        }
-    }
 
     static func writeWAV(_ samples: [Int16], rate: Int, to path: String) throws {
         var d = Data()
@@ -119,7 +105,7 @@ extension Fixtures {
     func avMP4() throws -> String {
         let wav = try clickWAV()
         return try path("av.mp4") { p in
-            try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=6.5", "-i", wav,
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=6.5", "-i", wav,
                              "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-pix_fmt", "yuv420p",
                              "-c:a", "aac", "-shortest", p])
         }
@@ -128,7 +114,7 @@ extension Fixtures {
     /// 320×240 H.264 30 fps, keyframe every 15 frames, sine audio, 6 s (below 720p).
     func smallMP4() throws -> String {
         try path("small.mp4") { p in
-            try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=6", "-f", "lavfi", "-i", "sine=f=440:d=6",
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=6", "-f", "lavfi", "-i", "sine=f=440:d=6",
                              "-c:v", "libx264", "-preset", "ultrafast", "-g", "15", "-pix_fmt", "yuv420p",
                              "-c:a", "aac", "-shortest", p])
         }
@@ -137,7 +123,7 @@ extension Fixtures {
     /// 320×240 video without an audio track, 2 s.
     func silentMP4() throws -> String {
         try path("silent.mp4") { p in
-            try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-c:v", "libx264",
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-c:v", "libx264",
                              "-preset", "ultrafast", "-pix_fmt", "yuv420p", p])
         }
     }
@@ -147,10 +133,10 @@ extension Fixtures {
     func rotatedMP4() throws -> String {
         try path("rotated.mp4") { p in
             let plain = p + ".plain.mp4"
-            try Self.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=320x240:r=30:d=1,drawbox=x=160:y=0:w=160:h=240:color=blue:t=fill",
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=320x240:r=30:d=1,drawbox=x=160:y=0:w=160:h=240:color=blue:t=fill",
                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", plain])
             // FFmpeg 5.1 turns the `rotate` tag into a display matrix only when stream-copying.
-            try Self.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", p])
+            try TestFiles.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", p])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingMedia
 import Testing
@@ -46,9 +47,9 @@ func meanAbsDiff(_ a: ImageBuffer, _ b: ImageBuffer) -> Double {
         let img = gradientImage(width: 64, height: 48)
         let png = Fixtures.shared.dir.appendingPathComponent("src.png").path
         try ImageIO.save(img, to: png)
-        let bmp = try Fixtures.shared.path("src.bmp") { try Fixtures.ffmpeg(["-i", png, $0]) }
+        let bmp = try Fixtures.shared.path("src.bmp") { try TestFiles.ffmpeg(["-i", png, $0]) }
         #expect(try ImageIO.load(bmp) == img)
-        let webp = try Fixtures.shared.path("src.webp") { try Fixtures.ffmpeg(["-i", png, "-c:v", "libwebp", "-lossless", "1", $0]) }
+        let webp = try Fixtures.shared.path("src.webp") { try TestFiles.ffmpeg(["-i", png, "-c:v", "libwebp", "-lossless", "1", $0]) }
         let w = try ImageIO.load(webp)
         #expect(w.width == 64 && w.height == 48)
         // Lossless WebP keeps the pixels; FFmpeg's decoder hands them back as YUV-free RGB(A).

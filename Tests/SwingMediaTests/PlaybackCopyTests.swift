@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingMedia
@@ -13,10 +14,10 @@ import Testing
         try Fixtures.shared.path(name) { p in
             let ext = (name as NSString).pathExtension
             let plain = p + ".plain." + ext
-            try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001",
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001",
                                  "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
                                  "-t", "2.5"] + codecArgs + ["-c:a", audio, "-shortest", plain])
-            try Fixtures.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", p])
+            try TestFiles.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", p])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 @testable import SwingMedia
 import Testing
@@ -87,7 +88,7 @@ import Testing
         let full = try Fixtures.shared.avMP4()
         let cut = try Fixtures.shared.path("faststart-cut.mp4") { p in
             let fs = p + ".full.mp4"
-            try Fixtures.ffmpeg(["-i", full, "-c", "copy", "-movflags", "+faststart", fs])
+            try TestFiles.ffmpeg(["-i", full, "-c", "copy", "-movflags", "+faststart", fs])
             let data = try Data(contentsOf: URL(fileURLWithPath: fs))
             try data.prefix(data.count * 3 / 10).write(to: URL(fileURLWithPath: p))
         }

@@ -3,13 +3,13 @@ import SwingCore
 import SwingMedia
 import Testing
 @testable import SwingPipeline
+import SwingTestSupport
 import SwingVision
 
 /// The one detection loop over a video (`detect` on a video, `analyze --detector`): which frames reach the
 /// model, what the statistics say, and that a stop or a cancel ends it.
 @Suite struct VideoDetectionTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Samples/demo_session.mp4").path
+    static let sample = TestFiles.package("Samples/demo_session.mp4").path
 
     /// Counts the pictures it is given and finds one thing in each.
     final class CountingModel: FramePredictor, @unchecked Sendable {

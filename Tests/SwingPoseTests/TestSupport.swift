@@ -1,12 +1,12 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingMedia
 @testable import SwingPose
 
 /// Shared fixtures: the package's `Models/` (found from this file's path) and the MediaPipe reference.
 enum PoseFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestFiles.packageRoot
     static let modelsDirectory = packageRoot.appendingPathComponent("Models")
     static let fixtures = packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures")
 

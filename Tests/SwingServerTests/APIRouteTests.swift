@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -131,7 +132,7 @@ import Testing
     @Test func anHEVCMovIsServedAsAnH264CopyAndTheOriginalAsItCame() async throws {
         let server = try TestServer()
         let mov = server.home.appendingPathComponent("IMG_0001.MOV").path
-        try TestServer.ffmpeg(["-i", TestServer.demoVideo.path, "-t", "6", "-c:v", "libx265", "-x265-params", "log-level=error",
+        try TestFiles.ffmpeg(["-i", TestServer.demoVideo.path, "-t", "6", "-c:v", "libx265", "-x265-params", "log-level=error",
                                "-preset", "ultrafast", "-tag:v", "hvc1", "-c:a", "aac", mov])
         let original = try Data(contentsOf: URL(fileURLWithPath: mov))
         try await server.run { client in

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -12,8 +13,7 @@ struct TestServer {
     let home: URL
     var configuration = ServerConfiguration()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestFiles.packageRoot
     static let demoVideo = packageRoot.appendingPathComponent("Samples/demo_session.mp4")
 
     init() throws {
@@ -32,20 +32,6 @@ struct TestServer {
         try await app.test(.router) { client in try await body(client) }
     }
 
-    /// Runs the ffmpeg CLI (installed by `make setup`) quietly; throws with its stderr on failure.
-    static func ffmpeg(_ args: [String]) throws {
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args
-        let err = Pipe()
-        proc.standardError = err
-        try proc.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        proc.waitUntilExit()
-        guard proc.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(decoding: data, as: UTF8.self)])
-        }
-    }
 
     /// Files left under `media/` (uploads in progress end in `.part`).
     var mediaFiles: [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingPose
 import Testing
@@ -43,8 +44,7 @@ struct SizeSweep: Decodable {
     private static let lock = NSLock()
 
     /// The package root (this file is Tests/SwingSweepTests/SizeSweep.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestFiles.packageRoot
 
     static func fixture(_ relative: String) -> String { packageRoot.appendingPathComponent(relative).path }
 

@@ -46,18 +46,5 @@ public struct ContactScore: Sendable, Equatable, Codable {
 
 extension SyntheticSessionAudio.Track {
     /// The track as a mono IEEE-float32 WAV file (format 3), readable by scipy, FFmpeg and the bench.
-    public func float32WAV() -> Data {
-        var d = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        let bytes = UInt32(samples.count * 4)
-        d.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); d.append(contentsOf: Array("WAVE".utf8))
-        d.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(3); u16(1)
-        u32(UInt32(sampleRate)); u32(UInt32(sampleRate) * 4); u16(4); u16(32)
-        d.append(contentsOf: Array("data".utf8)); u32(bytes)
-        samples.withUnsafeBufferPointer { b in
-            for v in b { u32(v.bitPattern) }
-        }
-        return d
-    }
+    public func float32WAV() -> Data { WAVFile.float32(samples, sampleRate: Int(sampleRate)) }
 }

@@ -125,24 +125,3 @@ extension String {
     }
 }
 
-/// SplitMix64: tiny, fast, and identical on every platform.
-public struct SplitMix64: Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [lo, hi).
-    public mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-    }
-    /// Standard normal (Box–Muller).
-    public mutating func gaussian() -> Double {
-        let u = max(uniform(0, 1), 1e-300), v = uniform(0, 1)
-        return sqrt(-2 * log(u)) * cos(2 * Double.pi * v)
-    }
-}
