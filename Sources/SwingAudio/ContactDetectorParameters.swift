@@ -2,7 +2,7 @@ import SwingCore
 
 /// How the amplitude envelope is formed from the band-passed signal.
 public enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
-    /// The spec, literally: `|y|` averaged over the envelope window. Ripples at twice the carrier.
+    /// The original recipe (docs/contacts.md): `|y|` averaged over the envelope window. Ripples at twice the carrier.
     case rectified
     /// `sqrt(mean(y²))` over the window: an energy envelope, smoother and less biased by phase.
     case rms
@@ -10,7 +10,7 @@ public enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
 
 /// How envelope maxima become candidate events.
 public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
-    /// The spec, literally: every sample-level local maximum above the threshold is a candidate;
+    /// The original recipe: every sample-level local maximum above the threshold is a candidate;
     /// widths are measured at half the *maximum* (FWHM). Ripple gives many maxima per impact.
     case localMaxima
     /// One candidate per event: a maximum must dominate ±`peakNeighborhoodMs`, and widths are measured
@@ -21,7 +21,7 @@ public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
 
 /// Which instant of an event is reported as the contact `time`.
 public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
-    /// The envelope maximum (the spec's reading). It lags the true impact by the resonance decay.
+    /// The envelope maximum (the original recipe's reading). It lags the true impact by the resonance decay.
     case peak
     /// The acoustic onset: the leading-edge crossing of the envelope at half the peak's height
     /// (half prominence in `prominence` mode). With a symmetric smoothing kernel this crossing sits on
@@ -29,8 +29,8 @@ public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
     case onset
 }
 
-/// Every knob of the audio contact detector. Defaults are the product spec's values plus the
-/// robustness additions documented in `docs/contacts.md` (each switchable back to the spec literal
+/// Every knob of the audio contact detector. Defaults are the recipe of `docs/contacts.md` plus the
+/// robustness additions documented in `docs/contacts.md` (each switchable back to the original recipe
 /// with ``specLiteral``).
 public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     // MARK: Spec recipe
@@ -75,17 +75,17 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     public var minConfidence = 0.1
 
     // MARK: Robustness additions (documented in docs/contacts.md)
-    /// Envelope formation: `.rectified` as the spec says (measured slightly better than `.rms` on the suite).
+    /// Envelope formation: `.rectified` as the recipe says (measured slightly better than `.rms` on the suite).
     public var envelopeMode = EnvelopeMode.rectified
     /// How many times the moving average is applied. 2 = triangular kernel: no ripple, still 5 ms FWHM.
     public var envelopeSmoothingPasses = 2
-    /// Candidate selection; `.prominence` by default (spec literal: `.localMaxima`).
+    /// Candidate selection; `.prominence` by default (original recipe: `.localMaxima`).
     public var peakPicking = PeakPicking.prominence
     /// In `.prominence` mode a peak must be the maximum of ±this many ms of envelope.
     public var peakNeighborhoodMs = 15.0
     /// How far each side the prominence base is searched, ms.
     public var prominenceWindowMs = 150.0
-    /// Reported time; `.onset` by default (spec literal: `.peak`).
+    /// Reported time; `.onset` by default (original recipe: `.peak`).
     public var timeReference = TimeReference.onset
     /// Amplitude score = amplitude / reference, where the reference is this percentile of all shape-valid
     /// candidates' amplitudes (robust to one very loud outlier).
@@ -121,7 +121,7 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// The defaults.
     public static let `default` = ContactDetectorParameters()
 
-    /// The product spec taken literally: rectified single-pass envelope, every local maximum, FWHM at half
+    /// The original recipe of docs/contacts.md taken literally: rectified single-pass envelope, every local maximum, FWHM at half
     /// maximum, peak time, no amplitude/thud/broadband gates. Kept to measure what each addition buys.
     public static var specLiteral: ContactDetectorParameters {
         var p = ContactDetectorParameters()

@@ -3,7 +3,7 @@ import SwingCore
 /// The body frame of one pose frame (issue 5's definitions, metres, MediaPipe world axes).
 ///
 /// - Pelvis **P** = midpoint of the hips (23, 24).
-/// - Up **u** = −y: the spec's camera is level on a tripod, so world −y is vertical; the torso's lean
+/// - Up **u** = −y: the camera is level on a tripod (the web app's filming guide, `Web/templates/onboarding.mustache`), so world −y is vertical; the torso's lean
 ///   is deliberately *not* used, so a bent-over player still measures height against gravity.
 /// - Right **r** = right hip − left hip with its component along **u** removed, normalised.
 /// - Forward **f** = **u** × **r** (points in front of the chest).

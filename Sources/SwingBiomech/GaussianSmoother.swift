@@ -1,6 +1,6 @@
 import Foundation
 
-/// The spec's 5-frame Gaussian display smoothing.
+/// The 5-frame Gaussian display smoothing of the swing arc.
 ///
 /// Weights w_k = exp(−k² / 2σ²) for k = −(taps/2)…taps/2 (σ = 1 frame by default: 0.054, 0.244, 0.403,
 /// 0.244, 0.054 after normalising). Near the ends the taps that fall outside the sequence are dropped

@@ -4,7 +4,7 @@ public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
     /// Per-frame metrics linearly interpolated to t_c between the window frames just before and after it
     /// (the default: a wrist at 10 m/s moves 17 cm between two 60 fps frames).
     case interpolate
-    /// The spec's canonical frame: the frame with the highest pose confidence among the
+    /// The canonical frame: the frame with the highest pose confidence among the
     /// ``BiomechParameters/bestConfidenceSearchFrames`` frames either side of the frame nearest t_c.
     /// A frame's confidence is its pose `score` when present, else the mean of its 33 landmark
     /// visibilities, else 0. Ties go to the frame nearer t_c, then the earlier one.
@@ -31,7 +31,7 @@ public struct BiomechParameters: Sendable, Equatable {
     public var speedHalfSpan: Int
     /// Best-confidence mode searches this many frames either side of the frame nearest t_c (default 5).
     public var bestConfidenceSearchFrames: Int
-    /// Gaussian display smoothing of the swing arc: kernel length in frames (odd; default 5, the spec's).
+    /// Gaussian display smoothing of the swing arc: kernel length in frames (odd; default 5).
     public var arcSmoothingTaps: Int
     /// Gaussian display smoothing of the swing arc: standard deviation in frames (default 1.0).
     public var arcSmoothingSigmaFrames: Double

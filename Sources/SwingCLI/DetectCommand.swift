@@ -19,7 +19,7 @@ struct DetectCommand: AsyncParsableCommand {
             """
     )
 
-    /// The spec processes every 3rd video frame.
+    /// Every 3rd video frame by default, as the visual contact stage.
     static let defaultVideoStride = 3
 
     @Argument(help: "An image (JPEG/PNG/WebP/BMP) or a video file.")

@@ -9,7 +9,7 @@ extension TimeReference: ExpressibleByArgument {}
 /// library default, so the defaults live in one place (`ContactDetectorParameters`).
 struct DetectorOptions: ParsableArguments {
     private static let D = ContactDetectorParameters.default
-    @Flag(name: .customLong("spec-literal"), help: "Start from the product spec taken literally (no robustness additions).")
+    @Flag(name: .customLong("spec-literal"), help: "Start from the original recipe of docs/contacts.md (no robustness additions).")
     var specLiteral = false
     @Option(name: .customLong("low-hz"), help: "Band-pass lower corner, Hz (default \(Self.D.lowHz))") var lowHz: Double?
     @Option(name: .customLong("high-hz"), help: "Band-pass upper corner, Hz (default \(Self.D.highHz))") var highHz: Double?

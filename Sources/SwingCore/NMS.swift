@@ -10,7 +10,7 @@ public struct NMSCandidate: Sendable, Equatable {
     }
 }
 
-/// Settings for ``NonMaxSuppression`` (the defaults are Ultralytics' and the product spec's).
+/// Settings for ``NonMaxSuppression`` (the defaults are Ultralytics').
 public struct NMSOptions: Sendable, Equatable {
     /// Boxes overlapping a kept box with IoU **greater** than this are suppressed (kept when `≤ iou`).
     public var iouThreshold: Double = 0.45

@@ -5,7 +5,7 @@ import SwingCore
 /// Decodes JPEG through libjpeg-turbo with its default settings (accurate integer IDCT, fancy
 /// chroma upsampling): the pixels `cv2.imread`, Pillow and MediaPipe users get, byte for byte.
 /// FFmpeg's MJPEG decoder and swscale's upsampling sit a few levels away, which is enough to move
-/// BlazePose landmarks by centimetres (issue #10, part 2).
+/// BlazePose landmarks by centimetres (docs/engine.md).
 enum JPEGDecoder {
     /// True when `data` starts with a JPEG start-of-image marker.
     static func isJPEG(_ data: Data) -> Bool {

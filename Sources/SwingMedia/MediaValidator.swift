@@ -1,4 +1,4 @@
-/// Limits a session video must meet (from the product spec); all configurable.
+/// Limits a session video must meet (the README's exit codes 13 and 14); all configurable.
 public struct MediaLimits: Sendable, Equatable {
     /// Shortest accepted media (or selected range), seconds. Spec: 5 s.
     public var minDuration: Double
@@ -7,7 +7,7 @@ public struct MediaLimits: Sendable, Equatable {
     /// Video height (displayed, after rotation: the shorter side) below which a warning is given. Spec: 720.
     public var minHeight: Int
 
-    /// Creates limits; the defaults are the spec's.
+    /// Creates limits with the documented defaults (5 s … 10 min, 720p).
     public init(minDuration: Double = 5, maxDuration: Double = 600, minHeight: Int = 720) {
         self.minDuration = minDuration; self.maxDuration = maxDuration; self.minHeight = minHeight
     }

@@ -18,7 +18,7 @@ public enum DetectorScope: String, Sendable, CaseIterable, Codable {
 /// The visual contact stage of an analysis (`analyze --detector MODEL`): a racket/ball detector, the
 /// tennis-contact interpreter, and the audio/visual fusion rule.
 public struct VisualContactOptions: Sendable {
-    /// The spec runs the detector on every 3rd video frame.
+    /// The detector runs on every 3rd video frame by default (docs/fusion.md).
     public static let defaultStride = 3
     /// Default fusion tolerance in processed-frame intervals (see ``tolerance(frameRate:)``).
     public static let defaultToleranceIntervals = 2.0
@@ -37,7 +37,7 @@ public struct VisualContactOptions: Sendable {
     public var toleranceIntervals: Double = VisualContactOptions.defaultToleranceIntervals
     /// Which single-source contacts survive (visual-only needs confidence ≥ 0.6 by default).
     public var fusion = ContactFusionOptions()
-    /// The tennis-contact rule's thresholds (spec defaults, or the model's stored interpreter config).
+    /// The tennis-contact rule's thresholds (docs/interpreters.md defaults, or the model's stored interpreter config).
     public var interpreter = TennisContactInterpreter.Configuration()
 
     /// The defaults, for a model named `modelName` in reports. The model itself is given to

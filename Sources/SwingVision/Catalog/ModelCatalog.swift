@@ -1,7 +1,7 @@
 import Foundation
 import SwingCore
 
-/// The model catalog (`YOLOModelManager` in the spec): bundled, local and downloaded ONNX models.
+/// The model catalog (docs/interpreters.md): bundled, local and downloaded ONNX models.
 ///
 /// Installs are atomic: a model is written under a temporary name in the models directory, checked
 /// (checksum, ONNX parse), and only then renamed to `<id>.onnx`, so the catalog never lists a

@@ -1,6 +1,6 @@
 import SwingCore
 
-/// The racket–ball contact rule from the product spec, per frame, plus merging of consecutive
+/// The racket–ball contact rule of docs/interpreters.md, per frame, plus merging of consecutive
 /// contact frames into events over a video.
 ///
 /// Per frame: take the most confident racket (label "tennis racket", confidence > 0.5) and the most
@@ -14,7 +14,7 @@ import SwingCore
 /// by more than ``Configuration/boundaryTolerance`` and the centre may sit up to that tolerance outside
 /// the expanded box. Confidences are compared exactly as given (`> 0.5` rejects exactly 0.5).
 public struct TennisContactInterpreter: DetectionInterpreter {
-    /// Thresholds (all keys optional in JSON; defaults from the spec).
+    /// Thresholds (all keys optional in JSON; defaults in docs/interpreters.md).
     public struct Configuration: Sendable, Codable, Equatable {
         /// A racket must be more confident than this. Default 0.5.
         public var racketConfidence: Double = 0.5

@@ -11,7 +11,7 @@ public enum ThrottlePolicy: Sendable, Equatable {
     case minimumInterval(Double)
 }
 
-/// Live statistics, the numbers the spec's stats view shows.
+/// Live statistics: what a detection view shows (docs/interpreters.md).
 public struct DetectionStatistics: Sendable, Equatable, Codable {
     /// Frames submitted.
     public var framesSeen = 0

@@ -1,6 +1,6 @@
 import SwingCore
 
-/// Settings for one YOLO prediction. Defaults follow the product spec (and Ultralytics' NMS defaults).
+/// Settings for one YOLO prediction. Defaults are Ultralytics' (docs/engine.md).
 public struct PredictionOptions: Sendable, Equatable {
     /// Minimum confidence: a detection is kept when its score is **greater** than this (0.25).
     public var conf: Double = 0.25
