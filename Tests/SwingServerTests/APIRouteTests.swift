@@ -228,6 +228,43 @@ import Testing
         }
     }
 
+    /// A server stopped while it analyses (SIGTERM, Ctrl-C) cancels the analysis and puts the job back in
+    /// the queue; the next server on the same home takes it and finishes it. Nothing is lost, nothing is
+    /// stored twice.
+    @Test func aJobRunningWhenTheServerStopsIsFinishedByTheNextStart() async throws {
+        let server = try TestServer()
+        let video = try Data(contentsOf: TestServer.demoVideo)
+        let started = Flag()
+        let job = JobBox()
+        try await server.run(analyze: { _, report in
+            report(3, 0.5)
+            started.set()
+            while true { try await Task.sleep(for: .milliseconds(20)) }   // until the shutdown cancels it
+        }, keepHome: true) { client in
+            let r = try await client.upload(video, name: "restart.mp4")
+            job.id = ((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int
+            for _ in 0..<200 where !started.isSet { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(started.isSet, "the job never started")
+        }   // the application shuts down gracefully here
+        let id = try #require(job.id)
+        let db = try server.database()
+        let requeued = try #require(try db.job(id: Int64(id)))
+        #expect(requeued.state == .queued, "after the stop the job is \(requeued.state)")
+        #expect(try db.sessions().isEmpty)
+
+        try await server.run(analyze: { job, _ in
+            try db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
+                                             hand: .right, statsJSON: #"{"shotCount":0}"#, shotCount: 0, consistency: nil), shots: [])
+        }) { client in
+            let final = try await client.waitForJob(id, timeout: 30)
+            #expect(final["state"] as? String == "done", "\(final)")
+            #expect(final["sessionId"] as? Int != nil)
+            #expect(try db.sessions().count == 1)
+        }
+    }
+
+    final class JobBox: @unchecked Sendable { var id: Int? }
+
     /// `GET /metrics` is Prometheus text from swift-metrics: requests by status, the upload, each stage's
     /// duration as the job went through it, the job's duration by outcome, and the store's jobs by state.
     @Test func metricsCountRequestsUploadsStagesAndJobs() async throws {

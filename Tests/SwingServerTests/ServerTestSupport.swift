@@ -25,9 +25,11 @@ struct TestServer {
     }
 
     /// Runs `body` against an application with the real analysis, or `analyze` when given.
+    /// - Parameter keepHome: Leave the home for a later run (a restart); the last run removes it.
     func run(analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil,
+             keepHome: Bool = false,
              _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { if !keepHome { try? FileManager.default.removeItem(at: home) } }
         let app = try await buildApplication(configuration: configuration, analyze: analyze)
         try await app.test(.router) { client in try await body(client) }
     }
