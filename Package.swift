@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingVisionTests", dependencies: ["SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwingMedia
+import SwingTestSupport
 
 /// `swingbench media [FILE]` — video decode + RGB conversion speed (frames/s) and audio extraction
 /// speed (× real time), with the `ffmpeg` CLI doing the same decode + RGB conversion as the peer.
@@ -56,7 +57,7 @@ struct MediaBench: ParsableCommand {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("swingbench-audio-\(secs)s.m4a").path
         if !FileManager.default.fileExists(atPath: out) {
             print("media: generating \(out) (stereo AAC 48 kHz) with the ffmpeg CLI …")
-            try ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=\(secs):c=pink:r=48000:a=0.2", "-ac", "2", "-c:a", "aac", "-b:a", "128k", out])
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=\(secs):c=pink:r=48000:a=0.2", "-ac", "2", "-c:a", "aac", "-b:a", "128k", out])
         }
         let t0 = Date()
         let pcm = try AudioExtractor.extract(out)
@@ -64,7 +65,7 @@ struct MediaBench: ParsableCommand {
         print(String(format: "media: %@ → mono 44.1 kHz: %.0f s of audio in %.2f s = %.0f× real time",
                      (out as NSString).lastPathComponent, pcm.duration, dt, pcm.duration / dt))
         let p0 = Date()
-        try ffmpeg(["-i", out, "-ac", "1", "-ar", "44100", "-f", "f32le", "-y", "/dev/null"])
+        try TestFiles.ffmpeg(["-i", out, "-ac", "1", "-ar", "44100", "-f", "f32le", "-y", "/dev/null"])
         let pdt = Date().timeIntervalSince(p0)
         print(String(format: "media: ffmpeg CLI same conversion (peer): %.2f s; ratio SwingMedia/ffmpeg speed = %.2f", pdt, pdt / dt))
     }
@@ -87,7 +88,7 @@ struct MediaBench: ParsableCommand {
 
     private func timeFFmpeg(_ path: String) throws -> (seconds: Double, cpu: Double) {
         let t0 = Date(), c0 = cpuSeconds(children: true)
-        try ffmpeg(["-threads", "0", "-i", path, "-an", "-pix_fmt", "rgb24", "-f", "null", "-"])
+        try TestFiles.ffmpeg(["-threads", "0", "-i", path, "-an", "-pix_fmt", "rgb24", "-f", "null", "-"])
         return (Date().timeIntervalSince(t0), cpuSeconds(children: true) - c0)
     }
 
@@ -95,18 +96,10 @@ struct MediaBench: ParsableCommand {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("swingbench-1080p-\(Int(seconds))s.mp4").path
         if FileManager.default.fileExists(atPath: out) { return out }
         print("media: generating \(out) with the ffmpeg CLI …")
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=\(seconds)",
+        try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=\(seconds)",
                     "-f", "lavfi", "-i", "sine=f=1000:d=\(seconds):sample_rate=48000",
                     "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", out])
         return out
     }
 
-    private func ffmpeg(_ args: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw ValidationError("ffmpeg \(args.joined(separator: " ")) failed") }
-    }
 }

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func bundledSampleEveryContactHasAPersonAndTheSessionIsStoredFirst() throws {
-        let home = try SwingmasterBinary.tempDir("analyze-home")
+        let home = try TestFiles.temporaryDirectory("analyze-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let jsonURL = home.appendingPathComponent("s.json")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func videoWithoutAPersonIsAClearErrorAndStoresNothing() throws {
-        let home = try SwingmasterBinary.tempDir("analyze-noperson")
+        let home = try TestFiles.temporaryDirectory("analyze-noperson")
         defer { try? FileManager.default.removeItem(at: home) }
         let wav = home.appendingPathComponent("a.wav")
         try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2, 4.5]), to: wav)
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func audioOnlyAndSilentVideosGiveTheirOwnCodes() throws {
-        let home = try SwingmasterBinary.tempDir("analyze-bad")
+        let home = try TestFiles.temporaryDirectory("analyze-bad")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let wav = home.appendingPathComponent("a.wav")
@@ -91,7 +91,7 @@ import Testing
                       ("--pose-workers=-2", "--pose-workers"), ("--pose-threads=-1", "--pose-threads"),
                       ("--pose-core-margin=-1", "--pose-core-margin")])
     func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) throws {
-        let home = try SwingmasterBinary.tempDir("analyze-badflag")
+        let home = try TestFiles.temporaryDirectory("analyze-badflag")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let r = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
@@ -103,30 +103,18 @@ import Testing
     /// With one worker (cancellation seen on the analysis task's thread) and two (the second worker
     /// learns it from the first).
     @Test(arguments: ["1", "2"]) func ctrlCStopsTheAnalysisAndStoresNothing(workers: String) throws {
-        let home = try SwingmasterBinary.tempDir("analyze-sigint")
+        let home = try TestFiles.temporaryDirectory("analyze-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
         // A session long enough that pose is certainly still running when Ctrl-C arrives: the sample
         // looped three times at 60 fps (36 s, 12 contacts), every frame posed.
         let long = home.appendingPathComponent("long.mp4").path
         try TestFiles.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", long])
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
-        p.arguments = ["analyze", long, "--hand", "right", "--pose-fps", "0", "--pose-workers", workers]
-        var env = ProcessInfo.processInfo.environment
-        env["SWINGMASTER_HOME"] = home.path
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
         // Interrupt once the analysis is under way (pose takes seconds on this sample).
-        Thread.sleep(forTimeInterval: 1.5)
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationStatus == 130, "status \(p.terminationStatus): \(stderr)")
-        #expect(stderr.contains("nothing"), "\(stderr)")
+        let run = try SwingmasterBinary.interrupt(["analyze", long, "--hand", "right", "--pose-fps", "0", "--pose-workers", workers],
+                                                  environment: ["SWINGMASTER_HOME": home.path], delay: 1.5)
+        #expect(run.wasRunning && run.status == 130, "status \(run.status): \(run.stderr)")
+        #expect(run.stderr.contains("nothing"), "\(run.stderr)")
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
         #expect(!list.stdout.contains("long.mp4"), "\(list.stdout)")
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")

@@ -47,9 +47,37 @@ enum SwingmasterBinary {
 
     final class ErrBox: @unchecked Sendable { var data: Data? }
 
-    static func tempDir(_ prefix: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+    /// What an interrupted run left: its status and stderr, and whether it was still running when the
+    /// interrupt came (a run that ended first proves nothing about Ctrl-C).
+    struct Interrupted { var status: Int32; var stderr: String; var wasRunning: Bool }
+
+    /// Runs the binary with `arguments` and sends it SIGINT (Ctrl-C) once `ready()` holds (polled every
+    /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C.
+    static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
+                          ready: () -> Bool = { true }) throws -> Interrupted {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let errHandle = err.fileHandleForReading
+        let box = ErrBox()
+        let reader = Thread { box.data = errHandle.readDataToEndOfFile() }
+        reader.start()
+        let deadline = Date().addingTimeInterval(60)
+        while !ready(), p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        let wasRunning = p.isRunning
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        while box.data == nil { usleep(1000) }
+        return Interrupted(status: p.terminationStatus, stderr: String(decoding: box.data ?? Data(), as: UTF8.self),
+                           wasRunning: wasRunning)
     }
+
 }

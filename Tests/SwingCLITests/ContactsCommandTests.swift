@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func truthTimesComeBackThroughWavMp4MkvWithin5ms() throws {
-        let dir = try SwingmasterBinary.tempDir("contacts")
+        let dir = try TestFiles.temporaryDirectory("contacts")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func trimmingKeepsMediaTime() throws {
-        let dir = try SwingmasterBinary.tempDir("contacts-trim")
+        let dir = try TestFiles.temporaryDirectory("contacts-trim")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func detectorFlagsChangeTheResult() throws {
-        let dir = try SwingmasterBinary.tempDir("contacts-flags")
+        let dir = try TestFiles.temporaryDirectory("contacts-flags")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test(arguments: BadInput.allCases) func badInputGivesOneClearSentenceAndItsOwnExitCode(_ input: BadInput) throws {
-        let dir = try SwingmasterBinary.tempDir("contacts-bad")
+        let dir = try TestFiles.temporaryDirectory("contacts-bad")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (path, extra) = try input.make(in: dir)
         let out = try SwingmasterBinary.run(["contacts", path] + extra)

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
 
     /// Encodes a test pattern with the ffmpeg CLI (installed by `make setup`).
     static func media(_ name: String, _ arguments: [String]) throws -> String {
-        let dir = try SwingmasterBinary.tempDir("detect")
+        let dir = try TestFiles.temporaryDirectory("detect")
         let path = dir.appendingPathComponent(name).path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingStore
 import Testing
@@ -91,7 +92,7 @@ import Testing
     @Test(arguments: cases)
     func aHostileInputEndsWithItsStatusAndChangesNothing(_ c: Case) throws {
         let inputs = try Self.inputs.get()
-        let home = try SwingmasterBinary.tempDir("fault-home")
+        let home = try TestFiles.temporaryDirectory("fault-home")
         defer { try? FileManager.default.removeItem(at: home) }
         if c.damagedHome {
             try FileManager.default.copyItem(at: inputs.appendingPathComponent("not-a-db/swingmaster.sqlite"),

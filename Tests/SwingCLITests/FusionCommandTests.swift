@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func everyHitComesFromTheRightSourceAtTheRightTime() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-all")
+        let home = try TestFiles.temporaryDirectory("fusion-all")
         defer { try? FileManager.default.removeItem(at: home) }
         let truth = try Self.truth()
         let (out, doc) = try Self.analyze(["--no-store", "--detector", Self.model], home: home)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func windowsScopeOnlyConfirmsHitsInsideTheSwingWindows() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-windows")
+        let home = try TestFiles.temporaryDirectory("fusion-windows")
         defer { try? FileManager.default.removeItem(at: home) }
         let truth = try Self.truth()
         let (out, doc) = try Self.analyze(["--no-store", "--detector", Self.model, "--detector-scope", "windows"], home: home)
@@ -112,7 +112,7 @@ import Testing
     }
 
     @Test func withoutADetectorShotsCarryNoSource() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-none")
+        let home = try TestFiles.temporaryDirectory("fusion-none")
         defer { try? FileManager.default.removeItem(at: home) }
         let (out, doc) = try Self.analyze(["--no-store"], home: home)
         #expect(out.status == 0, "\(out.stderr)")
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func detectByCatalogIdAppliesPreferencesAndRecordsEachRun() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-catalog")
+        let home = try TestFiles.temporaryDirectory("fusion-catalog")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let add = try SwingmasterBinary.run(["models", "add", Self.model, "--id", "racket-ball"], environment: env)
@@ -186,7 +186,7 @@ import Testing
     }
 
     @Test func plainFileRunsNeverCreateADatabase() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-plain")
+        let home = try TestFiles.temporaryDirectory("fusion-plain")
         defer { try? FileManager.default.removeItem(at: home) }
         let out = try SwingmasterBinary.run(["detect", Self.clip, "--model", Self.model], environment: ["SWINGMASTER_HOME": home.path])
         #expect(out.status == 0, "\(out.stderr)")
@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func analyzeWithACatalogDetectorStoresSourcesAndCountsTheUse() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-store")
+        let home = try TestFiles.temporaryDirectory("fusion-store")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let truth = try Self.truth()
@@ -229,7 +229,7 @@ import Testing
     }
 
     @Test func badDetectorModelsFailClearlyAndStoreNothing() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-bad")
+        let home = try TestFiles.temporaryDirectory("fusion-bad")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let garbage = home.appendingPathComponent("garbage.onnx")
@@ -257,7 +257,7 @@ import Testing
     }
 
     @Test func ctrlCDuringAFusedAnalysisStoresNothing() throws {
-        let home = try SwingmasterBinary.tempDir("fusion-sigint")
+        let home = try TestFiles.temporaryDirectory("fusion-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         try #require(try SwingmasterBinary.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
@@ -265,22 +265,10 @@ import Testing
         // several seconds and Ctrl-C certainly lands while the detector or pose is working.
         let long = home.appendingPathComponent("fusion_long.mp4").path
         try TestFiles.ffmpeg(["-stream_loop", "3", "-i", Self.clip, "-c", "copy", long])
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
-        p.arguments = ["analyze", long, "--hand", "right", "--detector", "standin", "--detector-stride", "1",
-                       "--pose-workers", "1"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWINGMASTER_HOME"] = home.path
-        p.environment = environment
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        Thread.sleep(forTimeInterval: 1.5)   // inside the detector or pose stage
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationStatus == 130, "status \(p.terminationStatus): \(stderr)")
+        let run = try SwingmasterBinary.interrupt(["analyze", long, "--hand", "right", "--detector", "standin",
+                                                   "--detector-stride", "1", "--pose-workers", "1"],
+                                                  environment: ["SWINGMASTER_HOME": home.path], delay: 1.5)   // inside the detector or pose stage
+        #expect(run.wasRunning && run.status == 130, "status \(run.status): \(run.stderr)")
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
         let info = try Self.modelInfo("standin", home: home)

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     @Test("contacts on cuts from 10 % to the whole file: refused below --min-duration, else the shortfall is said",
           arguments: [0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 1.0])
     func contactsSaysWhatDecoded(fraction: Double) throws {
-        let dir = try SwingmasterBinary.tempDir("honest")
+        let dir = try TestFiles.temporaryDirectory("honest")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.cut(fraction, in: dir)
         let out = try SwingmasterBinary.run(["contacts", file.path, "--json"])
@@ -46,7 +47,7 @@ import Testing
 
     @Test("analyze on a cut file: the session document carries the decoded and the stated span, and the warning")
     func analyzeSaysWhatDecoded() throws {
-        let dir = try SwingmasterBinary.tempDir("honest")
+        let dir = try TestFiles.temporaryDirectory("honest")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.cut(0.8, in: dir)
         let out = try SwingmasterBinary.run(["analyze", file.path, "--hand", "right", "--no-store", "--json", "-"])

@@ -1,11 +1,12 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
 /// `swingmaster interpret` through the real binary.
 @Suite struct InterpretCLITests {
     func write(_ text: String) throws -> URL {
-        let dir = try SwingmasterBinary.tempDir("interpret")
+        let dir = try TestFiles.temporaryDirectory("interpret")
         let url = dir.appendingPathComponent("detections.json")
         try Data(text.utf8).write(to: url)
         return url
@@ -60,7 +61,7 @@ import Testing
 /// `swingmaster models …` through the real binary, in a throw-away SWINGMASTER_HOME.
 @Suite struct ModelsCLITests {
     @Test func addFavoriteSetListAndRemove() throws {
-        let home = try SwingmasterBinary.tempDir("models-home")
+        let home = try TestFiles.temporaryDirectory("models-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path, "SWINGMASTER_MODELS": home.appendingPathComponent("none").path]
         let model = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx").path

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 import SwingCore
 
@@ -43,7 +44,7 @@ import SwingCore
     }
 
     func measure(track: Data, contacts: Data = contactsJSON, _ extra: [String]) throws -> SwingmasterBinary.Output {
-        let dir = try SwingmasterBinary.tempDir("measure")
+        let dir = try TestFiles.temporaryDirectory("measure")
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = dir.appendingPathComponent("track.json"), c = dir.appendingPathComponent("contacts.json")
         try track.write(to: t)

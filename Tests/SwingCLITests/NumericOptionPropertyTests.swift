@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
@@ -129,7 +130,7 @@ import Testing
 
     @Test(arguments: commands)
     func everyNumericOptionEndsWithADocumentedCode(_ command: Command) throws {
-        let home = try SwingmasterBinary.tempDir("numeric-options")
+        let home = try TestFiles.temporaryDirectory("numeric-options")
         defer { try? FileManager.default.removeItem(at: home) }
         let base = try Self.materialise(command.base, home)
         let flags = try Self.numericOptions(command, home: home)

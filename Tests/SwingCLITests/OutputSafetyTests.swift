@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingStore
 import Testing
@@ -17,7 +18,7 @@ import Testing
         var env: [String: String] { ["SWINGMASTER_HOME": dir.appendingPathComponent("home").path] }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         init() throws {
-            dir = try SwingmasterBinary.tempDir("outputs")
+            dir = try TestFiles.temporaryDirectory("outputs")
             for (source, name) in [(OutputSafetyTests.sample, "video.mp4"), (OutputSafetyTests.photo, "photo.png"),
                                    (OutputSafetyTests.model, "model.onnx")] {
                 try FileManager.default.copyItem(atPath: source, toPath: path(name))

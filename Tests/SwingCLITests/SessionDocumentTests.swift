@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 import SwingMedia
 import SwingPipeline
@@ -11,7 +12,7 @@ import SwingStore
     static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
 
     @Test func analyzeAndExportPrintTheSameBytesAndTheShotViewMatchesTheMetrics() throws {
-        let home = try SwingmasterBinary.tempDir("document-home")
+        let home = try TestFiles.temporaryDirectory("document-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let json = home.appendingPathComponent("s.json"), csv = home.appendingPathComponent("s.csv")

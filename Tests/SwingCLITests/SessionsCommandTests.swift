@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 import SwingCore
 import SwingStore
@@ -13,7 +14,7 @@ import SwingStore
     }
 
     func makeHome() throws -> (Home, [Int64]) {
-        let url = try SwingmasterBinary.tempDir("sessions-home")
+        let url = try TestFiles.temporaryDirectory("sessions-home")
         let db = try AppDatabase.open(home: url)
         var ids: [Int64] = []
         for (name, seconds, consistency) in [("monday.mp4", 1_700_000_000.0, 63.5), ("tuesday.mp4", 1_700_090_000.0, 71.25)] {
@@ -48,7 +49,7 @@ import SwingStore
     }
 
     @Test func emptyDatabaseSaysSo() throws {
-        let url = try SwingmasterBinary.tempDir("sessions-empty")
+        let url = try TestFiles.temporaryDirectory("sessions-empty")
         defer { try? FileManager.default.removeItem(at: url) }
         let out = try Home(url: url).run(["list"])
         #expect(out.status == 0 && out.stdout.contains("No sessions"))

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingVision
@@ -11,7 +12,7 @@ import Testing
     }
 
     func setUp() throws -> (LoopbackHTTPServer, ModelCatalog, URL) {
-        let home = try TestSupport.temporaryDirectory("dl")
+        let home = try TestFiles.temporaryDirectory("dl")
         return (try LoopbackHTTPServer(), ModelCatalog(locations: CatalogLocations(bundledDirectories: [], home: home)), home)
     }
 

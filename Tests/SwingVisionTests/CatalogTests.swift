@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingVision
@@ -7,7 +8,7 @@ import Testing
     var tinyModel: URL { TestSupport.fixtures.appendingPathComponent("catalog_tiny.onnx") }
 
     func catalog(bundled: [URL] = []) throws -> (ModelCatalog, URL) {
-        let home = try TestSupport.temporaryDirectory("catalog")
+        let home = try TestFiles.temporaryDirectory("catalog")
         return (ModelCatalog(locations: CatalogLocations(bundledDirectories: bundled, home: home)), home)
     }
 
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func duplicateIdsAreRefused() throws {
-        let bundled = try TestSupport.temporaryDirectory("bundled")
+        let bundled = try TestFiles.temporaryDirectory("bundled")
         defer { try? FileManager.default.removeItem(at: bundled) }
         try FileManager.default.copyItem(at: tinyModel, to: bundled.appendingPathComponent("yolo.onnx"))
         let (cat, home) = try catalog(bundled: [bundled])

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingVision
@@ -10,7 +11,7 @@ import Testing
     init() throws { model = try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("catalog_tiny.onnx")) }
 
     func setUp(maxBytes: Int64 = HTTPDownloader.maxModelBytes) throws -> (LoopbackHTTPServer, ModelCatalog, URL) {
-        let home = try TestSupport.temporaryDirectory("hostile-dl")
+        let home = try TestFiles.temporaryDirectory("hostile-dl")
         var catalog = ModelCatalog(locations: CatalogLocations(bundledDirectories: [], home: home))
         catalog.downloader.maxBytes = maxBytes
         return (try LoopbackHTTPServer(), catalog, home)

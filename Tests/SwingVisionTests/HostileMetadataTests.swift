@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingVision
@@ -24,7 +25,7 @@ import Testing
     }
 
     func catalog() throws -> (ModelCatalog, URL) {
-        let home = try TestSupport.temporaryDirectory("hostile")
+        let home = try TestFiles.temporaryDirectory("hostile")
         return (ModelCatalog(locations: CatalogLocations(bundledDirectories: [], home: home)), home)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingVision
@@ -9,8 +10,8 @@ import Testing
 
     /// A catalog with one bundled directory and an empty home, both fresh.
     func catalog() throws -> (ModelCatalog, bundled: URL, home: URL) {
-        let bundled = try TestSupport.temporaryDirectory("ref-bundled")
-        let home = try TestSupport.temporaryDirectory("ref-home")
+        let bundled = try TestFiles.temporaryDirectory("ref-bundled")
+        let home = try TestFiles.temporaryDirectory("ref-home")
         return (ModelCatalog(locations: CatalogLocations(bundledDirectories: [bundled], home: home)), bundled, home)
     }
 

@@ -19,11 +19,4 @@ enum TestSupport {
                 .appendingPathComponent("Fixtures")
     }
 
-    /// A fresh empty temporary directory (caller removes it).
-    static func temporaryDirectory(_ tag: String = "sv") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swingvision-\(tag)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
