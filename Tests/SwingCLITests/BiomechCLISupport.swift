@@ -23,29 +23,14 @@ enum SwingmasterBinary {
     struct Output { var status: Int32; var stdout: String; var stderr: String; var data: Data }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read both pipes before waiting so a large output cannot block the child.
-        let errHandle = err.fileHandleForReading
-        let box = ErrBox()
-        let reader = Thread { box.data = errHandle.readDataToEndOfFile() }
-        reader.start()
+        let out = Pipe()
+        let (p, stderr) = try launch(arguments, environment: environment, stdout: out)
+        // Read stdout while stderr is read in the background, so a large output cannot block the child.
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        while box.data == nil { usleep(1000) }
         return Output(status: p.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
-                      stderr: String(decoding: box.data ?? Data(), as: UTF8.self), data: data)
+                      stderr: String(decoding: stderr.wait(), as: UTF8.self), data: data)
     }
-
-    final class ErrBox: @unchecked Sendable { var data: Data? }
 
     /// What an interrupted run left: its status and stderr, and whether it was still running when the
     /// interrupt came (a run that ended first proves nothing about Ctrl-C).
@@ -55,6 +40,20 @@ enum SwingmasterBinary {
     /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C.
     static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
                           ready: () -> Bool = { true }) throws -> Interrupted {
+        let (p, stderr) = try launch(arguments, environment: environment, stdout: FileHandle.nullDevice)
+        let deadline = Date().addingTimeInterval(60)
+        while !ready(), p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        let wasRunning = p.isRunning
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        return Interrupted(status: p.terminationStatus, stderr: String(decoding: stderr.wait(), as: UTF8.self),
+                           wasRunning: wasRunning)
+    }
+
+    /// Starts the binary with `arguments` (the test's environment plus `environment`); its stderr is read
+    /// on a background thread.
+    private static func launch(_ arguments: [String], environment: [String: String], stdout: Any) throws -> (Process, StderrReader) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
@@ -62,22 +61,26 @@ enum SwingmasterBinary {
         for (k, v) in environment { env[k] = v }
         p.environment = env
         let err = Pipe()
+        p.standardOutput = stdout
         p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let errHandle = err.fileHandleForReading
-        let box = ErrBox()
-        let reader = Thread { box.data = errHandle.readDataToEndOfFile() }
-        reader.start()
-        let deadline = Date().addingTimeInterval(60)
-        while !ready(), p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        let wasRunning = p.isRunning
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        while box.data == nil { usleep(1000) }
-        return Interrupted(status: p.terminationStatus, stderr: String(decoding: box.data ?? Data(), as: UTF8.self),
-                           wasRunning: wasRunning)
+        return (p, StderrReader(err.fileHandleForReading))
+    }
+
+    /// Reads a pipe to its end on its own thread.
+    final class StderrReader: @unchecked Sendable {   // `data` is written before `done` is signalled, read after
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+        init(_ handle: FileHandle) {
+            Thread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }.start()
+        }
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
     }
 
 }
