@@ -1,46 +1,45 @@
 import SwingCore
 
-/// Errors of the audio contact detector, each one clear sentence with a distinct exit code.
-public struct AudioError: UserFacingError, Equatable {
+/// Errors of the audio contact detector, each one clear sentence with a distinct exit code (the
+/// ``CategorizedError`` shape).
+public struct AudioError: CategorizedError {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
         /// A detector parameter is out of range (e.g. `lowHz >= highHz`, a corner above Nyquist).
-        case invalidParameter(name: String, reason: String)
+        case invalidParameter
         /// The sample rate is not a usable positive number (≥ 8 kHz).
-        case invalidSampleRate(Double)
+        case invalidSampleRate
         /// The samples contain NaN or infinity.
-        case nonFiniteSamples(index: Int)
+        case nonFiniteSamples
     }
 
-    /// The failure.
-    public var kind: Kind
+    /// The category of failure.
+    public let kind: Kind
+    /// One clear sentence.
+    public let message: String
 
-    /// Wraps a kind.
-    public init(_ kind: Kind) { self.kind = kind }
+    /// Creates an error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
-    /// A parameter named as on the command line (`--name`) failed validation.
+    /// A parameter named as on the command line (`--name`) failed validation because of `reason`.
     public static func invalidParameter(name: String, reason: String) -> AudioError {
-        AudioError(.invalidParameter(name: name, reason: reason))
+        AudioError(.invalidParameter, "Invalid contact-detector parameter --\(name): \(reason).")
     }
 
     /// The sample rate is unusable.
-    public static func invalidSampleRate(_ rate: Double) -> AudioError { AudioError(.invalidSampleRate(rate)) }
+    public static func invalidSampleRate(_ rate: Double) -> AudioError {
+        AudioError(.invalidSampleRate, "Invalid audio sample rate \(rate) Hz: it must be at least 8000 Hz.")
+    }
 
-    public var description: String {
-        switch kind {
-        case let .invalidParameter(name, reason):
-            return "Invalid contact-detector parameter --\(name): \(reason)."
-        case let .invalidSampleRate(rate):
-            return "Invalid audio sample rate \(rate) Hz: it must be at least 8000 Hz."
-        case let .nonFiniteSamples(index):
-            return "The audio contains an invalid (NaN or infinite) sample at index \(index)."
-        }
+    /// The sample at `index` is NaN or infinite.
+    public static func nonFiniteSamples(index: Int) -> AudioError {
+        AudioError(.nonFiniteSamples, "The audio contains an invalid (NaN or infinite) sample at index \(index).")
     }
 
     public var statusCode: Int32 {
         switch kind {
-        case .invalidParameter, .invalidSampleRate: return StatusCode.invalidParameter
-        case .nonFiniteSamples: return StatusCode.unreadableMedia
+        case .invalidParameter, .invalidSampleRate: StatusCode.invalidParameter
+        case .nonFiniteSamples: StatusCode.unreadableMedia
         }
     }
 }

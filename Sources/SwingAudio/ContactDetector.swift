@@ -71,7 +71,7 @@ public struct ContactDetector: Sendable {
     public func run(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> ContactDetection {
         var p = parameters
         try p.validate(sampleRate: sampleRate)
-        if let bad = samples.firstIndex(where: { !$0.isFinite }) { throw AudioError(.nonFiniteSamples(index: bad)) }
+        if let bad = samples.firstIndex(where: { !$0.isFinite }) { throw AudioError.nonFiniteSamples(index: bad) }
         let fs = sampleRate
         func samplesFor(ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
 

@@ -83,7 +83,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let task = Task.detached { try analyzer.analyze(path: path, progress: progress) }
         cancellation.attach { task.cancel() }
         let analysis = try await task.value
-        if cancellation.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+        if cancellation.isCancelled { throw PipelineError.cancelled() }
         for w in analysis.warnings { Console.warn("warning: \(w)") }
 
         // Store last: the overlay video goes to a temporary file first, the JSON and CSV are written inside

@@ -22,7 +22,7 @@ struct DetectJob {
     ///   (not a YOLO model), `CLIError` (bad `--classes`).
     func run(progress: ProgressBar?) throws -> DetectReport {
         guard FileManager.default.fileExists(atPath: sourcePath) else {
-            throw MediaError(.fileNotFound, "source not found: \(sourcePath)")
+            throw MediaError(.fileNotFound, "Source not found: \(sourcePath).")
         }
         let predictor = try YOLOPredictor(modelPath: modelPath, sessionOptions: sessionOptions)
         var options = self.options

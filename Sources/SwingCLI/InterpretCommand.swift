@@ -25,7 +25,7 @@ struct InterpretCommand: ParsableCommand {
 
     func validate() throws {
         guard InterpreterRegistry.standard.names.contains(name.lowercased()) else {
-            throw ValidationError("unknown interpreter '\(name)'; choose one of: "
+            throw ValidationError("Unknown interpreter '\(name)'; choose one of: "
                                   + InterpreterRegistry.standard.names.joined(separator: ", "))
         }
     }

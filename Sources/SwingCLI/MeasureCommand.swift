@@ -3,22 +3,6 @@ import Foundation
 import SwingBiomech
 import SwingCore
 
-/// A file named on the command line could not be read.
-struct InputFileError: UserFacingError {
-    let path: String
-    let missing: Bool
-    var description: String {
-        missing ? "The file \(path) does not exist." : "The file \(path) could not be read."
-    }
-    var statusCode: Int32 { StatusCode.fileNotFound }
-
-    static func read(_ path: String) throws -> Data {
-        guard FileManager.default.fileExists(atPath: path) else { throw InputFileError(path: path, missing: true) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw InputFileError(path: path, missing: false) }
-        return data
-    }
-}
-
 /// `swingmaster measure --track TRACK.json --contacts CONTACTS.json [--hand right|left] [--json]`
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,7 +53,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result = try Self.measure(track: InputFileError.read(track), contacts: InputFileError.read(contacts),
+        let result = try Self.measure(track: CLIError.read(track), contacts: CLIError.read(contacts),
                                       parameters: parameters())
         if json {
             try Console.out(try MeasureIO.encodeReport(result, includeImageArc: false), newline: true)

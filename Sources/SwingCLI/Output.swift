@@ -30,8 +30,7 @@ enum Console {
 
     private static func outputError(_ error: any Error) -> CLIError {
         let reason = (error as NSError).localizedDescription
-        return CLIError(statusCode: StatusCode.outputWriteFailed,
-                        description: "cannot write to standard output (\(reason)); the output is incomplete")
+        return CLIError(.outputWriteFailed, "Cannot write to standard output (\(reason)); the output is incomplete.")
     }
 
     /// Writes a line to standard error.
@@ -106,15 +105,57 @@ extension Console {
                         return
         }
         do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(path): \(error.localizedDescription)")
+            throw CLIError.cannotWrite(path, error.localizedDescription)
         }
     }
 }
 
-/// An error raised by the command layer itself.
-struct CLIError: UserFacingError {
-    var statusCode: Int32
-    var description: String
+/// An error raised by the command layer itself (the engine's modules have their own).
+struct CLIError: CategorizedError {
+    enum Kind: Sendable, Equatable {
+        /// An input file named on the command line is missing or unreadable.
+        case fileNotFound
+        /// An output (a file or standard output) could not be written.
+        case outputWriteFailed
+        /// A value is out of range or does not fit the model it is used with.
+        case invalidParameter
+        /// `--classes` names a class the model does not have.
+        case invalidClassFilter
+        /// Ctrl-C stopped the command.
+        case cancelled
+    }
+
+    let kind: Kind
+    let message: String
+
+    init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    var statusCode: Int32 {
+        switch kind {
+        case .fileNotFound: StatusCode.fileNotFound
+        case .outputWriteFailed: StatusCode.outputWriteFailed
+        case .invalidParameter: StatusCode.invalidParameter
+        case .invalidClassFilter: StatusCode.invalidClassFilter
+        case .cancelled: StatusCode.cancelled
+        }
+    }
+
+    /// `path` (named by `flag`, when there is one) cannot be written, because `reason`.
+    static func cannotWrite(_ path: String, flag: String? = nil, _ reason: String) -> CLIError {
+        CLIError(.outputWriteFailed, "Cannot write \(flag.map { "\($0) " } ?? "")\(path): \(reason).")
+    }
+
+    /// Reads an input file named on the command line.
+    /// - Throws: ``Kind/fileNotFound`` (status 10) when it is missing or unreadable.
+    static func read(_ path: String) throws -> Data {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError(.fileNotFound, "The file \(path) does not exist.")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError(.fileNotFound, "The file \(path) could not be read.")
+        }
+        return data
+    }
 }
 
 /// Cancels work on Ctrl-C (SIGINT) instead of killing the process, so nothing is half-written.
@@ -125,7 +166,7 @@ final class InterruptWatcher: @unchecked Sendable {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
-            Console.err("\ninterrupted — stopping, nothing will be stored\n")
+            Console.err("\nInterrupted; stopping.\n")
             onInterrupt()
         }
         source.resume()
@@ -140,7 +181,7 @@ final class InterruptWatcher: @unchecked Sendable {
 extension InterruptWatcher {
     /// The sentence (and exit code 130) of a command stopped by Ctrl-C.
     static func cancelled(_ what: String) -> CLIError {
-        CLIError(statusCode: StatusCode.cancelled, description: "\(what) cancelled; nothing was written")
+        CLIError(.cancelled, cancelledSentence(what, nothing: "written"))
     }
 
     /// Runs `work` on a detached task that Ctrl-C cancels (the work checks `Task.isCancelled` between

@@ -30,13 +30,13 @@ enum OutputFile {
             let folder = url.deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(flag) \(path): the folder \(folder) does not exist")
+                throw CLIError.cannotWrite(path, flag: flag, "the folder \(folder) does not exist")
             }
             guard access(folder, W_OK) == 0 else {
-                throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(flag) \(path): the folder \(folder) is not writable")
+                throw CLIError.cannotWrite(path, flag: flag, "the folder \(folder) is not writable")
             }
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(flag) \(path): it is a folder")
+                throw CLIError.cannotWrite(path, flag: flag, "it is a folder")
             }
         }
     }
@@ -52,7 +52,7 @@ enum OutputFile {
             let value = try body(temporary)
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw CLIError(statusCode: StatusCode.outputWriteFailed, description: "cannot write \(path): \(reason)")
+                throw CLIError.cannotWrite(path, reason)
             }
             return value
         } catch {

@@ -55,7 +55,7 @@ struct PoseCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard FileManager.default.fileExists(atPath: source) else {
-            throw MediaError(.fileNotFound, "\(source) does not exist")
+            throw MediaError(.fileNotFound, "\(source) does not exist.")
         }
         try OutputFile.checkWritable([("--save", save)])
         var options = PoseOptions()
@@ -121,7 +121,7 @@ struct PoseCommand: AsyncParsableCommand {
             if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true
         }
-        if Task.isCancelled { throw InterruptWatcher.cancelled("pose") }
+        if Task.isCancelled { throw InterruptWatcher.cancelled("pose estimation") }
         try writer?.finish()
         bar.update(stage: "pose", 1)
         if json {

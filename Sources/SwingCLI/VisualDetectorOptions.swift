@@ -83,8 +83,8 @@ struct VisualDetectorOptions: ParsableArguments {
             do {
                 options.interpreter = try JSONDecoder().decode(TennisContactInterpreter.Configuration.self, from: json)
             } catch {
-                throw CLIError(statusCode: StatusCode.invalidParameter,
-                               description: "the stored interpreter configuration of model '\(model.displayName)' is not a tennis-contact configuration: \(error.localizedDescription) (change it with `swingmaster models set \(model.displayName) --interpreter-config`)")
+                throw CLIError(.invalidParameter,
+                               "The stored interpreter configuration of model '\(model.displayName)' is not a tennis-contact configuration (\(error.localizedDescription)); change it with `swingmaster models set \(model.displayName) --interpreter-config`.")
             }
         }
         return (options, YOLOFramePredictor(predictor: predictor, options: prediction), model)

@@ -8,6 +8,48 @@ public protocol UserFacingError: Error, CustomStringConvertible, Sendable {
     var statusCode: Int32 { get }
 }
 
+/// The one shape of the project's errors: a `Kind` that decides the status code, and a sentence.
+///
+/// Each module has one such type (`MediaError`, `StoreError`, …): a struct with a nested `Kind` enum,
+/// `kind`, `message`, `init(_:_:)` and a `statusCode` switch over the kinds. Where the same sentence is
+/// built in several places the type offers a static factory named after the kind
+/// (`CatalogError.modelNotFound(id)`). Callers branch on `kind`, never on the text.
+///
+/// The sentence style (checked by the CLI fault suite and the server's error tests): one sentence,
+/// starting with a capital letter (or a quoted name or path) and ending with a period, saying what
+/// happened and, where it helps, what to do. A library's own text (FFmpeg, ONNX Runtime, SQLite) is
+/// appended after a colon. Cancellation always reads ``cancelledSentence(_:)``.
+public protocol CategorizedError: UserFacingError, Equatable {
+    /// The categories of failure; each maps to one ``StatusCode``.
+    associatedtype Kind: Sendable, Equatable
+    /// The category of this failure.
+    var kind: Kind { get }
+    /// One clear sentence a user can act on.
+    var message: String { get }
+}
+
+extension CategorizedError {
+    /// The sentence, as printed after `error: ` and returned in the API's `{"error": …}`.
+    public var description: String { message }
+}
+
+/// `text` (a reason, or a library's own message) trimmed and ending with a period, to close a sentence
+/// built around it: `"The download failed: \(endingWithPeriod(reason))"`.
+public func endingWithPeriod(_ text: String) -> String {
+    let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+    guard let last = trimmed.last else { return "." }
+    return ".!?".contains(last) ? String(trimmed) : String(trimmed) + "."
+}
+
+/// The one sentence of work stopped by Ctrl-C or by a cancelled job: "The analysis was cancelled;
+/// nothing was stored." (`what` is "analysis", "detection", "video export", …).
+/// - Parameters:
+///   - what: The work that stopped, as a noun.
+///   - kept: What was not kept: "stored" for the database, "written" for files.
+public func cancelledSentence(_ what: String, nothing kept: String = "stored") -> String {
+    "The \(what) was cancelled; nothing was \(kept)."
+}
+
 /// The registry of exit status codes (one place, so two modules never pick the same number).
 public enum StatusCode {
     // 1–9: generic

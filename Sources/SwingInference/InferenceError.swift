@@ -1,7 +1,7 @@
 import SwingCore
 
 /// Why loading a model or running it failed. ONNX Runtime's own message is kept in ``message``.
-public struct InferenceError: UserFacingError, Equatable {
+public struct InferenceError: CategorizedError {
     /// The kind of failure; each maps to a distinct exit status.
     public enum Kind: Sendable, Equatable {
         /// `libonnxruntime` is missing, unloadable or older than 1.17.
@@ -25,8 +25,6 @@ public struct InferenceError: UserFacingError, Equatable {
         self.kind = kind
         self.message = message
     }
-
-    public var description: String { message }
 
     public var statusCode: Int32 {
         switch kind {

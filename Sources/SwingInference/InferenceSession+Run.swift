@@ -23,7 +23,7 @@ extension InferenceSession {
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) throws -> [String: Tensor] {
         for (name, tensor) in inputs where tensor.data.count != tensor.elementCount {
             throw InferenceError(.modelUnsupported,
-                "input \(name) has \(tensor.data.count) values but shape \(tensor.shape) needs \(tensor.elementCount)")
+                "Input \(name) has \(tensor.data.count) values but shape \(tensor.shape) needs \(tensor.elementCount).")
         }
         let ordered = Array(inputs.sorted { $0.key < $1.key })
         return try withBound(ordered[...], []) { bound in try runBound(bound, outputNames: outputNames) }
@@ -55,27 +55,27 @@ extension InferenceSession {
         for input in bound {
             guard let info = inputs.first(where: { $0.name == input.name }) else {
                 throw InferenceError(.modelUnsupported,
-                    "the model has no input named \(input.name) (its inputs: \(inputs.map(\.name).joined(separator: ", ")))")
+                    "The model has no input named \(input.name) (its inputs: \(inputs.map(\.name).joined(separator: ", "))).")
             }
             guard info.elementType == .float else {
                 throw InferenceError(.modelUnsupported,
-                    "model input \(info.name) expects \(info.elementType) values; only float32 inputs are supported")
+                    "Model input \(info.name) expects \(info.elementType) values; only float32 inputs are supported.")
             }
             let shapeMatches = info.shape.count == input.shape.count
                 && zip(info.shape, input.shape).allSatisfy { declared, given in given >= 0 && (declared < 0 || declared == given) }
             guard shapeMatches else {
                 let declared = info.shape.map { $0 < 0 ? "?" : String($0) }.joined(separator: ", ")
                 throw InferenceError(.modelUnsupported,
-                    "input \(info.name) has shape \(input.shape) but the model expects [\(declared)]")
+                    "Input \(info.name) has shape \(input.shape) but the model expects [\(declared)].")
             }
             let needed = input.shape.reduce(1, *)
             guard input.data.count == needed else {
                 throw InferenceError(.modelUnsupported,
-                    "input \(info.name) has \(input.data.count) values but shape \(input.shape) needs \(needed)")
+                    "Input \(info.name) has \(input.data.count) values but shape \(input.shape) needs \(needed).")
             }
         }
         for info in inputs where !bound.contains(where: { $0.name == info.name }) {
-            throw InferenceError(.modelUnsupported, "missing model input \(info.name)")
+            throw InferenceError(.modelUnsupported, "Missing model input \(info.name).")
         }
     }
 
@@ -84,7 +84,7 @@ extension InferenceSession {
         let names = outputNames ?? outputs.map(\.name)
         for name in names where !outputs.contains(where: { $0.name == name }) {
             throw InferenceError(.modelUnsupported,
-                "the model has no output named \(name) (its outputs: \(outputs.map(\.name).joined(separator: ", ")))")
+                "The model has no output named \(name) (its outputs: \(outputs.map(\.name).joined(separator: ", "))).")
         }
         let api = runtime.api
         // ORT rejects a NULL data pointer even for zero elements; give empty tensors a dummy address.
@@ -121,11 +121,11 @@ extension InferenceSession {
     /// Copies an output `OrtValue` into a float32 ``Tensor``.
     private func tensor(from value: OpaquePointer?, name: String) throws -> Tensor {
         let api = runtime.api
-        guard let value else { throw InferenceError(.inferenceFailed, "ONNX Runtime returned no value for output \(name)") }
+        guard let value else { throw InferenceError(.inferenceFailed, "ONNX Runtime returned no value for output \(name).") }
         var valueType: Int32 = 0
         try runtime.check(api.getValueType(value, &valueType), .inferenceFailed, "could not inspect output \(name)")
         guard valueType == OrtConstant.onnxTypeTensor else {
-            throw InferenceError(.modelUnsupported, "output \(name) is not a tensor (maps and sequences are not supported)")
+            throw InferenceError(.modelUnsupported, "Output \(name) is not a tensor (maps and sequences are not supported).")
         }
         var info: OpaquePointer?
         try runtime.check(api.getTensorTypeAndShape(value, &info), .inferenceFailed, "could not read the shape of output \(name)")
@@ -137,7 +137,7 @@ extension InferenceSession {
         try runtime.check(api.getTensorMutableData(value, &raw), .inferenceFailed, "could not read output \(name)")
         guard let raw, count > 0 else { return Tensor(shape: shape, data: []) }
         guard let data = TensorConversion.floats(from: UnsafeRawPointer(raw), count: count, type: elementType) else {
-            throw InferenceError(.modelUnsupported, "output \(name) has element type \(elementType); only numeric outputs are supported")
+            throw InferenceError(.modelUnsupported, "Output \(name) has element type \(elementType); only numeric outputs are supported.")
         }
         return Tensor(shape: shape, data: data)
     }

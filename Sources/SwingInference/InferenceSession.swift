@@ -27,7 +27,7 @@ public final class InferenceSession: @unchecked Sendable {
         let runtime = try OrtRuntime.current()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw InferenceError(.modelUnreadable, "model file not found: \(modelPath)")
+            throw InferenceError(.modelUnreadable, "Model file not found: \(modelPath).")
         }
         let session = try Self.createSession(runtime, options, description: modelPath) { ortOptions, out in
             runtime.api.createSession(runtime.env, modelPath, ortOptions, out)
@@ -87,7 +87,7 @@ public final class InferenceSession: @unchecked Sendable {
         var session: OpaquePointer?
         try runtime.check(create(ortOptions, &session), .modelUnreadable, "could not load ONNX model \(description)")
         guard let session else {
-            throw InferenceError(.modelUnreadable, "could not load ONNX model \(description): ONNX Runtime returned no session")
+            throw InferenceError(.modelUnreadable, "Could not load ONNX model \(description): ONNX Runtime returned no session.")
         }
         return session
     }

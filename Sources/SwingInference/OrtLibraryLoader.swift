@@ -74,7 +74,7 @@ enum OrtLibraryLoader {
             // The handle stays open for the life of the process: ORT owns global state.
             return (base, path)
         }
-        throw InferenceError(.runtimeUnavailable, "\(missingMessage) (tried: \(reasons.joined(separator: "; ")))")
+        throw InferenceError(.runtimeUnavailable, "\(missingMessage) (tried: \(reasons.joined(separator: "; "))).")
     }
 
     /// Resolves the `OrtApi` table for ``OrtConstant/requestedApiVersion`` from an `OrtApiBase*`.
@@ -88,7 +88,7 @@ enum OrtLibraryLoader {
             let version = getVersion().map { String(cString: $0) } ?? "unknown"
             throw InferenceError(
                 .runtimeUnavailable,
-                "ONNX Runtime \(version) at \(path) is too old: Swingmaster needs 1.17 or newer (C API version \(OrtConstant.requestedApiVersion))"
+                "ONNX Runtime \(version) at \(path) is too old: Swingmaster needs 1.17 or newer (C API version \(OrtConstant.requestedApiVersion))."
             )
         }
         return table

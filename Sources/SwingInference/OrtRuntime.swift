@@ -1,3 +1,5 @@
+import SwingCore
+
 /// The loaded library plus the process-wide ORT objects every session shares: one `OrtEnv`
 /// (ORT wants exactly one per process), the CPU memory description for input tensors and the
 /// default allocator used for the strings ORT hands back. Immutable after creation.
@@ -31,7 +33,7 @@ final class OrtRuntime: @unchecked Sendable {
         } catch let error as InferenceError {
             return .failure(error)
         } catch {
-            return .failure(InferenceError(.runtimeUnavailable, "\(error)"))
+            return .failure(InferenceError(.runtimeUnavailable, "\(error)."))
         }
     }
 
@@ -49,7 +51,7 @@ final class OrtRuntime: @unchecked Sendable {
         try Self.check(api, api.getAllocatorWithDefaultOptions(&allocator), .runtimeUnavailable,
                        "could not get the ONNX Runtime default allocator")
         guard let env, let memoryInfo, let allocator else {
-            throw InferenceError(.runtimeUnavailable, "ONNX Runtime \(version) returned no environment")
+            throw InferenceError(.runtimeUnavailable, "ONNX Runtime \(version) returned no environment.")
         }
         self.env = env
         self.cpuMemoryInfo = memoryInfo
@@ -61,7 +63,7 @@ final class OrtRuntime: @unchecked Sendable {
         guard let status else { return }
         let message = api.getErrorMessage(status).map { String(cString: $0) } ?? "unknown error"
         api.releaseStatus(status)
-        throw InferenceError(kind, "\(context): \(message)")
+        throw InferenceError(kind, "\(context.prefix(1).uppercased() + context.dropFirst()): \(endingWithPeriod(message))")
     }
 
     func check(_ status: OrtStatusPtr, _ kind: InferenceError.Kind, _ context: @autoclosure () -> String) throws(InferenceError) {

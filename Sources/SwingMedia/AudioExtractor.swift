@@ -38,11 +38,11 @@ public enum AudioExtractor {
     public static func extract(_ path: String, sampleRate: Int = 44_100, range: TimeRange? = nil,
                                progress: ProgressHandler? = nil) throws -> AudioPCM {
         guard (8_000...384_000).contains(sampleRate) else {
-            throw MediaError(.unreadable, "cannot resample audio to \(sampleRate) Hz; choose 8000–384000 Hz")
+            throw MediaError(.unreadable, "Cannot resample audio to \(sampleRate) Hz; choose 8000–384000 Hz.")
         }
         let input = try InputFile(path: path)
         guard let index = input.audioStreamIndex else {
-            throw MediaError(.noAudioTrack, "\(path) has no audio track; Swingmaster finds contacts from the sound of the ball")
+            throw MediaError(.noAudioTrack, "\(path) has no audio track; Swingmaster finds contacts from the sound of the ball.")
         }
         let total = input.duration
         let start = range?.start ?? 0
@@ -97,10 +97,10 @@ public enum AudioExtractor {
         }
         if let r = resampler, !sink.isFull { sink.append(try r.flush()) }
         if !sink.hasSamples && range != nil {
-            throw MediaError(.invalidTimeRange, "the selected range contains no audio in \(path)")
+            throw MediaError(.invalidTimeRange, "The selected range contains no audio in \(path).")
         }
         if !sink.hasSamples && decoder.badPackets > 0 {
-            throw MediaError(.unreadable, "\(path) has an audio track that could not be decoded")
+            throw MediaError(.unreadable, "\(path) has an audio track that could not be decoded.")
         }
         progress?("audio", 1)
         return sink.result()

@@ -20,11 +20,11 @@ final class Encoder {
     init(codecID: AVCodecID, codec: UnsafePointer<AVCodec>? = nil, width: Int, height: Int,
          pixelFormat: AVPixelFormat, timeBase: AVRational,
          configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }) throws {
-        guard width > 0, height > 0 else { throw MediaError(.encodeFailed, "cannot encode an empty \(width)×\(height) picture") }
+        guard width > 0, height > 0 else { throw MediaError(.encodeFailed, "Cannot encode an empty \(width)×\(height) picture.") }
         guard let found = codec ?? avcodec_find_encoder(codecID) else {
-            throw MediaError(.encodeFailed, "this FFmpeg build has no \(String(cString: avcodec_get_name(codecID))) encoder")
+            throw MediaError(.encodeFailed, "This FFmpeg build has no \(String(cString: avcodec_get_name(codecID))) encoder.")
         }
-        guard let ctx = avcodec_alloc_context3(found) else { throw MediaError(.encodeFailed, "out of memory allocating an encoder") }
+        guard let ctx = avcodec_alloc_context3(found) else { throw MediaError(.encodeFailed, "Out of memory allocating an encoder.") }
         context = ctx
         self.width = width; self.height = height
         ctx.pointee.width = Int32(width)
@@ -34,7 +34,7 @@ final class Encoder {
         configure(ctx)
         let rc = avcodec_open2(ctx, found, nil)
         if rc < 0 {
-            throw MediaError(.encodeFailed, "the \(String(cString: found.pointee.name)) encoder rejected a \(width)×\(height) picture",
+            throw MediaError(.encodeFailed, "The \(String(cString: found.pointee.name)) encoder rejected a \(width)×\(height) picture.",
                              underlying: ffErrorText(rc))
         }
         frame = try Frame()
@@ -43,10 +43,10 @@ final class Encoder {
         f.pointee.format = pixelFormat.rawValue
         f.pointee.width = Int32(width)
         f.pointee.height = Int32(height)
-        if av_frame_get_buffer(f, 0) < 0 { throw MediaError(.encodeFailed, "out of memory allocating a picture") }
+        if av_frame_get_buffer(f, 0) < 0 { throw MediaError(.encodeFailed, "Out of memory allocating a picture.") }
         guard let sws = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
                                        pixelFormat, SWS_BILINEAR, nil, nil, nil) else {
-            throw MediaError(.encodeFailed, "RGB pictures cannot be converted for the encoder")
+            throw MediaError(.encodeFailed, "RGB pictures cannot be converted for the encoder.")
         }
         scaler = sws
     }
@@ -69,14 +69,14 @@ final class Encoder {
     func encode(_ image: ImageBuffer, pts: Int64, slack: Int = 0,
                 packets: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         guard (width...width + slack).contains(image.width), (height...height + slack).contains(image.height) else {
-            throw MediaError(.encodeFailed, "a \(image.width)×\(image.height) picture cannot go into a \(width)×\(height) output")
+            throw MediaError(.encodeFailed, "A \(image.width)×\(image.height) picture cannot go into a \(width)×\(height) output.")
         }
         let f = frame.pointer
-        if av_frame_make_writable(f) < 0 { throw MediaError(.encodeFailed, "out of memory preparing a picture") }
+        if av_frame_make_writable(f) < 0 { throw MediaError(.encodeFailed, "Out of memory preparing a picture.") }
         let rows = image.pixels.withUnsafeBufferPointer { buf in
             swm_sws_scale_from_packed(scaler, buf.baseAddress, Int32(image.width * 3), Int32(width * 3), Int32(height), f)
         }
-        guard rows > 0 else { throw MediaError(.encodeFailed, "a picture could not be converted for the encoder") }
+        guard rows > 0 else { throw MediaError(.encodeFailed, "A picture could not be converted for the encoder.") }
         f.pointee.pts = pts
         try send(f, packets: packets)
     }
@@ -99,12 +99,12 @@ final class Encoder {
     private func send(_ f: UnsafeMutablePointer<AVFrame>?, packets: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         let rc = avcodec_send_frame(context, f)
         if rc < 0 && rc != swm_averror_eof() {
-            throw MediaError(.encodeFailed, "the encoder rejected a picture", underlying: ffErrorText(rc))
+            throw MediaError(.encodeFailed, "The encoder rejected a picture.", underlying: ffErrorText(rc))
         }
         while true {
             let r = avcodec_receive_packet(context, packet.pointer)
             if r == swm_averror_eagain() || r == swm_averror_eof() { return }
-            if r < 0 { throw MediaError(.encodeFailed, "encoding failed", underlying: ffErrorText(r)) }
+            if r < 0 { throw MediaError(.encodeFailed, "Encoding failed.", underlying: ffErrorText(r)) }
             defer { av_packet_unref(packet.pointer) }
             try packets(packet.pointer)
         }

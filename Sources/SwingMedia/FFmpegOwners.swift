@@ -18,7 +18,7 @@ let quietFFmpegLogs: Void = { av_log_set_level(AV_LOG_FATAL) }()
 final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
     init() throws {
-        guard let p = av_packet_alloc() else { throw MediaError(.unreadable, "out of memory allocating an FFmpeg packet") }
+        guard let p = av_packet_alloc() else { throw MediaError(.unreadable, "Out of memory allocating an FFmpeg packet.") }
         pointer = p
     }
     deinit {
@@ -31,7 +31,7 @@ final class Packet {
 final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
     init() throws {
-        guard let f = av_frame_alloc() else { throw MediaError(.unreadable, "out of memory allocating an FFmpeg frame") }
+        guard let f = av_frame_alloc() else { throw MediaError(.unreadable, "Out of memory allocating an FFmpeg frame.") }
         pointer = f
     }
     deinit {
@@ -53,10 +53,10 @@ final class Decoder {
         let par = stream.pointee.codecpar
         let name = par.map { String(cString: avcodec_get_name($0.pointee.codec_id)) } ?? "unknown"
         guard let par, let codec = avcodec_find_decoder(par.pointee.codec_id) else {
-            throw MediaError(.unreadable, "\(path) uses the \(name) codec, which this FFmpeg build cannot decode")
+            throw MediaError(.unreadable, "\(path) uses the \(name) codec, which this FFmpeg build cannot decode.")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
-            throw MediaError(.unreadable, "out of memory allocating an FFmpeg decoder")
+            throw MediaError(.unreadable, "Out of memory allocating an FFmpeg decoder.")
         }
         context = ctx
         var rc = avcodec_parameters_to_context(ctx, par)
@@ -67,7 +67,7 @@ final class Decoder {
             rc = avcodec_open2(ctx, codec, nil)
         }
         if rc < 0 {
-            throw MediaError(.unreadable, "\(path) could not be decoded (\(name) decoder failed to open)",
+            throw MediaError(.unreadable, "\(path) could not be decoded (\(name) decoder failed to open).",
                              underlying: ffErrorText(rc))
         }
     }
@@ -91,28 +91,28 @@ final class InputFile {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(.fileNotFound, "no file at \(path)")
+            throw MediaError(.fileNotFound, "No file at \(path).")
         }
-        if isDirectory.boolValue { throw MediaError(.unreadable, "\(path) is a folder, not a media file") }
+        if isDirectory.boolValue { throw MediaError(.unreadable, "\(path) is a folder, not a media file.") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { throw MediaError(.unreadable, "\(path) is empty (0 bytes)") }
+        if size == 0 { throw MediaError(.unreadable, "\(path) is empty (0 bytes).") }
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw MediaError(.unreadable, "\(path) cannot be read (permission denied)")
+            throw MediaError(.unreadable, "\(path) cannot be read (permission denied).")
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let rc = avformat_open_input(&ctx, path, nil, nil)
         guard rc >= 0, let opened = ctx else {
-            throw MediaError(.unreadable, "\(path) is not a readable audio or video file (it may be truncated or not media at all)",
+            throw MediaError(.unreadable, "\(path) is not a readable audio or video file (it may be truncated or not media at all).",
                              underlying: ffErrorText(rc))
         }
         context = opened
         let info = avformat_find_stream_info(opened, nil)
         if info < 0 {
-            throw MediaError(.unreadable, "\(path) is not a readable audio or video file (its streams cannot be parsed)",
+            throw MediaError(.unreadable, "\(path) is not a readable audio or video file (its streams cannot be parsed).",
                              underlying: ffErrorText(info))
         }
         if videoStreamIndex == nil && audioStreamIndex == nil {
-            throw MediaError(.unreadable, "\(path) contains no audio or video stream")
+            throw MediaError(.unreadable, "\(path) contains no audio or video stream.")
         }
     }
 

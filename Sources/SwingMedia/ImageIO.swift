@@ -39,27 +39,27 @@ public enum ImageIO {
 
     /// Refuses a picture whose size would not fit the limits, before its pixels are allocated.
     static func checkSize(width: Int, height: Int, path: String) throws {
-        guard width > 0, height > 0 else { throw MediaError(.imageUnreadable, "\(path) has no pixels") }
+        guard width > 0, height > 0 else { throw MediaError(.imageUnreadable, "\(path) has no pixels.") }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels else {
-            throw MediaError(.imageUnreadable, "\(path) is \(width)×\(height) pixels, more than the \(maxPixels / 1_000_000)-megapixel limit")
+            throw MediaError(.imageUnreadable, "\(path) is \(width)×\(height) pixels, more than the \(maxPixels / 1_000_000)-megapixel limit.")
         }
     }
 
     private static func readFile(_ path: String) throws -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(.fileNotFound, "no file at \(path)")
+            throw MediaError(.fileNotFound, "No file at \(path).")
         }
-        if isDirectory.boolValue { throw MediaError(.imageUnreadable, "\(path) is a folder, not an image") }
+        if isDirectory.boolValue { throw MediaError(.imageUnreadable, "\(path) is a folder, not an image.") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= maxFileBytes else {
-            throw MediaError(.imageUnreadable, "\(path) is larger than the \(maxFileBytes >> 20) MB image limit")
+            throw MediaError(.imageUnreadable, "\(path) is larger than the \(maxFileBytes >> 20) MB image limit.")
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw MediaError(.imageUnreadable, "\(path) cannot be read", underlying: "\(error)")
+            throw MediaError(.imageUnreadable, "\(path) cannot be read.", underlying: "\(error)")
         }
     }
 
@@ -67,18 +67,18 @@ public enum ImageIO {
         do {
             let input = try InputFile(path: path)
             guard let index = input.videoStreamIndex ?? firstVideoStream(input) else {
-                throw MediaError(.imageUnreadable, "\(path) is not a readable image (it has no picture stream)")
+                throw MediaError(.imageUnreadable, "\(path) is not a readable image (it has no picture stream).")
             }
             let decoder = try StreamDecoder(input: input, streamIndex: index, threads: 1)
             guard try decoder.next() else {
-                throw MediaError(.imageUnreadable, "\(path) is not a readable image (it holds no decodable picture)")
+                throw MediaError(.imageUnreadable, "\(path) is not a readable image (it holds no decodable picture).")
             }
             let f = decoder.frame.pointer
             let width = Int(f.pointee.width), height = Int(f.pointee.height)
             try checkSize(width: width, height: height, path: path)
             return try PictureConverter().image(from: f, width: width, height: height, rotation: 0)
         } catch let error as MediaError where error.kind == .unreadable || error.kind == .noVideoTrack {
-            throw MediaError(.imageUnreadable, "\(path) is not a readable image (JPEG, PNG, WebP or BMP)", underlying: error.message)
+            throw MediaError(.imageUnreadable, "\(path) is not a readable image (JPEG, PNG, WebP or BMP).", underlying: error.message)
         }
     }
 
@@ -94,7 +94,7 @@ public enum ImageIO {
         case "png": (codecID, pixFmt) = (AV_CODEC_ID_PNG, AV_PIX_FMT_RGB24)
         case "jpg", "jpeg": (codecID, pixFmt) = (AV_CODEC_ID_MJPEG, AV_PIX_FMT_YUVJ444P)
         default:
-            throw MediaError(.encodeFailed, "cannot save an image as .\(ext); use .png or .jpg")
+            throw MediaError(.encodeFailed, "Cannot save an image as .\(ext); use .png or .jpg.")
         }
         let encoder = try Encoder(codecID: codecID, width: image.width, height: image.height, pixelFormat: pixFmt,
                                   timeBase: AVRational(num: 1, den: 1)) { ctx in
@@ -107,11 +107,11 @@ public enum ImageIO {
         var data = Data()
         try encoder.encodeData(image, pts: 0) { data.append($0) }
         try encoder.finishData { data.append($0) }
-        guard !data.isEmpty else { throw MediaError(.encodeFailed, "the image encoder produced no data for \(path)") }
+        guard !data.isEmpty else { throw MediaError(.encodeFailed, "The image encoder produced no data for \(path).") }
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw MediaError(.encodeFailed, "cannot write \(path)", underlying: "\(error)")
+            throw MediaError(.encodeFailed, "Cannot write \(path).", underlying: "\(error)")
         }
     }
 

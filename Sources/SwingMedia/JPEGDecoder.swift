@@ -16,17 +16,17 @@ enum JPEGDecoder {
     /// - Throws: ``MediaError`` `.imageUnreadable` for a damaged, 12-bit or oversized JPEG.
     static func decode(_ data: Data, path: String) throws -> ImageBuffer {
         guard let handle = tjInitDecompress() else {
-            throw MediaError(.imageUnreadable, "the JPEG decoder could not start while reading \(path)")
+            throw MediaError(.imageUnreadable, "The JPEG decoder could not start while reading \(path).")
         }
         defer { tjDestroy(handle) }
         return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ImageBuffer in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else {
-                throw MediaError(.imageUnreadable, "\(path) is empty")
+                throw MediaError(.imageUnreadable, "\(path) is empty.")
             }
             let size = UInt(raw.count)
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
             guard tjDecompressHeader3(handle, base, size, &width, &height, &subsampling, &colorspace) == 0 else {
-                throw MediaError(.imageUnreadable, "\(path) is not a readable JPEG", underlying: errorText(handle))
+                throw MediaError(.imageUnreadable, "\(path) is not a readable JPEG.", underlying: errorText(handle))
             }
             let w = Int(width), h = Int(height)
             try ImageIO.checkSize(width: w, height: h, path: path)
@@ -43,12 +43,12 @@ enum JPEGDecoder {
             // A warning (e.g. "premature end of JPEG file") still leaves a decoded picture, with the
             // missing part filled, as OpenCV and Pillow return it; only errors refuse the file.
             if status != 0, tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
-                throw MediaError(.imageUnreadable, "\(path) is a JPEG this program cannot decode (damaged, or not 8-bit)",
+                throw MediaError(.imageUnreadable, "\(path) is a JPEG this program cannot decode (damaged, or not 8-bit).",
                                  underlying: errorText(handle))
             }
             let rgb = cmyk ? cmykToRGB(decoded) : decoded
             guard let image = ImageBuffer(width: w, height: h, pixels: rgb) else {
-                throw MediaError(.imageUnreadable, "\(path) decoded to an empty picture")
+                throw MediaError(.imageUnreadable, "\(path) decoded to an empty picture.")
             }
             return image
         }

@@ -4,7 +4,7 @@ import SwingCore
 /// Why a media operation failed, with one sentence a user can act on.
 ///
 /// Each ``Kind`` maps to a distinct ``StatusCode`` so scripts can tell the failures apart.
-public struct MediaError: UserFacingError, Equatable {
+public struct MediaError: CategorizedError {
     /// The category of failure.
     public enum Kind: Sendable, Equatable {
         /// The path does not exist.
@@ -42,8 +42,6 @@ public struct MediaError: UserFacingError, Equatable {
     public init(_ kind: Kind, _ message: String, underlying: String? = nil) {
         self.kind = kind; self.message = message; self.underlying = underlying
     }
-
-    public var description: String { message }
 
     public var statusCode: Int32 {
         switch kind {

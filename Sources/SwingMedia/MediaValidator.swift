@@ -27,17 +27,17 @@ public enum MediaValidator {
     public static func validate(_ info: MediaInfo, limits: MediaLimits = MediaLimits(), requireAudio: Bool,
                                 requireVideo: Bool, range: TimeRange? = nil) throws -> [String] {
         if requireAudio && info.audio == nil {
-            throw MediaError(.noAudioTrack, "\(info.path) has no audio track; Swingmaster finds contacts from the sound of the ball")
+            throw MediaError(.noAudioTrack, "\(info.path) has no audio track; Swingmaster finds contacts from the sound of the ball.")
         }
         if requireVideo && info.video == nil { throw noVideoTrack(info) }
         let length = try selectedLength(info, range: range)
         if length < limits.minDuration {
-            let what = range == nil ? "video is" : "the selected range is"
-            throw MediaError(.tooShort, "\(what) \(formatDuration(length)) long; Swingmaster needs at least \(formatDuration(limits.minDuration))")
+            let what = range == nil ? "The video is" : "The selected range is"
+            throw MediaError(.tooShort, "\(what) \(formatDuration(length)) long; Swingmaster needs at least \(formatDuration(limits.minDuration)).")
         }
         if length > limits.maxDuration {
-            let what = range == nil ? "video is" : "the selected range is"
-            throw MediaError(.tooLong, "\(what) \(formatDuration(length)) long (limit \(formatDuration(limits.maxDuration))); trim it with --start and --duration or raise --max-duration")
+            let what = range == nil ? "The video is" : "The selected range is"
+            throw MediaError(.tooLong, "\(what) \(formatDuration(length)) long (limit \(formatDuration(limits.maxDuration))); trim it with --start and --duration or raise --max-duration.")
         }
         var warnings: [String] = []
         if let v = info.video {
@@ -62,7 +62,7 @@ public enum MediaValidator {
     }
 
     private static func noVideoTrack(_ info: MediaInfo) -> MediaError {
-        MediaError(.noVideoTrack, "\(info.path) has no video track; the analysis needs the player on video")
+        MediaError(.noVideoTrack, "\(info.path) has no video track; the analysis needs the player on video.")
     }
 
     /// Checks the span that actually decoded against the span the container states, since a file cut
@@ -81,10 +81,10 @@ public enum MediaValidator {
                                     range: TimeRange? = nil) throws -> [String] {
         let stated = try selectedLength(info, range: range)
         guard stated.isFinite, decoded < stated - decodedShortfallTolerance(stated: stated) else { return [] }
-        let what = range == nil ? "\(info.path) says it is \(formatDuration(stated)) long" : "the selected range is \(formatDuration(stated)) long"
+        let what = range == nil ? "\(info.path) says it is \(formatDuration(stated)) long" : "The selected range is \(formatDuration(stated)) long"
         let but = "but only \(formatDuration(decoded)) could be decoded (the file is probably cut short)"
         if decoded < limits.minDuration {
-            throw MediaError(.tooShort, "\(what) \(but); Swingmaster needs at least \(formatDuration(limits.minDuration))")
+            throw MediaError(.tooShort, "\(what) \(but); Swingmaster needs at least \(formatDuration(limits.minDuration)).")
         }
         return ["\(what) \(but); only that part was analysed"]
     }
@@ -98,13 +98,13 @@ public enum MediaValidator {
     public static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
         guard let range else { return info.duration }
         guard range.start.isFinite, range.start >= 0 else {
-            throw MediaError(.invalidTimeRange, "--start must be zero or positive, not \(range.start)")
+            throw MediaError(.invalidTimeRange, "--start must be zero or positive, not \(range.start).")
         }
         if let d = range.duration, !(d.isFinite && d > 0) {
-            throw MediaError(.invalidTimeRange, "--duration must be positive, not \(d)")
+            throw MediaError(.invalidTimeRange, "--duration must be positive, not \(d).")
         }
         guard range.start < info.duration else {
-            throw MediaError(.invalidTimeRange, "--start \(formatDuration(range.start)) is past the end of the media (\(formatDuration(info.duration)) long)")
+            throw MediaError(.invalidTimeRange, "--start \(formatDuration(range.start)) is past the end of the media (\(formatDuration(info.duration)) long).")
         }
         let available = info.duration - range.start
         return min(range.duration ?? available, available)

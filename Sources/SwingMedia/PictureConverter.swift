@@ -17,14 +17,14 @@ final class PictureConverter {
     func image(from frame: UnsafePointer<AVFrame>, width: Int, height: Int, rotation: Double) throws -> ImageBuffer {
         let f = frame.pointee
         guard f.width > 0, f.height > 0, width > 0, height > 0 else {
-            throw MediaError(.unreadable, "a decoded video frame has no picture")
+            throw MediaError(.unreadable, "A decoded video frame has no picture.")
         }
         context = sws_getCachedContext(
             context, f.width, f.height, AVPixelFormat(rawValue: f.format),
             Int32(width), Int32(height), AV_PIX_FMT_RGB24, Self.scaleFlags(from: (Int(f.width), Int(f.height)), to: (width, height)),
             nil, nil, nil)
         guard let context else {
-            throw MediaError(.unreadable, "video frames in pixel format \(f.format) cannot be converted to RGB")
+            throw MediaError(.unreadable, "Video frames in pixel format \(f.format) cannot be converted to RGB.")
         }
         applyColorspace(frame, context)
         // The shim copies every packed row out of swscale's aligned plane, so skip zero-filling 6 MB per 1080p frame.
@@ -34,11 +34,11 @@ final class PictureConverter {
             count = rows == Int32(height) ? buf.count : 0
         }
         guard rows == Int32(height) else {
-            throw MediaError(.unreadable, "a video frame could not be converted to RGB", underlying: ffErrorText(rows))
+            throw MediaError(.unreadable, "A video frame could not be converted to RGB.", underlying: ffErrorText(rows))
         }
         let (w, h, pixels) = Self.rotate(rgb, width: width, height: height, ccwDegrees: rotation)
         guard let image = ImageBuffer(width: w, height: h, pixels: pixels) else {
-            throw MediaError(.unreadable, "a video frame could not be converted to RGB")
+            throw MediaError(.unreadable, "A video frame could not be converted to RGB.")
         }
         return image
     }

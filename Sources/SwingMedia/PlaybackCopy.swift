@@ -17,7 +17,7 @@ public enum PlaybackCopy {
     public static func isBrowserPlayable(_ path: String) throws -> Bool {
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let par = input.stream(index)?.pointee.codecpar else {
-            throw MediaError(.noVideoTrack, "\(path) has no video")
+            throw MediaError(.noVideoTrack, "\(path) has no video.")
         }
         let ext = (path as NSString).pathExtension.lowercased()
         let mp4 = input.formatName.contains("mp4") && ["mp4", "m4v"].contains(ext)
@@ -57,20 +57,20 @@ public enum PlaybackCopy {
         let input = try InputFile(path: source)
         guard let videoIndex = input.videoStreamIndex, let inVideo = input.stream(videoIndex),
               let par = inVideo.pointee.codecpar else {
-            throw MediaError(.noVideoTrack, "\(source) has no video to make a playable copy of")
+            throw MediaError(.noVideoTrack, "\(source) has no video to make a playable copy of.")
         }
         let decoder = try StreamDecoder(input: input, streamIndex: videoIndex, threads: 0)
         // 4:2:0 needs even sizes: the odd last column / row is dropped, as every writer does.
         let width = Int(par.pointee.width) & ~1, height = Int(par.pointee.height) & ~1
         guard width >= 2, height >= 2 else {
-            throw MediaError(.unreadable, "\(source) has a \(par.pointee.width)×\(par.pointee.height) picture, too small to play")
+            throw MediaError(.unreadable, "\(source) has a \(par.pointee.width)×\(par.pointee.height) picture, too small to play.")
         }
         let output = try OutputFile(path: path)
 
         // Video: libx264 in the source's own time base, so every timestamp is kept as it is.
         let timeBase = inVideo.pointee.time_base
         guard let x264 = avcodec_find_encoder_by_name("libx264") else {
-            throw MediaError(.encodeFailed, "this FFmpeg build has no libx264 encoder to make a playable copy with")
+            throw MediaError(.encodeFailed, "This FFmpeg build has no libx264 encoder to make a playable copy with.")
         }
         let rate = inVideo.pointee.avg_frame_rate.num > 0 ? inVideo.pointee.avg_frame_rate : inVideo.pointee.r_frame_rate
         let encoder = try Encoder(codecID: AV_CODEC_ID_H264, codec: x264, width: width, height: height,
@@ -83,7 +83,7 @@ public enum PlaybackCopy {
         }
         let outVideo = try output.addStream(parameters: nil, encoder: encoder.context, timeBase: timeBase)
         if swm_stream_copy_display_matrix(inVideo, outVideo) < 0 {
-            throw MediaError(.encodeFailed, "out of memory copying the rotation of \(source)")
+            throw MediaError(.encodeFailed, "Out of memory copying the rotation of \(source).")
         }
 
         // Audio: copied as it is when MP4 holds it and browsers play it.
@@ -113,12 +113,12 @@ public enum PlaybackCopy {
                 scalerFormat = source.pointee.format
             }
             guard let scaler, Int(source.pointee.width) >= width, Int(source.pointee.height) >= height else {
-                throw MediaError(.encodeFailed, "the pictures of \(source) cannot be converted for H.264")
+                throw MediaError(.encodeFailed, "The pictures of \(source) cannot be converted for H.264.")
             }
             let picture = encoder.frame.pointer
-            if av_frame_make_writable(picture) < 0 { throw MediaError(.encodeFailed, "out of memory preparing a picture") }
+            if av_frame_make_writable(picture) < 0 { throw MediaError(.encodeFailed, "Out of memory preparing a picture.") }
             guard swm_sws_scale_frame(scaler, source, Int32(height), picture) > 0 else {
-                throw MediaError(.encodeFailed, "a picture of \(source) could not be converted for H.264")
+                throw MediaError(.encodeFailed, "A picture of \(source) could not be converted for H.264.")
             }
             // The source's own timestamp; x264 needs them strictly increasing.
             let stamp = source.pointee.best_effort_timestamp != swm_nopts() ? source.pointee.best_effort_timestamp : source.pointee.pts
@@ -147,9 +147,9 @@ final class OutputFile {
         self.path = path
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         if avformat_alloc_output_context2(&ctx, nil, "mp4", path) < 0 || ctx == nil {
-            throw MediaError(.encodeFailed, "cannot create an MP4 container for \(path)")
+            throw MediaError(.encodeFailed, "Cannot create an MP4 container for \(path).")
         }
-        guard let ctx else { throw MediaError(.encodeFailed, "cannot create an MP4 container for \(path)") }
+        guard let ctx else { throw MediaError(.encodeFailed, "Cannot create an MP4 container for \(path).") }
         context = ctx
     }
 
@@ -165,12 +165,12 @@ final class OutputFile {
     func addStream(parameters: UnsafePointer<AVCodecParameters>?, encoder: UnsafeMutablePointer<AVCodecContext>?,
                    timeBase: AVRational) throws -> UnsafeMutablePointer<AVStream> {
         guard let st = avformat_new_stream(context, nil) else {
-            throw MediaError(.encodeFailed, "cannot add a stream to \(path)")
+            throw MediaError(.encodeFailed, "Cannot add a stream to \(path).")
         }
         var rc: Int32 = 0
         if let encoder { rc = avcodec_parameters_from_context(st.pointee.codecpar, encoder) }
         if let parameters { rc = avcodec_parameters_copy(st.pointee.codecpar, parameters); st.pointee.codecpar.pointee.codec_tag = 0 }
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot describe a stream of \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot describe a stream of \(path).", underlying: ffErrorText(rc)) }
         st.pointee.time_base = timeBase
         return st
     }
@@ -185,7 +185,7 @@ final class OutputFile {
             rc = avformat_write_header(context, &options)
             av_dict_free(&options)
         }
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot write \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot write \(path).", underlying: ffErrorText(rc)) }
     }
 
     /// Interleaves one packet (timestamps in `from`) into `stream`.
@@ -194,7 +194,7 @@ final class OutputFile {
         packet.pointee.stream_index = stream.pointee.index
         packet.pointee.pos = -1
         let rc = av_interleaved_write_frame(context, packet)
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot write to \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot write to \(path).", underlying: ffErrorText(rc)) }
     }
 
     /// Writes the index (moved to the front with faststart) and closes the file.
@@ -203,6 +203,6 @@ final class OutputFile {
         ended = true
         let rc = av_write_trailer(context)
         if ioOpen { avio_closep(&context.pointee.pb); ioOpen = false }
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot complete \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot complete \(path).", underlying: ffErrorText(rc)) }
     }
 }

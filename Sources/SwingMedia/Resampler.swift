@@ -31,7 +31,7 @@ final class Resampler {
         guard rc >= 0, let ctx else {
             var c = ctx
             swr_free(&c)
-            throw MediaError(.unreadable, "the audio track's format (\(inChannels) channels at \(inRate) Hz) cannot be converted",
+            throw MediaError(.unreadable, "The audio track's format (\(inChannels) channels at \(inRate) Hz) cannot be converted.",
                              underlying: ffErrorText(rc))
         }
         context = ctx
@@ -65,7 +65,7 @@ final class Resampler {
             swm_swr_convert_to_float(context, buf.baseAddress, capacity, frame)
         }
         guard n >= 0 else {
-            throw MediaError(.unreadable, "audio resampling failed", underlying: ffErrorText(n))
+            throw MediaError(.unreadable, "Audio resampling failed.", underlying: ffErrorText(n))
         }
         out.removeLast(out.count - Int(n))
         return out

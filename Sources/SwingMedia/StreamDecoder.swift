@@ -29,7 +29,7 @@ final class StreamDecoder {
 
     init(input: InputFile, streamIndex: Int32, threads: Int32) throws {
         guard let st = input.stream(streamIndex) else {
-            throw MediaError(.unreadable, "\(input.path) has no stream \(streamIndex)")
+            throw MediaError(.unreadable, "\(input.path) has no stream \(streamIndex).")
         }
         self.input = input
         self.streamIndex = streamIndex
@@ -58,7 +58,7 @@ final class StreamDecoder {
                 badPackets += 1
                 consecutiveErrors += 1
                 if consecutiveErrors > Self.maxConsecutiveErrors {
-                    throw MediaError(.unreadable, "\(input.path) could not be decoded", underlying: ffErrorText(r))
+                    throw MediaError(.unreadable, "\(input.path) could not be decoded.", underlying: ffErrorText(r))
                 }
                 continue
             }
@@ -79,7 +79,7 @@ final class StreamDecoder {
                 badPackets += 1
                 consecutiveErrors += 1
                 if consecutiveErrors > Self.maxConsecutiveErrors {
-                    throw MediaError(.unreadable, "\(input.path) could not be decoded", underlying: ffErrorText(s))
+                    throw MediaError(.unreadable, "\(input.path) could not be decoded.", underlying: ffErrorText(s))
                 }
             }
         }

@@ -9,7 +9,7 @@ public enum Thumbnail {
     /// - Throws: ``MediaError`` for an unreadable video or an unwritable destination.
     public static func make(from video: String, at time: Double, maxSide: Int = 320, to destination: String) throws {
         let info = try MediaProbe.probe(video)
-        guard let stream = info.video else { throw MediaError(.noVideoTrack, "\(video) has no video to take a picture from") }
+        guard let stream = info.video else { throw MediaError(.noVideoTrack, "\(video) has no video to take a picture from.") }
         let (w, h) = stream.displaySize
         let scale = min(1, Double(maxSide) / Double(max(w, h, 1)))
         let size = (max(2, Int((Double(w) * scale).rounded())), max(2, Int((Double(h) * scale).rounded())))
@@ -23,12 +23,12 @@ public enum Thumbnail {
             let reader = try VideoFrameReader(path: video, targetSize: size)
             picture = try reader.nextFrame()?.image
         }
-        guard let picture else { throw MediaError(.unreadable, "\(video) has no picture to show") }
+        guard let picture else { throw MediaError(.unreadable, "\(video) has no picture to show.") }
         let temporary = destination + ".part-\(UUID().uuidString.prefix(8)).jpg"
         do {
             try ImageIO.save(picture, to: temporary)
             if rename(temporary, destination) != 0 {
-                throw MediaError(.encodeFailed, "cannot store the picture at \(destination)")
+                throw MediaError(.encodeFailed, "Cannot store the picture at \(destination).")
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)

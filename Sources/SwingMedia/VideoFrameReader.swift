@@ -34,14 +34,14 @@ public final class VideoFrameReader {
     public init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0) throws {
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let st = input.stream(index) else {
-            throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video")
+            throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video.")
         }
         info = MediaProbe.videoInfo(st)
         guard info.width > 0, info.height > 0 else {
-            throw MediaError(.unreadable, "\(path) has a video track without a picture size")
+            throw MediaError(.unreadable, "\(path) has a video track without a picture size.")
         }
         if let t = targetSize, t.0 <= 0 || t.1 <= 0 {
-            throw MediaError(.unreadable, "cannot resize video frames to \(t.0)×\(t.1)")
+            throw MediaError(.unreadable, "Cannot resize video frames to \(t.0)×\(t.1).")
         }
         outputSize = targetSize.map { ($0.0, $0.1) } ?? info.displaySize
         decoder = try StreamDecoder(input: input, streamIndex: index, threads: Int32(clamping: max(0, decoderThreads)))
@@ -71,7 +71,7 @@ public final class VideoFrameReader {
     public func frames(from start: Double, to end: Double, stride: Int = 1,
                        body: (VideoFrame) throws -> Bool) throws {
         guard stride >= 1 else {
-            throw MediaError(.invalidTimeRange, "the frame stride must be at least 1, not \(stride)")
+            throw MediaError(.invalidTimeRange, "The frame stride must be at least 1, not \(stride).")
         }
         var inWindow = 0
         try frames(from: start, to: end, where: { _, _ in
@@ -93,7 +93,7 @@ public final class VideoFrameReader {
     public func frames(from start: Double, to end: Double, where select: (Double, Int) throws -> Bool,
                        body: (VideoFrame) throws -> Bool) throws {
         guard start.isFinite, end.isFinite, start >= 0, end >= start else {
-            throw MediaError(.invalidTimeRange, "the frame window \(start)–\(end) s is not a valid time range")
+            throw MediaError(.invalidTimeRange, "The frame window \(start)–\(end) s is not a valid time range.")
         }
         let eps = Self.timeEpsilon
         // Windows read in time order (swing windows around successive contacts) continue decoding

@@ -41,12 +41,12 @@ public final class VideoWriter {
     /// - Throws: ``MediaError`` `.encodeFailed` for a frame smaller than 2×2, a bad rate, no encoder or an unwritable path.
     public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double) throws {
         guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
-            throw MediaError(.encodeFailed, "video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight)")
+            throw MediaError(.encodeFailed, "Video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight).")
         }
         frameSize = (frameWidth, frameHeight)
         let width = frameWidth & ~1, height = frameHeight & ~1
         guard fps.isFinite, fps > 0, fps <= 1000 else {
-            throw MediaError(.encodeFailed, "the video frame rate must be between 0 and 1000 fps, not \(fps)")
+            throw MediaError(.encodeFailed, "The video frame rate must be between 0 and 1000 fps, not \(fps).")
         }
         _ = quietFFmpegLogs
         self.path = path; self.width = width; self.height = height; self.fps = fps
@@ -54,11 +54,11 @@ public final class VideoWriter {
         if avformat_alloc_output_context2(&ctx, nil, nil, path) < 0 || ctx == nil {
             _ = avformat_alloc_output_context2(&ctx, nil, "mp4", path)
         }
-        guard let ctx else { throw MediaError(.encodeFailed, "cannot create a video container for \(path)") }
+        guard let ctx else { throw MediaError(.encodeFailed, "Cannot create a video container for \(path).") }
         format = ctx
         guard let st = avformat_new_stream(ctx, nil) else {
             avformat_free_context(ctx)
-            throw MediaError(.encodeFailed, "cannot add a video stream to \(path)")
+            throw MediaError(.encodeFailed, "Cannot add a video stream to \(path).")
         }
         stream = st
         let rate = av_d2q(fps, 100_000)
@@ -93,7 +93,7 @@ public final class VideoWriter {
             closeIO()
             avformat_free_context(ctx)
             finished = true   // already released: deinit (which may run after a throwing init) must not free again
-            throw MediaError(.encodeFailed, "cannot write \(path)", underlying: ffErrorText(rc))
+            throw MediaError(.encodeFailed, "Cannot write \(path).", underlying: ffErrorText(rc))
         }
     }
 
@@ -108,7 +108,7 @@ public final class VideoWriter {
     /// - Parameter image: An RGB image of ``frameSize`` (or already of the even ``width``×``height``).
     /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish()``, or when writing fails.
     public func append(_ image: ImageBuffer) throws {
-        guard !finished else { throw MediaError(.encodeFailed, "cannot add frames to \(path) after it was finished") }
+        guard !finished else { throw MediaError(.encodeFailed, "Cannot add frames to \(path) after it was finished.") }
         try encoder.encode(image, pts: nextPTS, slack: 1) { try write($0) }
         nextPTS += 1
     }
@@ -122,14 +122,14 @@ public final class VideoWriter {
         closeIO()
         avformat_free_context(format)
         finished = true
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot complete \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot complete \(path).", underlying: ffErrorText(rc)) }
     }
 
     private func write(_ packet: UnsafeMutablePointer<AVPacket>) throws {
         av_packet_rescale_ts(packet, encoder.context.pointee.time_base, stream.pointee.time_base)
         packet.pointee.stream_index = stream.pointee.index
         let rc = av_interleaved_write_frame(format, packet)
-        if rc < 0 { throw MediaError(.encodeFailed, "cannot write video data to \(path)", underlying: ffErrorText(rc)) }
+        if rc < 0 { throw MediaError(.encodeFailed, "Cannot write video data to \(path).", underlying: ffErrorText(rc)) }
     }
 
     private func closeIO() {

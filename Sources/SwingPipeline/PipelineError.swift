@@ -1,7 +1,8 @@
 import SwingCore
 
 /// Failures of a whole session analysis that are not one module's error.
-public struct PipelineError: UserFacingError, Equatable {
+public struct PipelineError: CategorizedError {
+    /// The category of failure.
     public enum Kind: Sendable, Equatable {
         /// The audio held no racket–ball contact.
         case noContacts
@@ -12,10 +13,18 @@ public struct PipelineError: UserFacingError, Equatable {
         /// The options ask for something the analyzer was not given (e.g. visual contacts without a model).
         case invalidOptions
     }
+    /// The category of failure.
     public var kind: Kind
-    public var description: String
+    /// One clear sentence.
+    public var message: String
 
-    public init(_ kind: Kind, _ description: String) { self.kind = kind; self.description = description }
+    /// Creates an error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// The analysis (or `what`) stopped on Ctrl-C or a cancelled job; nothing was stored (or written).
+    public static func cancelled(_ what: String = "analysis", nothing kept: String = "stored") -> PipelineError {
+        PipelineError(.cancelled, cancelledSentence(what, nothing: kept))
+    }
 
     public var statusCode: Int32 {
         switch kind {

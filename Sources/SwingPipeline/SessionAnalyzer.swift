@@ -108,8 +108,8 @@ public struct SessionAnalyzer: Sendable {
                 visualPredictor: (any FramePredictor)? = nil) throws {
         guard (options.visualContacts == nil) == (visualPredictor == nil) else {
             throw PipelineError(.invalidOptions, options.visualContacts == nil
-                ? "a racket/ball model was given without visual contact options"
-                : "visual contacts need a racket/ball model")
+                ? "A racket/ball model was given without visual contact options."
+                : "Visual contacts need a racket/ball model.")
         }
         self.options = options
         self.visualPredictor = visualPredictor
@@ -159,7 +159,7 @@ public struct SessionAnalyzer: Sendable {
             contacts = fused.contacts
             visualReport = fused.report
             guard !contacts.isEmpty else {
-                throw PipelineError(.noContacts, "no racket–ball contact was heard or seen in \(path) (\(fused.report.summary.visualEvents.count) visual event(s), none confident enough alone)")
+                throw PipelineError(.noContacts, "No racket–ball contact was heard or seen in \(path) (\(fused.report.summary.visualEvents.count) visual event(s), none confident enough alone).")
             }
             try checkCancelled()
             clock.lap(.detectingVisualContacts)
@@ -190,7 +190,7 @@ public struct SessionAnalyzer: Sendable {
         progress?(AnalysisStage.computingStatistics.rawValue, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) else {
-            throw PipelineError(.noPerson, "no person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view")
+            throw PipelineError(.noPerson, "No person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view.")
         }
         return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,
                                statedDuration: try MediaValidator.selectedLength(info, range: options.range),
@@ -220,7 +220,7 @@ public struct SessionAnalyzer: Sendable {
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         guard !contacts.isEmpty || options.visualContacts != nil else {
-            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor)")
+            throw PipelineError(.noContacts, "No racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor).")
         }
         try checkCancelled()
         clock.lap(.detectingContacts)
@@ -289,7 +289,7 @@ public struct SessionAnalyzer: Sendable {
     }
 
     private func checkCancelled() throws {
-        if Task.isCancelled { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+        if Task.isCancelled { throw PipelineError.cancelled() }
     }
 }
 

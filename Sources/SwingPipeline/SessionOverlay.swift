@@ -67,7 +67,7 @@ public enum SessionOverlay {
             return true
         }
         try writer.finish()
-        if Task.isCancelled { throw PipelineError(.cancelled, "video export cancelled") }
+        if Task.isCancelled { throw PipelineError.cancelled("Video export", nothing: "written") }
     }
 
     /// What is drawn where: the posed frames by video frame, each shot's window and arc, the contact frames.

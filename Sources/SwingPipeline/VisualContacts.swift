@@ -133,7 +133,7 @@ enum VisualContactStage {
                 progress?(AnalysisStage.detectingVisualContacts.rawValue, min(1, Double(interpreted.count + sofar) / expected))
                 return true
             }
-            if !done { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+            if !done { throw PipelineError.cancelled() }
             sofar += interpreted.count
             events += interpreter.summarize(interpreted).contacts
         }

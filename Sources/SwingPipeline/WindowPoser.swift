@@ -139,7 +139,7 @@ struct WindowPoser: Sendable {
         func output() throws -> Output {
             try lock.withLock {
                 if let error { throw error }
-                if stopped { throw PipelineError(.cancelled, "analysis cancelled; nothing was stored") }
+                if stopped { throw PipelineError.cancelled() }
                 // Adjacent pieces of a split window share their boundary; a frame exactly on it was
                 // posed by both, and the earlier piece's pose is kept.
                 var frames: [WindowFrame] = []

@@ -1,7 +1,7 @@
 import SwingCore
 
 /// Why pose estimation failed.
-public struct PoseError: UserFacingError, Equatable {
+public struct PoseError: CategorizedError {
     /// The kind of failure; each has its own exit status.
     public enum Kind: Sendable, Equatable {
         /// The image contains no person BlazePose can find.
@@ -12,12 +12,13 @@ public struct PoseError: UserFacingError, Equatable {
         case invalidImage
     }
 
+    /// The category of failure.
     public let kind: Kind
+    /// One clear sentence.
     public let message: String
 
+    /// Creates an error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
-
-    public var description: String { message }
 
     public var statusCode: Int32 {
         switch kind {

@@ -163,10 +163,10 @@ struct APIRoutes: Sendable {
         }
         let query = request.uri.queryParameters
         let hand = query["hand"].map(String.init)
-        guard hand == nil || hand == "right" || hand == "left" else { throw APIError(.badRequest, "hand must be right or left.") }
+        guard hand == nil || hand == "right" || hand == "left" else { throw APIError(.badRequest, "The hand must be right or left.") }
         let start = try Self.seconds(query["start"].map(String.init), "start")
         let duration = try Self.seconds(query["duration"].map(String.init), "duration")
-        if let duration, duration <= 0 { throw APIError(.badRequest, "duration must be more than 0 seconds.") }
+        if let duration, duration <= 0 { throw APIError(.badRequest, "The duration must be more than 0 seconds.") }
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }

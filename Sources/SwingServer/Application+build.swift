@@ -5,10 +5,23 @@ import Mustache
 import SwingCore
 import SwingStore
 
-/// Why `serve` refuses to start.
-public struct ServerSetupError: UserFacingError {
+/// Why `serve` refuses to start (the ``CategorizedError`` shape; exit 64 like other usage errors).
+public struct ServerSetupError: CategorizedError {
+    /// The category of failure.
+    public enum Kind: Sendable, Equatable {
+        /// A setting or folder `serve` cannot start with.
+        case refused
+    }
+
+    /// The category of failure.
+    public let kind: Kind
+    /// One clear sentence.
+    public let message: String
+
+    /// Creates an error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
     public var statusCode: Int32 { StatusCode.usage }
-    public var description: String
 }
 
 /// What the routes share: the store, the uploaded media, pages and limits.
@@ -73,14 +86,14 @@ extension ServerConfiguration {
     func check() throws {
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.")
         if !loopback && token == nil {
-            throw ServerSetupError(description: "serving on \(host) makes your sessions reachable from other machines; set a token with --token or SWINGMASTER_TOKEN (or serve on 127.0.0.1)")
+            throw ServerSetupError(.refused, "Serving on \(host) makes your sessions reachable from other machines; set a token with --token or SWINGMASTER_TOKEN (or serve on 127.0.0.1).")
         }
         if let token, token.count < 12 || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) {
-            throw ServerSetupError(description: "the token must be at least 12 characters of letters, digits, '-', '.', '_' or '~'")
+            throw ServerSetupError(.refused, "The token must be at least 12 characters of letters, digits, '-', '.', '_' or '~'.")
         }
-        guard (1...65535).contains(port) || port == 0 else { throw ServerSetupError(description: "--port must be 0…65535 (got \(port))") }
+        guard (1...65535).contains(port) || port == 0 else { throw ServerSetupError(.refused, "--port must be 0…65535 (got \(port)).") }
         guard workers >= 1, maxConcurrentUploads >= 1, maxUploadBytes >= 1 else {
-            throw ServerSetupError(description: "--workers, --max-upload-mb and --max-concurrent-uploads must be at least 1")
+            throw ServerSetupError(.refused, "--workers, --max-upload-mb and --max-concurrent-uploads must be at least 1.")
         }
     }
 }

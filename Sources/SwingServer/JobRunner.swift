@@ -94,7 +94,7 @@ public struct JobRunner: Service {
                 // Shutdown: the job is not lost, the next start runs it again.
                 _ = try? db.requeueJobs(workerId: workerId)
             } else if cancelRequested.isSet || (try? db.job(id: id))?.cancelRequested == true {
-                try? db.finishJob(id: id, state: .cancelled, error: "The analysis was cancelled; nothing was stored.")
+                try? db.finishJob(id: id, state: .cancelled, error: cancelledSentence("analysis"))
                 stages.finish(.cancelled)
             } else {
                 let (sentence, code) = Self.describe(error, fileName: job.fileName, mediaPath: job.mediaPath)

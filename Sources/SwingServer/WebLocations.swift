@@ -14,13 +14,13 @@ struct WebLocations: Sendable {
         guard let root = configuration.webRoot
                 ?? ResourceLocator.folder("Web", variable: "SWINGMASTER_WEB",
                                           accept: { ResourceLocator.isDirectory($0.appendingPathComponent("templates")) }) else {
-            throw ServerSetupError(description: "the web pages were not found: run from the Swingmaster checkout, or set SWINGMASTER_WEB (or --web-root) to its Web folder")
+            throw ServerSetupError(.refused, "The web pages were not found: run from the Swingmaster checkout, or set SWINGMASTER_WEB (or --web-root) to its Web folder.")
         }
         self.root = root
         templates = root.appendingPathComponent("templates", isDirectory: true)
         staticFiles = root.appendingPathComponent("static", isDirectory: true)
         guard ResourceLocator.isDirectory(templates) else {
-            throw ServerSetupError(description: "\(root.path) has no templates folder; --web-root must name the Web folder")
+            throw ServerSetupError(.refused, "\(root.path) has no templates folder; --web-root must name the Web folder.")
         }
         vendor = configuration.vendorRoot ?? ResourceLocator.folder(".deps/web/vendor", variable: "SWINGMASTER_WEB_VENDOR")
     }

@@ -1,26 +1,35 @@
 import SwingCore
 
-/// A failure of the session / model-record database.
+/// A failure of the session / model-record database (the ``CategorizedError`` shape).
 ///
 /// `databaseError` wraps SQLite and I/O failures (the sentence names the operation and SQLite's own
 /// message); `notFound` is a missing session or record asked for by id.
-public enum StoreError: UserFacingError, Equatable {
-    /// The database could not be opened, migrated, read or written.
-    case databaseError(String)
-    /// No row with the given id exists.
-    case notFound(String)
-
-    public var description: String {
-        switch self {
-        case .databaseError(let message): return message
-        case .notFound(let message): return message
-        }
+public struct StoreError: CategorizedError {
+    /// The category of failure.
+    public enum Kind: Sendable, Equatable {
+        /// The database could not be opened, migrated, read or written.
+        case databaseError
+        /// No row with the given id exists.
+        case notFound
     }
 
+    /// The category of failure.
+    public let kind: Kind
+    /// One clear sentence.
+    public let message: String
+
+    /// Creates an error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// The database could not be opened, migrated, read or written.
+    public static func databaseError(_ message: String) -> StoreError { StoreError(.databaseError, message) }
+    /// No row with the asked-for id exists.
+    public static func notFound(_ message: String) -> StoreError { StoreError(.notFound, message) }
+
     public var statusCode: Int32 {
-        switch self {
-        case .databaseError: return StatusCode.databaseError
-        case .notFound: return StatusCode.notFound
+        switch kind {
+        case .databaseError: StatusCode.databaseError
+        case .notFound: StatusCode.notFound
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the tests find the package and make their files: one package root, one temporary-folder maker,
-/// one way to run the `ffmpeg` CLI (installed by `make setup`) for fixtures.
+/// one way to run the `ffmpeg` CLI (installed by `make setup`) for fixtures (through ``Subprocess``).
 public enum TestFiles {
     /// The folder holding `Package.swift` (this file is `Sources/SwingTestSupport/TestFiles.swift`).
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -17,24 +17,9 @@ public enum TestFiles {
         return url
     }
 
-    /// Why the `ffmpeg` CLI failed: its arguments and what it wrote to stderr.
-    public struct FFmpegFailure: Error, CustomStringConvertible {
-        public var description: String
-    }
-
-    /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`; throws with its stderr when it fails.
+    /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`.
+    /// - Throws: ``Subprocess/Failure`` with ffmpeg's stderr when it fails.
     public static func ffmpeg(_ args: [String]) throws {
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args
-        let err = Pipe()
-        proc.standardError = err
-        proc.standardOutput = FileHandle.nullDevice
-        try proc.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        proc.waitUntilExit()
-        guard proc.terminationStatus == 0 else {
-            throw FFmpegFailure(description: "ffmpeg \(args.joined(separator: " ")) failed: \(String(decoding: data, as: UTF8.self))")
-        }
+        _ = try Subprocess.output("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingTestSupport
 import SwingBiomech
 import SwingCore
 
@@ -44,14 +45,12 @@ struct BiomechBench: ParsableCommand {
             print("biomech: numpy peer skipped (no Python; set SWINGMASTER_PYTHON)")
             return
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [reference, "--track", trackURL.path, "--contacts", contactsURL.path]
-        p.standardOutput = FileHandle.nullDevice
-        let s0 = DispatchTime.now().uptimeNanoseconds
-        try p.run()
-        p.waitUntilExit()
-        let peer = Double(DispatchTime.now().uptimeNanoseconds - s0) / 1e9
+        let run = try Subprocess.run(python, [reference, "--track", trackURL.path, "--contacts", contactsURL.path])
+        guard run.succeeded else {
+            print("biomech: numpy reference failed (status \(run.status)): \(run.stderr)")
+            return
+        }
+        let peer = run.seconds
         print(String(format: "biomech: numpy reference (same files, incl. interpreter start) %.3f s; ratio peer/ours %.2fx",
                      peer, peer / (decode + metrics)))
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingTestSupport
 import SwingCore
 import SwingMedia
 import SwingPose
@@ -78,19 +79,11 @@ struct PoseBench: ParsableCommand {
         if let video { args += ["--video", video, "--frames", String(frames)] } else {
             args += ["--images"] + images + ["--repeat", String(repeat_)]
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let run = try Subprocess.run(python, args, timeout: 3600)
         struct Peer: Decodable { var frames: Int; var seconds: Double; var fps: Double; var persons: Int }
-        guard p.terminationStatus == 0, let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last,
+        guard run.succeeded, let line = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").last,
               let peer = try? JSONDecoder().decode(Peer.self, from: Data(line.utf8)) else {
-            print("peer: failed (exit \(p.terminationStatus))")
+            print("peer: failed (exit \(run.status))")
             return
         }
         print(String(format: "mediapipe: %d frames in %.2f s = %.1f frames/s, person in %d", peer.frames, peer.seconds, peer.fps, peer.persons))

@@ -14,17 +14,7 @@ struct AgreementTests {
     }
 
     static func run(_ args: [String]) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(python))
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "python failed: \(String(decoding: errData, as: UTF8.self))")
-        return data
+        try Subprocess.output(try #require(python), args)
     }
 
     struct Output: Decodable {
@@ -65,16 +55,8 @@ struct AgreementTests {
         sos = butter(4, [1000, 4000], btype='band', fs=44100, output='sos')
         print(json.dumps(sosfiltfilt(sos, x).tolist()))
         """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(Self.python))
-        p.arguments = ["-c", script]
-        let input = Pipe(), out = Pipe()
-        p.standardInput = input; p.standardOutput = out
-        try p.run()
-        input.fileHandleForWriting.write(try JSONEncoder().encode(x.map(Double.init)))
-        try input.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let data = try Subprocess.output(try #require(Self.python), ["-c", script],
+                                         input: try JSONEncoder().encode(x.map(Double.init)))
         let want = try JSONDecoder().decode([Double].self, from: data)
         let got = ZeroPhaseFilter(sections: Butterworth.bandPass(order: 4, lowHz: 1000, highHz: 4000, sampleRate: 44_100)).apply(x)
         #expect(want.count == got.count)

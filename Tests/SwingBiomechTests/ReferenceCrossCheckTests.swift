@@ -56,15 +56,8 @@ import SwingCore
         let manifestURL = dir.appendingPathComponent("cases.json")
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.packageRoot.appendingPathComponent("tools/reference_measure.py").path, "--batch", manifestURL.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let data = try Subprocess.output(Self.python, [Self.packageRoot.appendingPathComponent("tools/reference_measure.py").path,
+                                                       "--batch", manifestURL.path])
         let reports = try JSONDecoder().decode([RefReport].self, from: data)
         try #require(reports.count == cases.count)
 

@@ -66,7 +66,7 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let out = try SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
         #expect(out.status == 30, "stderr: \(out.stderr)")
-        #expect(out.stderr.contains("no person"), "\(out.stderr)")
+        #expect(out.stderr.contains("No person"), "\(out.stderr)")
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(!list.stdout.contains("empty-court.mp4"))
     }

@@ -23,12 +23,7 @@ import Testing
     static func media(_ name: String, _ arguments: [String]) throws -> String {
         let dir = try TestFiles.temporaryDirectory("detect")
         let path = dir.appendingPathComponent(name).path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi"] + arguments + [path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "ffmpeg failed to make \(name)")
+        try TestFiles.ffmpeg(["-f", "lavfi"] + arguments + [path])
         return path
     }
 
@@ -133,8 +128,8 @@ import Testing
         let yolo = try Self.detectModel()
 
         let cases: [(args: [String], status: Int32, message: String)] = [
-            (["detect", image, "--model", "/nonexistent/yolo.onnx"], StatusCode.modelUnreadable, "model file not found"),
-            (["detect", image, "--model", garbage.path], StatusCode.modelUnreadable, "could not load ONNX model"),
+            (["detect", image, "--model", "/nonexistent/yolo.onnx"], StatusCode.modelUnreadable, "Model file not found"),
+            (["detect", image, "--model", garbage.path], StatusCode.modelUnreadable, "Could not load ONNX model"),
             (["detect", image, "--model", Self.affine], StatusCode.modelUnsupported, "YOLO"),
             (["detect", notAnImage.path, "--model", yolo], StatusCode.imageUnreadable, "not-an-image.jpg"),
             (["detect", image, "--model", yolo, "--classes", "999"], StatusCode.invalidClassFilter, "--classes"),

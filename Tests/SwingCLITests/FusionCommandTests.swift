@@ -239,7 +239,7 @@ import Testing
         let cases: [(args: [String], status: Int32, message: String)] = [
             (["analyze", Self.clip, "--hand", "right", "--detector", "/nonexistent/racket.onnx"], StatusCode.modelUnreadable, "swingmaster models list"),
             (["analyze", Self.clip, "--hand", "right", "--detector", "no-such-id"], StatusCode.modelUnreadable, "no catalog model has the id 'no-such-id'"),
-            (["analyze", Self.clip, "--hand", "right", "--detector", garbage.path], StatusCode.modelUnreadable, "could not load ONNX model"),
+            (["analyze", Self.clip, "--hand", "right", "--detector", garbage.path], StatusCode.modelUnreadable, "Could not load ONNX model"),
             (["analyze", Self.clip, "--hand", "right", "--detector", "not-yolo"], StatusCode.modelUnsupported, "YOLO"),
             (["detect", Self.clip, "--model", "not-yolo"], StatusCode.modelUnsupported, "YOLO"),
             (["detect", Self.clip, "--model", "no-such-id"], StatusCode.modelUnreadable, "swingmaster models list"),

@@ -40,35 +40,10 @@ import Testing
         Command(path: ["analyze"], base: [sample, "--no-store", "--duration", "6", "--min-duration", "5"]),
     ]
 
-    struct Outcome { var status: Int32; var signalled: Bool; var timedOut: Bool; var stderr: String }
-
-    /// Runs the binary with a time limit (a hang is killed and reported).
-    static func run(_ args: [String], home: URL) throws -> Outcome {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["SWINGMASTER_HOME"] = home.path
-        p.environment = env
-        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let errHandle = try FileHandle(forWritingTo: err)
-        p.standardError = errHandle
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        var timedOut = false
-        while p.isRunning {
-            if Date() > deadline { timedOut = true; p.terminate(); break }
-            usleep(20_000)
-        }
-        p.waitUntilExit()
-        try? errHandle.close()
-        // Lossy decoding: a child's stderr need not be UTF-8.
-        let text = String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self)
-        try? FileManager.default.removeItem(at: err)
-        return Outcome(status: p.terminationStatus, signalled: p.terminationReason == .uncaughtSignal,
-                       timedOut: timedOut, stderr: text)
+    /// Runs the binary on `home` with a time limit (a hang is killed and reported).
+    static func run(_ args: [String], home: URL) throws -> Subprocess.Outcome {
+        try Subprocess.run(SwingmasterBinary.path, args, environment: ["SWINGMASTER_HOME": home.path],
+                           standardOutput: FileHandle.nullDevice, timeout: seconds)
     }
 
     /// The long option names of `command` (from the binary's own description of itself).
@@ -145,6 +120,9 @@ import Testing
                 #expect(!out.signalled, "signal \(out.status): \(what)\n\(out.stderr)")
                 #expect(Self.documented.contains(out.status), "undocumented exit \(out.status): \(what)\n\(out.stderr)")
                 if mustRefuse { #expect(out.status != 0, "accepted \(value): \(what)") }
+                if out.status != 0 {
+                    #expect(ErrorSentence.problem(in: out.stderr) == nil, "\(ErrorSentence.problem(in: out.stderr) ?? ""): \(what)\n\(out.stderr)")
+                }
             }
         }
         // The discovery must find the flags each command is known to have (else this test is vacuous).

@@ -93,20 +93,11 @@ import Testing
     func aFullStandardOutputIsAnOutputError(_ args: [String]) throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
-        p.arguments = args
-        p.environment = ProcessInfo.processInfo.environment.merging(ws.env) { $1 }
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let err = Pipe()
-        p.standardOutput = full
-        p.standardError = err
-        try p.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit, "killed by a signal: \(message)")
-        #expect(p.terminationStatus == StatusCode.outputWriteFailed, "\(args): \(p.terminationStatus) \(message)")
-        #expect(message.contains("cannot write to standard output"))
+        let run = try Subprocess.run(SwingmasterBinary.path, args, environment: ws.env, standardOutput: full)
+        #expect(!run.signalled, "killed by a signal: \(run.stderr)")
+        #expect(run.status == StatusCode.outputWriteFailed, "\(args): \(run.status) \(run.stderr)")
+        #expect(run.stderr.contains("Cannot write to standard output"))
     }
 
     @Test func eightFirstRunsAtOnceOnANewHomeStoreEightSessions() throws {

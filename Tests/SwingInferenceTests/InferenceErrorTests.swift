@@ -39,7 +39,7 @@ private func error(_ body: () throws -> Void) -> InferenceError? {
         let output = error { _ = try session.run(["x": Tensor(shape: [1, 3], data: [0, 0, 0])], outputNames: ["nope"]) }
         #expect(output?.kind == .modelUnsupported)
         let missing = error { _ = try session.run([:]) }
-        #expect(missing?.description == "missing model input x")
+        #expect(missing?.description == "Missing model input x.")
     }
 
     @Test func nonFloatInputIsUnsupported() throws {
@@ -66,7 +66,7 @@ private func error(_ body: () throws -> Void) -> InferenceError? {
         defer { try? FileManager.default.removeItem(at: url) }
         let fromFile = error { _ = try InferenceSession(modelPath: url.path) }
         #expect(fromFile?.kind == .modelUnreadable)
-        #expect(fromFile?.description.hasPrefix("could not load ONNX model \(url.path): ") == true)
+        #expect(fromFile?.description.hasPrefix("Could not load ONNX model \(url.path): ") == true)
         let fromBytes = error { _ = try InferenceSession(modelData: bytes) }
         #expect(fromBytes?.kind == .modelUnreadable)
         let empty = error { _ = try InferenceSession(modelData: []) }

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 import SwingBiomech
 import SwingCore
@@ -15,14 +16,8 @@ import SwingPose
     static let clip: Result<String, any Error> = Result {
         let out = FileManager.default.temporaryDirectory
             .appendingPathComponent("swingmaster-sampling-\(ProcessInfo.processInfo.processIdentifier).mp4").path
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proc.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                          "-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
-                          "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", out]
-        try proc.run()
-        proc.waitUntilExit()
-        guard proc.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try TestFiles.ffmpeg(["-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
+                              "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", out])
         return out
     }
 

@@ -275,7 +275,7 @@ import Testing
                 report(stage, 0.5)
                 try await Task.sleep(for: .milliseconds(50))
             }
-            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(job.mediaPath)")
+            throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in
             let r = try await client.upload(video)
             let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
@@ -311,7 +311,7 @@ import Testing
         try await server.run(analyze: { job, report in
             report(1, 0.3)
             try await Task.sleep(for: .milliseconds(300))
-            throw PipelineError(.noContacts, "no racket–ball contact was heard in \(job.mediaPath)")
+            throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in
             let r = try await client.upload(video, name: "quiet.mp4")
             let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)

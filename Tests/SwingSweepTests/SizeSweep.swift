@@ -55,14 +55,7 @@ struct SizeSweep: Decodable {
         let dir = packageRoot.appendingPathComponent(".build/size-sweep")
         let python = ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"]
             ?? packageRoot.appendingPathComponent(".deps/venv/bin/python").path
-        let proc = Process()
-        proc.executableURL = URL(fileURLWithPath: python)
-        proc.arguments = [fixture("tools/make_size_sweep.py"), dir.path]
-        try proc.run()
-        proc.waitUntilExit()
-        guard proc.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "make_size_sweep.py failed"])
-        }
+        _ = try Subprocess.output(python, [fixture("tools/make_size_sweep.py"), dir.path])
         var sweep = try JSONDecoder().decode(SizeSweep.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
         sweep.root = dir
         cached = sweep

@@ -57,6 +57,6 @@ import Testing
         }
         let e = CatalogError.unresolvedModel("racket")
         #expect(e.statusCode == StatusCode.modelUnreadable)
-        #expect(e.description.contains("model file not found") && e.description.contains("swingmaster models list"))
+        #expect(e.description.contains("Model file not found") && e.description.contains("swingmaster models list"))
     }
 }

@@ -151,12 +151,12 @@ public struct ModelCatalog: Sendable {
             }
             // Not a model, or metadata nothing downstream could read: nothing installed.
             try Self.validateMetadata(ONNXModelReader.summary(of: staged).metadata, name: displayName)
-        } catch CatalogError.notAnONNXModel {
+        } catch let error as CatalogError where error.kind == .notAnONNXModel {
             throw CatalogError.notAnONNXModel(displayName)
-        } catch CatalogError.zipWithoutModel {
+        } catch let error as CatalogError where error.kind == .zipWithoutModel {
             throw CatalogError.zipWithoutModel(displayName)
-        } catch CatalogError.zipWithSeveralModels(_, let names) {
-            throw CatalogError.zipWithSeveralModels(displayName, names)
+        } catch let error as CatalogError where error.kind == .zipWithSeveralModels {
+            throw CatalogError.zipWithSeveralModels(displayName, error.archiveEntries)
         }
         let final = dir.appendingPathComponent("\(id).onnx")
         guard !fm.fileExists(atPath: final.path) else { throw CatalogError.duplicateId(id) }

@@ -98,21 +98,34 @@ public struct InterpreterRegistry: Sendable {
     }
 }
 
-/// Errors from interpreting detections.
-public enum InterpreterError: UserFacingError, Equatable {
-    case unknownInterpreter(String, known: [String])
-    case invalidConfiguration(String, String)
-    case invalidDetections(String)
-    case encodingFailed(String)
+/// Errors from interpreting detections (the ``CategorizedError`` shape; all exit 53).
+public struct InterpreterError: CategorizedError {
+    /// The category of failure.
+    public enum Kind: Sendable, Equatable { case unknownInterpreter, invalidConfiguration, invalidDetections, encodingFailed }
 
-    public var description: String {
-        switch self {
-        case .unknownInterpreter(let n, let known):
-            return "unknown interpreter '\(n)'; choose one of: \(known.joined(separator: ", "))."
-        case .invalidConfiguration(let n, let why): return "invalid configuration for interpreter '\(n)': \(why)"
-        case .invalidDetections(let why): return "cannot read detections: \(why)"
-        case .encodingFailed(let why): return "cannot encode the interpreter result: \(why)"
-        }
+    /// The category of failure.
+    public let kind: Kind
+    /// One clear sentence.
+    public let message: String
+
+    /// Creates an error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+
+    /// No interpreter is called `name`.
+    public static func unknownInterpreter(_ name: String, known: [String]) -> InterpreterError {
+        InterpreterError(.unknownInterpreter, "Unknown interpreter '\(name)'; choose one of: \(known.joined(separator: ", ")).")
+    }
+    /// The configuration of interpreter `name` is unusable because of `reason`.
+    public static func invalidConfiguration(_ name: String, _ reason: String) -> InterpreterError {
+        InterpreterError(.invalidConfiguration, "Invalid configuration for interpreter '\(name)': \(endingWithPeriod(reason)).")
+    }
+    /// The detections document is unreadable because of `reason`.
+    public static func invalidDetections(_ reason: String) -> InterpreterError {
+        InterpreterError(.invalidDetections, "Cannot read detections: \(endingWithPeriod(reason)).")
+    }
+    /// The result could not be encoded because of `reason`.
+    public static func encodingFailed(_ reason: String) -> InterpreterError {
+        InterpreterError(.encodingFailed, "Cannot encode the interpreter result: \(endingWithPeriod(reason)).")
     }
 
     public var statusCode: Int32 { StatusCode.invalidInterpreterInput }

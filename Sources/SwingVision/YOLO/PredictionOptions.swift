@@ -26,9 +26,9 @@ public struct PredictionOptions: Sendable, Equatable {
     /// Checks ranges and the class filter against the model's classes.
     /// - Throws: ``VisionError`` (`invalidOptions` or `invalidClassFilter`).
     public func validate(classCount: Int) throws {
-        guard (0...1).contains(conf) else { throw VisionError(.invalidOptions, "conf must be in [0, 1], got \(conf).") }
-        guard (0...1).contains(iou) else { throw VisionError(.invalidOptions, "iou must be in [0, 1], got \(iou).") }
-        guard maxDet >= 0 else { throw VisionError(.invalidOptions, "max-det must not be negative, got \(maxDet).") }
+        guard (0...1).contains(conf) else { throw VisionError(.invalidOptions, "The confidence threshold (conf) must be in [0, 1], not \(conf).") }
+        guard (0...1).contains(iou) else { throw VisionError(.invalidOptions, "The IoU threshold must be in [0, 1], not \(iou).") }
+        guard maxDet >= 0 else { throw VisionError(.invalidOptions, "Max-det must not be negative, got \(maxDet).") }
         if let c = classes {
             let bad = c.filter { $0 < 0 || $0 >= classCount }.sorted()
             guard bad.isEmpty else {

@@ -1,7 +1,7 @@
 import SwingCore
 
 /// Errors from SwingVision's YOLO predictor and decoders.
-public struct VisionError: UserFacingError, Equatable {
+public struct VisionError: CategorizedError {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
         /// The model's outputs (or metadata) are not those of an Ultralytics YOLO export.
@@ -14,12 +14,13 @@ public struct VisionError: UserFacingError, Equatable {
         case invalidOptions
     }
 
+    /// The category of failure.
     public let kind: Kind
+    /// One clear sentence.
     public let message: String
 
+    /// Creates an error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
-
-    public var description: String { message }
 
     public var statusCode: Int32 {
         switch kind {

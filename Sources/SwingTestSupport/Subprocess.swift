@@ -1,0 +1,103 @@
+import Foundation
+
+/// The one way tests and benchmarks run another program (ffmpeg, Python, our own binary): output goes to
+/// temporary files, so a chatty child can never fill a pipe and deadlock us, and a time limit kills a hang.
+public enum Subprocess {
+    /// How a run ended and what it printed.
+    public struct Outcome: Sendable {
+        /// The exit status, or the signal number when ``signalled``.
+        public var status: Int32
+        /// Whether a signal ended it (a crash, or our kill after ``timedOut``).
+        public var signalled: Bool
+        /// Whether it outlived its time limit and was killed.
+        public var timedOut: Bool
+        /// Its standard output (empty when it was sent elsewhere).
+        public var stdout: Data
+        /// Its standard error, as text.
+        public var stderr: String
+        /// Wall-clock seconds from start to exit.
+        public var seconds: Double
+
+        /// Exited by itself with status 0.
+        public var succeeded: Bool { status == 0 && !signalled && !timedOut }
+    }
+
+    /// Why a run that had to succeed did not: the command and its stderr.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`.
+    /// - Parameters:
+    ///   - environment: Variables to set on top of this process's environment.
+    ///   - input: Bytes for its standard input (none: it reads an empty stdin).
+    ///   - standardOutput: Where its stdout goes instead of being collected (e.g. `/dev/full`).
+    ///   - timeout: Seconds before it is sent SIGTERM, then SIGKILL.
+    /// - Throws: When it cannot be started.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           input: Data? = nil, standardOutput: FileHandle? = nil,
+                           timeout: Double = 600) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swingmaster-subprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
+        defer { try? outHandle.close(); try? errHandle.close() }
+
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = standardOutput ?? outHandle
+        process.standardError = errHandle
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let start = Date()
+        try process.run()
+        if let input {
+            // A writer thread, so a child that prints before it has read everything cannot block us.
+            let writer = stdin.fileHandleForWriting
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }
+        }
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            process.terminate()
+            if exited.wait(timeout: .now() + 5) == .timedOut {
+                kill(process.processIdentifier, SIGKILL)
+                exited.wait()
+            }
+        }
+        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                       timedOut: timedOut, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+                       stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
+                       seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Runs a program that must succeed and returns its standard output.
+    /// - Throws: ``Failure`` with the command and its stderr when it fails.
+    public static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                              input: Data? = nil, timeout: Double = 600) throws -> Data {
+        let outcome = try run(executable, arguments, environment: environment, input: input, timeout: timeout)
+        guard outcome.succeeded else {
+            let command = ([executable] + arguments).joined(separator: " ").prefix(300)
+            throw Failure(description: "\(command) failed (status \(outcome.status)\(outcome.timedOut ? ", timed out" : "")): \(outcome.stderr)")
+        }
+        return outcome.stdout
+    }
+}

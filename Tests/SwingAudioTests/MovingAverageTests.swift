@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import SwingAudio
+import SwingTestSupport
+
+/// The in-place moving average against the definition: the mean of the samples that exist within
+/// ±width/2 of each index (windows shrink at the ends).
+struct MovingAverageTests {
+    func naive(_ v: [Float], width: Int) -> [Float] {
+        let h = width / 2
+        return v.indices.map { i in
+            let lo = max(0, i - h), hi = min(v.count - 1, i + h)
+            return Float(max(0, v[lo...hi].reduce(0.0) { $0 + Double($1) }) / Double(hi - lo + 1))
+        }
+    }
+
+    @Test(arguments: [(1, 1), (5, 3), (7, 7), (50, 9), (1000, 221), (3, 221)])
+    func inPlaceMatchesTheDefinition(count: Int, width: Int) {
+        var rng = SystemRandomNumberGenerator()
+        let v = (0..<count).map { _ in Float.random(in: 0...1, using: &rng) }
+        var inPlace = v
+        Envelope.movingAverageInPlace(&inPlace, width: width)
+        let expected = naive(v, width: width)
+        #expect(inPlace.count == v.count)
+        for (a, b) in zip(inPlace, expected) { #expect(abs(a - b) <= 1e-5 * max(1, abs(b))) }
+    }
+}

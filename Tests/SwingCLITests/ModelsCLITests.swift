@@ -1,0 +1,46 @@
+import Foundation
+import SwingTestSupport
+import SwingCore
+import Testing
+
+/// `swingmaster models …` through the real binary, in a throw-away SWINGMASTER_HOME.
+@Suite struct ModelsCLITests {
+    @Test func addFavoriteSetListAndRemove() throws {
+        let home = try TestFiles.temporaryDirectory("models-home")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path, "SWINGMASTER_MODELS": home.appendingPathComponent("none").path]
+        let model = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx").path
+        func run(_ args: [String]) throws -> SwingmasterBinary.Output { try SwingmasterBinary.run(["models"] + args, environment: env) }
+
+        #expect(try run(["add", model, "--id", "alpha"]).status == 0)
+        #expect(try run(["add", model, "--id", "beta"]).status == 0)
+        let dup = try run(["add", model, "--id", "beta"])
+        #expect(dup.status == StatusCode.catalogError)
+        #expect(dup.stderr.contains("already exists"))
+        #expect(try run(["favorite", "beta"]).status == 0)
+        #expect(try run(["set", "alpha", "--conf", "0.4", "--iou", "0.6"]).status == 0)
+        #expect(try run(["set", "alpha", "--conf", "1.5"]).status == 64)
+
+        let list = try run(["list", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: list.data) as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? String } == ["beta", "alpha"])        // favourite first
+        #expect(rows[1]["conf"] as? Double == 0.4 && rows[1]["iou"] as? Double == 0.6)
+        #expect(rows[0]["typeHint"] as? String == "tennis")
+
+        #expect(try run(["hide", "alpha"]).status == 0)
+        #expect(try run(["list"]).stdout.contains("alpha") == false)
+        #expect(try run(["list", "--all"]).stdout.contains("alpha"))
+
+        let info = try run(["info", "beta"])
+        let obj = try #require(try JSONSerialization.jsonObject(with: info.data) as? [String: Any])
+        #expect(obj["labels"] as? [String] == ["tennis racket", "sports ball", "player's shadow", "net"])
+        #expect(obj["inputSize"] as? [Int] == [64, 96])
+
+        #expect(try run(["remove", "beta"]).status == 0)
+        let gone = try run(["info", "beta"])
+        #expect(gone.status == StatusCode.notFound)
+        #expect(gone.stderr.contains("No model with id 'beta'"))
+        let notModel = try run(["add", "/etc/hostname"])
+        #expect(notModel.status == StatusCode.modelUnreadable)
+    }
+}
