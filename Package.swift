@@ -20,17 +20,11 @@ let hotSettings: [SwiftSetting] = swiftSettings + [
 let package = Package(
     name: "Swingmaster",
     platforms: [.macOS(.v14)],
+    // One product. The Swing* modules are this package's layers, not a library others can depend on: the
+    // hot modules build with an unsafe flag, which SwiftPM refuses in a dependency pinned by version. The
+    // supported interfaces are the CLI, the HTTP API and the session document (README, docs/).
     products: [
         .executable(name: "swingmaster", targets: ["swingmaster"]),
-        .library(name: "SwingCore", targets: ["SwingCore"]),
-        .library(name: "SwingAudio", targets: ["SwingAudio"]),
-        .library(name: "SwingMedia", targets: ["SwingMedia"]),
-        .library(name: "SwingInference", targets: ["SwingInference"]),
-        .library(name: "SwingVision", targets: ["SwingVision"]),
-        .library(name: "SwingPose", targets: ["SwingPose"]),
-        .library(name: "SwingBiomech", targets: ["SwingBiomech"]),
-        .library(name: "SwingPipeline", targets: ["SwingPipeline"]),
-        .library(name: "SwingStore", targets: ["SwingStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
