@@ -18,12 +18,17 @@ noise floor (−66 dBFS white), resampled ×4 to 44 100 Hz (polyphase, so nothin
 Conditions add: `match` crowd (−14 dB) and a grunt after half the hits; `netcords` a net cord after a
 quarter of the hits; `everything` both. A hit's true time is where it is placed plus its onset: the
 first sample where its 5 ms moving-average envelope reaches 20 % of its peak (measured here, per file).
+A hit also has a *transient span*: from that onset to its last attack within 80 ms (an attack: the 2 ms
+envelope at ≥ 25 % of its peak and at least double what it was 4 ms before; attacks ≥ 8 ms apart). Recorded
+hits have 2–4 attacks (frame, strings, ball) spread over 10–75 ms; scoring "a detection anywhere within
+the hit's transients" uses the span, scoring the contact time uses the onset.
 
     make_recorded_tracks.py SFX_DIR OUT_PREFIX --condition practice|match|netcords|everything
                             [--seed N] [--duration S]
 
 Writes OUT_PREFIX.wav (float32 mono, 44 100 Hz) and OUT_PREFIX.json
-({"sampleRate", "contacts": [seconds], "condition", "seed", "hits": [file names]}).
+({"sampleRate", "contacts": [seconds], "spans": [[onset, last attack] seconds], "condition", "seed",
+"hits": [file names]}).
 Needs numpy and scipy (the project's .deps/venv).
 """
 import argparse
@@ -65,6 +70,20 @@ def onset(x):
     return int(np.argmax(env >= 0.2 * env.max()))
 
 
+def last_attack(x):
+    """Samples from the onset to the hit's last attack within 80 ms (see the module text)."""
+    w, lag, gap = int(0.002 * RATE), int(0.004 * RATE), int(0.008 * RATE)
+    env = np.convolve(np.abs(x), np.ones(w) / w, mode="same")
+    start = onset(x)
+    last, i = start, start
+    while i < min(len(env), start + int(0.08 * RATE)):
+        if i >= lag and env[i] >= 0.25 * env.max() and env[i] >= 2 * env[i - lag]:
+            last, i = i, i + gap
+        else:
+            i += 1
+    return last - start
+
+
 def mix(sfx, condition, seed, duration):
     rng = np.random.default_rng(seed)
     n = int(duration * RATE)
@@ -81,7 +100,7 @@ def mix(sfx, condition, seed, duration):
     if condition in ("match", "everything"):
         crowd = np.tile(sounds[CROWD], int(np.ceil(n / len(sounds[CROWD]))) + 1)[:n]
         out += 10 ** (-14 / 20) * crowd / (np.abs(crowd).max() + 1e-12) * 0.5
-    truth, names = [], []
+    truth, spans, names = [], [], []
     t = 0.8
     while t < duration - 1.0:
         name = HITS[rng.integers(len(HITS))]
@@ -89,6 +108,7 @@ def mix(sfx, condition, seed, duration):
         gain = 10 ** (rng.uniform(-6, 0) / 20) * 0.8 / (np.abs(hit).max() + 1e-12)
         add(hit, t, gain)
         truth.append(t + onset(hit) / RATE)
+        spans.append([truth[-1], truth[-1] + last_attack(hit) / RATE])
         names.append(name)
         gap = rng.uniform(1.2, 2.6)
         if condition in ("match", "everything") and rng.random() < 0.5:
@@ -103,7 +123,7 @@ def mix(sfx, condition, seed, duration):
     peak = np.abs(out).max()
     if peak > 0.99:
         out *= 0.99 / peak
-    return out.astype(np.float32), truth, names
+    return out.astype(np.float32), truth, spans, names
 
 
 def main(argv=None):
@@ -116,10 +136,10 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not os.path.isdir(a.sfx_dir):
         raise SystemExit(f"no folder {a.sfx_dir}: run scripts/setup.sh")
-    samples, truth, names = mix(a.sfx_dir, a.condition, a.seed, a.duration)
+    samples, truth, spans, names = mix(a.sfx_dir, a.condition, a.seed, a.duration)
     wavfile.write(a.out_prefix + ".wav", RATE, samples)
     with open(a.out_prefix + ".json", "w") as f:
-        json.dump({"sampleRate": RATE, "contacts": truth, "condition": a.condition, "seed": a.seed,
+        json.dump({"sampleRate": RATE, "contacts": truth, "spans": spans, "condition": a.condition, "seed": a.seed,
                    "hits": names}, f, indent=1)
     return 0
 
