@@ -24,13 +24,13 @@ DEFAULTS = dict(
     noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0, hitSpreadMs=80.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
     envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
-    prominenceWindowMs=150.0, timeReference="onset", amplitudeReferencePercentile=90.0,
+    prominenceWindowMs=150.0, timeReference="onset", onsetLevel=0.2, amplitudeReferencePercentile=90.0,
     minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=50.0, thudBandHighHz=150.0,
     maxLowBandRatio=4.0, thudMinRise=8.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
     minHighBandRatio=0.01,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
-                    timeReference="peak", minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
+                    timeReference="peak", onsetLevel=0.5, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
                     hitSpreadMs=0.0)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
 HIT_SPREAD_MIN_RELATIVE_AMPLITUDE = 0.25  # ContactDetectorParameters.hitSpreadMinRelativeAmplitude
@@ -121,7 +121,7 @@ def measure(env, pk, p, fs):
     prom = h - max(left_min, right_min)
     level = h - prom / 2 if p["peakPicking"] == "prominence" else h / 2
     base = h - prom if p["peakPicking"] == "prominence" else 0.0
-    onset_level = base + (h - base) * (np.sqrt(0.5) if p["envelopeMode"] == "rms" else 0.5)
+    onset_level = base + (h - base) * p["onsetLevel"]
     left = leading_crossing(env, lo, pk, level)
     onset = leading_crossing(env, lo, pk, onset_level)
     seg = env[pk + 1:hi + 1]

@@ -113,7 +113,7 @@ public struct ContactDetector: Sendable {
         let spectral = SpectralFeatures(parameters: p, sampleRate: fs)
         var kept: [(MeasuredPeak, Double?, Double?)] = []
         for i in peaks {
-            let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, mode: p.envelopeMode, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
+            let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, onsetLevel: p.onsetLevel, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
             let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
             guard fwhm <= p.maxImpactFWHMMs else { continue }
             // In prominence mode "above 3 × floor" means the event itself rises that far: from its base by

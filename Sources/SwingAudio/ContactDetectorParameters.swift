@@ -87,6 +87,12 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     public var prominenceWindowMs = 150.0
     /// Reported time; `.onset` by default (original recipe: `.peak`).
     public var timeReference = TimeReference.onset
+    /// The onset is the last point before the peak where the envelope is at this fraction of its rise
+    /// above the peak's base. 0.5 is the middle of the rise, exact for a sharp impact but 10–40 ms late on a
+    /// recorded hit that builds over several transients (the walk back stops at the first ripple); 0.2
+    /// finds the start of the rise on recordings and is ≈ 2 ms early on a sharp synthetic impact
+    /// (docs/contacts.md, "Recorded sound"). Also anchors the band gates' windows.
+    public var onsetLevel = 0.2
     /// Amplitude score = amplitude / reference, where the reference is this percentile of all shape-valid
     /// candidates' amplitudes (robust to one very loud outlier).
     public var amplitudeReferencePercentile = 90.0
@@ -129,6 +135,7 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         p.envelopeSmoothingPasses = 1
         p.peakPicking = .localMaxima
         p.timeReference = .peak
+        p.onsetLevel = 0.5
         p.minRelativeAmplitude = 0
         p.rejectThuds = false
         p.requireBroadband = false
@@ -197,6 +204,9 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         let weights = [amplitudeWeight, narrownessWeight, symmetryWeight]
         guard weights.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.maxWeight }), weights.reduce(0, +) > 0 else {
             throw bad("weights", "amplitude, narrowness and symmetry weights must be 0…\(Int(Self.maxWeight)) and not all 0")
+        }
+        guard onsetLevel.isFinite, onsetLevel > 0, onsetLevel < 1 else {
+            throw bad("onset-level", "must be between 0 and 1, both excluded (got \(onsetLevel))")
         }
         for (name, v) in [("min-confidence", minConfidence), ("min-relative-amplitude", minRelativeAmplitude)]
         where !(v.isFinite && v >= 0 && v <= 1) {

@@ -5,7 +5,7 @@ struct MeasuredPeak: Sendable {
     var prominence: Double
     var leftCrossing: Double
     var rightCrossing: Double
-    /// Leading-edge crossing of the half-*power* level (the reported onset).
+    /// Leading-edge crossing of ``ContactDetectorParameters/onsetLevel`` of the rise (the reported onset).
     var onsetCrossing: Double
     var floor: Double
 }
@@ -44,11 +44,10 @@ enum PeakShape {
     /// height (`localMaxima`, the literal FWHM). Crossings are linearly interpolated; if the level is not
     /// reached inside the window, the window edge is used (which makes the peak too wide to pass).
     ///
-    /// The onset is the leading-edge crossing of half the peak's *power* above the base: for an
-    /// rms envelope that is `base + (h − base)/√2`, for a rectified one `base + (h − base)/2`. With a
-    /// symmetric smoothing kernel a step in power crosses its half-power level exactly at the step, so
-    /// this is the least biased instant (half *amplitude* on an rms envelope is quarter power: ~1.5 ms early).
-    static func measure(_ env: [Float], peak p: Int, picking: PeakPicking, mode: EnvelopeMode, window w: Int,
+    /// The onset is the leading-edge crossing of `base + (h − base) × onsetLevel`
+    /// (``ContactDetectorParameters/onsetLevel``): low enough to walk back through the ripples of a hit
+    /// that builds over several transients to where its rise starts.
+    static func measure(_ env: [Float], peak p: Int, picking: PeakPicking, onsetLevel: Double, window w: Int,
                         floor: Double) -> MeasuredPeak {
         let n = env.count
         let h = Double(env[p])
@@ -62,9 +61,8 @@ enum PeakShape {
         let prominence = h - max(leftMin, rightMin)
         let level = picking == .prominence ? h - prominence / 2 : h / 2
         let base = picking == .prominence ? h - prominence : 0
-        let onsetLevel = base + (h - base) * (mode == .rms ? 0.5.squareRoot() : 0.5)
         let left = leadingCrossing(env, peak: p, lowest: lo, level: level)
-        let onset = leadingCrossing(env, peak: p, lowest: lo, level: onsetLevel)
+        let onset = leadingCrossing(env, peak: p, lowest: lo, level: base + (h - base) * onsetLevel)
         var right = Double(hi)
         j = p
         while j < hi {

@@ -29,6 +29,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("min-confidence"), help: "Drop contacts below this confidence (default \(Self.D.minConfidence))") var minConfidence: Double?
     @Option(name: .customLong("peak-picking"), help: "localMaxima | prominence (default \(Self.D.peakPicking.rawValue))") var peakPicking: PeakPicking?
     @Option(name: .customLong("time-reference"), help: "peak | onset (default \(Self.D.timeReference.rawValue))") var timeReference: TimeReference?
+    @Option(name: .customLong("onset-level"), help: "The onset is where the envelope is at this fraction of its rise (default \(Self.D.onsetLevel))") var onsetLevel: Double?
     @Option(name: .customLong("min-relative-amplitude"), help: "Drop contacts quieter than this × the session's loud hits (default \(Self.D.minRelativeAmplitude))") var minRelativeAmplitude: Double?
     @Option(name: .customLong("reject-thuds"), help: "Reject low-frequency bounce thuds: true | false (default \(Self.D.rejectThuds))") var rejectThuds: Bool?
     @Option(name: .customLong("max-low-band-ratio"), help: "Thud gate: low-band / in-band energy (default \(Self.D.maxLowBandRatio))") var maxLowBandRatio: Double?
@@ -63,7 +64,7 @@ struct DetectorOptions: ParsableArguments {
         set(\.peakThresholdFactor, peakThresholdFactor); set(\.maxImpactFWHMMs, maxImpactFWHMMs)
         set(\.minGapMs, minGapMs); set(\.hitSpreadMs, hitSpreadMs); set(\.amplitudeWeight, amplitudeWeight); set(\.narrownessWeight, narrownessWeight)
         set(\.symmetryWeight, symmetryWeight); set(\.minConfidence, minConfidence); set(\.peakPicking, peakPicking)
-        set(\.timeReference, timeReference); set(\.minRelativeAmplitude, minRelativeAmplitude)
+        set(\.timeReference, timeReference); set(\.onsetLevel, onsetLevel); set(\.minRelativeAmplitude, minRelativeAmplitude)
         set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio); set(\.thudMinRise, thudMinRise)
         set(\.requireBroadband, requireBroadband); set(\.minHighBandRatio, minHighBandRatio)
         set(\.noiseFloorHopSeconds, noiseFloorHopSeconds); set(\.noiseFloorDecimationMs, noiseFloorDecimationMs); set(\.peakNeighborhoodMs, peakNeighborhoodMs); set(\.prominenceWindowMs, prominenceWindowMs); set(\.amplitudeReferencePercentile, amplitudeReferencePercentile); set(\.thudBandLowHz, thudBandLowHz); set(\.thudBandHighHz, thudBandHighHz); set(\.clickBandLowHz, clickBandLowHz); set(\.clickBandHighHz, clickBandHighHz);
