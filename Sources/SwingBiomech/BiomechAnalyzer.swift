@@ -97,7 +97,7 @@ public enum BiomechAnalyzer {
         shot.wristSpeedCmS = wristSpeed(posed: posed, centre: speedCentre, halfSpan: max(p.speedHalfSpan, 1))
         shot.classification = ContactClassification.classify(forwardCm: forward * 100, lateBelowCm: p.lateBelowCm,
                                                              earlyAboveCm: p.earlyAboveCm)
-        shot.contactFrame = posed[speedCentre].trackIndex
+        shot.contactTrackIndex = posed[speedCentre].trackIndex
         shot.windowFrames = window.map(\.element.trackIndex)
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
         return shot

@@ -120,6 +120,7 @@ public struct Report: Encodable, Sendable {
         public var contact: Contact?
         var wristSpeedCmS: Double?
         var classification: ContactClassification?
+        /// Index into the input track's `frames` of the contact frame.
         var contactFrame: Int?
         var groundCm: Double?
         public var arc: Arc?
@@ -150,7 +151,7 @@ public struct Report: Encodable, Sendable {
             }
             return Shot(index: s.index, time: s.time, contactTime: s.contactTime, confidence: s.confidence,
                         status: s.status, contact: contact, wristSpeedCmS: s.wristSpeedCmS,
-                        classification: s.classification, contactFrame: s.contactFrame, groundCm: s.groundCm, arc: arc)
+                        classification: s.classification, contactFrame: s.contactTrackIndex, groundCm: s.groundCm, arc: arc)
         }
         let st = result.stats
         stats = Stats(shotCount: st.shotCount, forward: st.forward, lateral: st.lateral, height: st.height,

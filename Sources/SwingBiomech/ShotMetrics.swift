@@ -45,7 +45,7 @@ public struct ShotMetrics: Sendable, Equatable {
     public var classification: ContactClassification?
     /// Track index of the contact frame: the posed frame nearest t_c (interpolate mode) or the chosen
     /// best-confidence frame.
-    public var contactFrame: Int?
+    public var contactTrackIndex: Int?
     /// Ground level g of the shot (median lowest-foot height relative to the pelvis), cm.
     public var groundCm: Double?
     /// Track indices of the posed frames in the swing window.

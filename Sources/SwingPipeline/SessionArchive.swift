@@ -29,7 +29,7 @@ public enum SessionArchive {
                 index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status,
                 forwardCm: entry.contact?.forwardCm, lateralCm: entry.contact?.lateralCm, heightCm: entry.contact?.heightCm,
                 wristSpeedCmS: entry.wristSpeedCmS, classification: entry.classification,
-                contactFrame: entry.contactVideoFrame,
+                contactVideoFrame: entry.contactVideoFrame,
                 arcJSON: try entry.arc.map { String(decoding: try compact.encode($0), as: UTF8.self) },
                 source: entry.source, visualOffsetMs: entry.visualOffsetMs,
                 framesJSON: frames.isEmpty ? nil : String(decoding: try compact.encode(frames), as: UTF8.self)))
@@ -134,7 +134,7 @@ public enum SessionArchive {
                 status: shot.status, contact: contact,
                 wristSpeedCmS: shot.wristSpeedCmS,
                 classification: shot.classification,
-                contactVideoFrame: shot.contactFrame, groundCm: nil,
+                contactVideoFrame: shot.contactVideoFrame, groundCm: nil,
                 arc: shot.arcJSON.flatMap { try? dec.decode(Report.Arc.self, from: Data($0.utf8)) },
                 source: shot.source, visualOffsetMs: shot.visualOffsetMs)
         }

@@ -118,7 +118,7 @@ public struct SessionDocument: Codable, Sendable, Equatable {
             return Shot(index: shot.index, time: shot.time, contactTime: shot.contactTime, confidence: shot.confidence,
                         status: shot.status, contact: entry.contact, wristSpeedCmS: shot.wristSpeedCmS,
                         classification: shot.classification,
-                        contactVideoFrame: shot.contactFrame.flatMap { analysis.videoFrame(ofTrackIndex: $0) },
+                        contactVideoFrame: shot.contactTrackIndex.flatMap { analysis.videoFrame(ofTrackIndex: $0) },
                         groundCm: shot.groundCm, arc: arc, source: fused?.source,
                         visualOffsetMs: fused?.offset.map { $0 * 1000 })
         }

@@ -137,6 +137,11 @@ extension AppDatabase {
             try db.drop(table: "shot")
             try db.rename(table: "shotNew", to: "shot")
         }
+        // The column holds a video frame index (the document's `contactVideoFrame`); the pose track's own
+        // index is never stored. Named for what it indexes, as in the document.
+        migrator.registerMigration("v6-contact-video-frame") { db in
+            try db.alter(table: "shot") { t in t.rename(column: "contactFrame", to: "contactVideoFrame") }
+        }
         return migrator
     }
 }

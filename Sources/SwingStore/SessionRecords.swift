@@ -77,7 +77,7 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var wristSpeedCmS: Double?
     public var classification: ContactClassification?
     /// The video frame (0-based) used as the contact frame (the document's `contactVideoFrame`).
-    public var contactFrame: Int?
+    public var contactVideoFrame: Int?
     /// The swing arc as JSON text.
     public var arcJSON: String?
     /// The joints of every swing-window frame as JSON text (sessions stored before v3 only).
@@ -97,14 +97,14 @@ public struct ShotRecord: Codable, Sendable, Equatable, FetchableRecord, Mutable
     /// A shot to be saved with its session.
     public init(index: Int, time: Double, confidence: Double, status: ShotStatus,
                 forwardCm: Double? = nil, lateralCm: Double? = nil, heightCm: Double? = nil,
-                wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil, contactFrame: Int? = nil,
+                wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil, contactVideoFrame: Int? = nil,
                 arcJSON: String? = nil, jointsJSON: String? = nil, source: ContactSource? = nil,
                 visualOffsetMs: Double? = nil, framesJSON: String? = nil) {
         id = nil; sessionId = 0
         self.index = index; self.time = time; self.confidence = confidence; self.status = status
         self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
         self.wristSpeedCmS = wristSpeedCmS; self.classification = classification
-        self.contactFrame = contactFrame; self.arcJSON = arcJSON; self.jointsJSON = jointsJSON
+        self.contactVideoFrame = contactVideoFrame; self.arcJSON = arcJSON; self.jointsJSON = jointsJSON
         self.source = source; self.visualOffsetMs = visualOffsetMs; self.framesJSON = framesJSON
     }
 

@@ -28,13 +28,13 @@ import SwingCore
         let s = try shot(track, at: t0 + 0.3 * (t1 - t0))
         #expect(abs(try #require(s.forwardCm) - 36) < 1e-6)     // 30 + 0.3 · 20
         #expect(abs(try #require(s.heightCm) - (97 + 3)) < 1e-6) // up 0 → 10 cm, 30 % of the way
-        #expect(s.contactFrame == 60)                             // nearest frame
+        #expect(s.contactTrackIndex == 60)                             // nearest frame
     }
 
     @Test func contactExactlyOnAFrameUsesThatFrame() throws {
         let s = try shot(try steppedTrack(), at: 61.0 / 60)
         #expect(abs(try #require(s.forwardCm) - 50) < tol)
-        #expect(s.contactFrame == 61)
+        #expect(s.contactTrackIndex == 61)
     }
 
     @Test func soundDelayShiftsTheContactEarlier() throws {
@@ -115,7 +115,7 @@ import SwingCore
         #expect(abs(try #require(try shot(track, at: 0.125).wristSpeedCmS) - 50) < 1e-9)
         // Tie between frames 5 and 6 (t = 0.6875) → frame 5: indices 2 and 8 → (0.25 + 1.0) m/s.
         let tie = try shot(track, at: 0.6875)
-        #expect(tie.contactFrame == 5)
+        #expect(tie.contactTrackIndex == 5)
         #expect(abs(try #require(tie.wristSpeedCmS) - 125) < 1e-9)
         // Nearest frame 19 (last): indices 16 and 19 → (2.0 + 2.375) m/s.
         #expect(abs(try #require(try shot(track, at: 2.375).wristSpeedCmS) - 437.5) < 1e-9)
@@ -131,7 +131,7 @@ import SwingCore
         var p = BiomechParameters()
         p.contactFrame = .bestConfidence
         let s = try shot(track, at: 61.0 / 60, p)
-        #expect(s.contactFrame == 63)
+        #expect(s.contactTrackIndex == 63)
         #expect(abs(try #require(s.forwardCm) - 63) < 1e-9)
         // Interpolate mode on the same input gives frame 61's value.
         #expect(abs(try #require(try shot(track, at: 61.0 / 60).forwardCm) - 61) < 1e-9)
@@ -148,6 +148,6 @@ import SwingCore
         var p = BiomechParameters()
         p.contactFrame = .bestConfidence
         // Frames 58 and 64 tie on confidence; 64 is 2 frames from t_c (frame 62), 58 is 4.
-        #expect(try shot(track, at: 62.0 / 60, p).contactFrame == 64)
+        #expect(try shot(track, at: 62.0 / 60, p).contactTrackIndex == 64)
     }
 }

@@ -24,7 +24,7 @@ import SwingStore
                                      shotCount: 2, consistency: consistency)
             let shots = [
                 ShotRecord(index: 1, time: 3.412, confidence: 0.91, status: .ok, forwardCm: 41.2, lateralCm: 58,
-                        heightCm: 96.3, wristSpeedCmS: 812, classification: .optimal, contactFrame: 205,
+                        heightCm: 96.3, wristSpeedCmS: 812, classification: .optimal, contactVideoFrame: 205,
                         arcJSON: #"{"body":[[40.0,57.0,95.0,3.4]]}"#, jointsJSON: "[]"),
                 ShotRecord(index: 2, time: 7.5, confidence: 0.5, status: .noPerson),
             ]

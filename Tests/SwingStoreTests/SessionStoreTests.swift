@@ -13,7 +13,7 @@ import SwingCore
     static func shot(_ index: Int) -> ShotRecord {
         ShotRecord(index: index, time: Double(index) * 2.5, confidence: 0.9, status: .ok,
                 forwardCm: 41.2, lateralCm: 58, heightCm: 96.3, wristSpeedCmS: 812,
-                classification: .optimal, contactFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
+                classification: .optimal, contactVideoFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
     }
 
     @Test func dominantHandIsAskedOnceThenRemembered() throws {
@@ -34,7 +34,7 @@ import SwingCore
         #expect(detail.session.fileName == "a.mp4")
         #expect(detail.session.consistency == 63.5 && detail.session.hand == .right)
         #expect(detail.shots.map(\.index) == [1, 2, 3])
-        #expect(detail.shots[0].forwardCm == 41.2 && detail.shots[0].contactFrame == 150)
+        #expect(detail.shots[0].forwardCm == 41.2 && detail.shots[0].contactVideoFrame == 150)
         #expect(detail.shots[2].forwardCm == nil && detail.shots[2].status == .noPerson)
     }
 

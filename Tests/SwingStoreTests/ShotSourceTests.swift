@@ -46,12 +46,13 @@ import Testing
                 VALUES ('/v/old.mp4', 'old.mp4', 'ab', '2026-01-01 10:00:00.000', 12, 10, 'right', '{}', 1)
                 """)
             try db.execute(sql: """
-                INSERT INTO shot (sessionId, "index", time, confidence, status) VALUES (1, 1, 2.0, 0.9, 'ok')
+                INSERT INTO shot (sessionId, "index", time, confidence, status, contactFrame) VALUES (1, 1, 2.0, 0.9, 'ok', 60)
                 """)
         }
         let db = try AppDatabase(queue)   // runs the later migrations
         let detail = try #require(try db.session(id: 1))
         #expect(detail.shots.count == 1 && detail.shots[0].time == 2.0 && detail.shots[0].status == .ok)
+        #expect(detail.shots[0].contactVideoFrame == 60)   // the v1 column `contactFrame`, renamed
         #expect(detail.shots[0].source == nil && detail.shots[0].visualOffsetMs == nil)
         #expect(detail.session.documentJSON == nil && detail.shots[0].framesJSON == nil)
         // Every registered migration ran, in order (whatever later ones exist).
