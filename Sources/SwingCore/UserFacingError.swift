@@ -16,7 +16,7 @@ public protocol UserFacingError: Error, CustomStringConvertible, Sendable {
 /// (`CatalogError.modelNotFound(id)`). Callers branch on `kind`, never on the text.
 ///
 /// The sentence style (checked by the CLI fault suite and the server's error tests): one sentence,
-/// starting with a capital letter (or a quoted name or path) and ending with a period, saying what
+/// starting with a capital letter (or a quoted name, a flag, or the path it is about) and ending with a period, saying what
 /// happened and, where it helps, what to do. A library's own text (FFmpeg, ONNX Runtime, SQLite) is
 /// appended after a colon. Cancellation always reads ``cancelledSentence(_:)``.
 public protocol CategorizedError: UserFacingError, Equatable {

@@ -230,7 +230,7 @@ struct APIRoutes: Sendable {
     static func seconds(_ text: String?, _ name: String) throws -> Double? {
         guard let text else { return nil }
         guard let v = Double(text), v.isFinite, v >= 0, v <= 1_000_000 else {
-            throw APIError(.badRequest, "\(name) must be a number of seconds from 0 to 1000000 (got \(text.prefix(40))).")
+            throw APIError(.badRequest, "The \(name) must be a number of seconds from 0 to 1000000 (got \(text.prefix(40))).")
         }
         return v
     }

@@ -1,10 +1,13 @@
 /// The sentence style every error of ours follows (documented on `CategorizedError`): one line, starting
-/// with a capital letter, a digit, or a quoted name, path or flag, and ending with a period (or `?`/`!`).
+/// with a capital letter, a digit, a quoted name, a flag, or the path or file name it is about
+/// (`notes.mp4 is not …`), and ending with a period (or `?`/`!`).
 public enum ErrorSentence {
     /// Whether `sentence` follows the style.
     public static func isWellFormed(_ sentence: String) -> Bool {
         guard let first = sentence.first, let last = sentence.last, !sentence.contains("\n") else { return false }
-        let startsWell = first.isUppercase || first.isNumber || "'\"`/-.~".contains(first)
+        let firstWord = sentence.prefix { $0 != " " }
+        let namesAFile = firstWord.contains("/") || firstWord.dropFirst().contains(".")
+        let startsWell = first.isUppercase || first.isNumber || "'\"`/-.~".contains(first) || namesAFile
         return startsWell && ".?!".contains(last)
     }
 

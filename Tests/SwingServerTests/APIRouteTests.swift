@@ -47,7 +47,7 @@ import Testing
             let frames = try #require(shot["frames"] as? [[String: Any]])
             #expect(frames.count > 5)
             let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
-            #expect(missing == .notFound && (error["error"] as? String)?.isEmpty == false)
+            #expect(missing == .notFound && (error["error"] as? String).map(ErrorSentence.isWellFormed) == true)
 
             // The video answers Range requests (the browser's seeking), and a start past the end is 416.
             var range = HTTPFields(); range[.range] = "bytes=0-99"
@@ -175,6 +175,7 @@ import Testing
             let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
             let sentence = try #require(body?["error"] as? String)
             #expect(sentence.contains("notes.mp4") && !sentence.contains(server.home.path), "\(sentence)")
+            #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect((body?["code"] as? Int ?? 0) > 0)
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
             let (_, list) = try await client.json("/api/sessions")
@@ -192,11 +193,15 @@ import Testing
             #expect(big.status == .contentTooLarge)
             let text = try await client.upload(Data("x".utf8), type: "text/plain")
             #expect(text.status == .unsupportedMediaType)
+            for refused in [big, text] {
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: refused.body)) as? [String: Any]
+                #expect((body?["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(String(describing: body))")
+            }
             for query in ["?hand=both", "?start=-1", "?duration=abc", "?duration=0", "?start=1e400"] {
                 let r = try await client.upload(Data(count: 10), query: query)
                 #expect(r.status == .badRequest, "\(query) → \(r.status)")
                 let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
-                #expect((body?["error"] as? String)?.hasSuffix(".") == true, "\(query): \(String(describing: body))")
+                #expect((body?["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(query): \(String(describing: body))")
             }
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
         }
