@@ -21,7 +21,7 @@ from scipy.signal import butter, sosfiltfilt
 DEFAULTS = dict(
     lowHz=1000.0, highHz=4000.0, filterOrder=4, envelopeWindowMs=5.0,
     noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0, noiseFloorHopSeconds=0.5,
-    noiseFloorDecimationMs=1.0, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minGapMs=300.0, hitSpreadMs=80.0,
+    noiseFloorDecimationMs=1.0, peakThresholdFactor=2.5, maxImpactFWHMMs=40.0, minGapMs=300.0, hitSpreadMs=80.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
     envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
     prominenceWindowMs=150.0, timeReference="onset", onsetLevel=0.2, amplitudeReferencePercentile=90.0,
@@ -30,7 +30,7 @@ DEFAULTS = dict(
     minHighBandRatio=0.01,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
-                    timeReference="peak", onsetLevel=0.5, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
+                    timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
                     hitSpreadMs=0.0)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
 HIT_SPREAD_MIN_RELATIVE_AMPLITUDE = 0.25  # ContactDetectorParameters.hitSpreadMinRelativeAmplitude
