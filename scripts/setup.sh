@@ -12,7 +12,9 @@
 #     browser tests), pinned below.
 #  4. Recorded tennis sounds (Free Tennis 0.4.8's sound effects, GPL-2+, from Debian's checksum-pinned
 #     `freetennis-common` package) unpacked to .deps/sounds/freetennis, for the recorded-sound contact
-#     measurements (tools/make_recorded_tracks.py, bench/recorded_contacts.sh). Never committed.
+#     measurements (tools/make_recorded_tracks.py, bench/recorded_contacts.sh); and Tennix 1.1's
+#     (MelodyLoops.com, public domain, from Debian's checksum-pinned `tennix` package, amd64) unpacked by
+#     tools/tennix_sounds.py to .deps/sounds/tennix. Never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +25,9 @@ DEPS=".deps"
 PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0)
 FREETENNIS_DEB="freetennis-common_0.4.8-14_all.deb"
 FREETENNIS_SHA256="33e49368e75e2aaaa4ce036c07bd5eb34085359b0cf082d21c448fc7af3290d4"
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v7"
+TENNIX_DEB="tennix_1.1-3.2+b3_amd64.deb"
+TENNIX_SHA256="0aa7beb065627217fff2dbcba0745b13a809ebcbd2fddab5570b547f44040374"
+STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v8"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -100,6 +104,27 @@ if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null && [ ! -f "$soun
   dpkg-deb -x "$deb" "$tmp"
   cp "$tmp"/usr/share/sounds/freetennis-common/sfx/*.wav "$sounds/"
   cp "$tmp"/usr/share/doc/freetennis-common/copyright "$sounds/COPYRIGHT"
+  rm -rf "$tmp"
+fi
+# Debian's tennix: amd64 only (its data archive is the same on every architecture, the package is not).
+sounds="$DEPS/sounds/tennix"
+if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null && [ "$(dpkg --print-architecture)" = "amd64" ] \
+   && [ ! -f "$sounds/racket1.wav" ]; then
+  mkdir -p "$DEPS/debs" "$sounds"
+  deb="$DEPS/debs/$TENNIX_DEB"
+  if [ ! -f "$deb" ] || ! echo "$TENNIX_SHA256  $deb" | sha256sum -c --status; then
+    say "downloading Debian's tennix (recorded tennis sounds)"
+    rm -f "$deb"
+    (cd "$DEPS/debs" && apt-get download -qq tennix=1.1-3.2+b3 2>/dev/null) || {
+      SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+      $SUDO apt-get update -qq && (cd "$DEPS/debs" && apt-get download -qq tennix=1.1-3.2+b3)
+    }
+  fi
+  echo "$TENNIX_SHA256  $deb" | sha256sum -c --status || { say "tennix checksum mismatch"; exit 1; }
+  tmp="$(mktemp -d)"
+  dpkg-deb -x "$deb" "$tmp"
+  "$DEPS/venv/bin/python" tools/tennix_sounds.py "$tmp/usr/share/games/tennix/tennix.tnx" "$sounds"
+  cp "$tmp"/usr/share/doc/tennix/copyright "$sounds/COPYRIGHT"
   rm -rf "$tmp"
 fi
 

@@ -27,7 +27,7 @@ DEFAULTS = dict(
     prominenceWindowMs=150.0, timeReference="onset", onsetLevel=0.2, amplitudeReferencePercentile=90.0,
     minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=50.0, thudBandHighHz=150.0,
     maxLowBandRatio=4.0, thudMinRise=8.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
-    minHighBandRatio=0.01,
+    minHighBandRatio=0.01, thudMaskedRise=1.5, thudMaskedRatio=10.0,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
                     timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
@@ -171,13 +171,30 @@ def band_ratios(x, y, onset, p, fs, thud_sos, click_sos):
     low = None
     if thud_sos is not None and len(snippet) > 3 * (2 * len(thud_sos) + 1):
         ev, bg = window_energies(sosfiltfilt(thud_sos, snippet), a, onset, fs)
-        low = max(0.0, ev - bg) / main if ev >= p["thudMinRise"] * bg else 0.0
+        excess = max(0.0, ev - bg) / main
+        low = excess if ev >= p["thudMinRise"] * bg or (
+            ev >= p["thudMaskedRise"] * bg and excess > p["thudMaskedRatio"]) else 0.0
     if low is not None and low > p["maxLowBandRatio"]:
         return low, None, in_band  # a thud needs no click test
     return low, ratio(click_sos), in_band
 
 
 BAND_EXCERPTS, BAND_EXCERPT_S, BAND_EMPTY_BELOW = 24, 0.5, 1e-3
+# BandContent.transientShare in Swift: which loud candidates count, what counts as broadband, the share
+# below which the recording's hits are taken as band-limited, and the fewest loud candidates to decide on.
+LOUD_FRACTION, BROADBAND_FACTOR, BROADBAND_MIN_SHARE, BROADBAND_MIN_LOUD = 0.5, 3.0, 0.15, 3
+
+
+def broadband_share(heights, highs, p):
+    """Share of the loud candidates (peak ≥ half the 90th percentile) whose click-band transient is at
+    least 3 × minHighBandRatio; None when fewer than 3 are loud."""
+    if not heights:
+        return None
+    reference = float(np.percentile(heights, p["amplitudeReferencePercentile"]))
+    loud = [hi for h, hi in zip(heights, highs) if h >= LOUD_FRACTION * reference and hi is not None]
+    if len(loud) < BROADBAND_MIN_LOUD:
+        return None
+    return sum(hi >= BROADBAND_FACTOR * p["minHighBandRatio"] for hi in loud) / len(loud)
 
 
 def click_band_content(x, y, p, fs):
@@ -239,9 +256,15 @@ def detect(x, fs, params=None):
                 continue
             if p["rejectThuds"] and low is not None and low > p["maxLowBandRatio"]:
                 continue
-            if p["requireBroadband"] and high is not None and high < p["minHighBandRatio"]:
-                continue
         kept.append((pk, h, left, right, onset, low, high, floor[pk]))
+    if p["requireBroadband"]:
+        # Sound up there, but not in the recording's sharp sounds (hits recorded band-limited under
+        # broadband noise): the gate would reject every hit, so it is skipped (ContactDetector.swift).
+        share = broadband_share([k[1] for k in kept], [k[6] for k in kept], p)
+        if share is not None and share < BROADBAND_MIN_SHARE:
+            p = dict(p, requireBroadband=False)
+        else:
+            kept = [k for k in kept if k[6] is None or k[6] >= p["minHighBandRatio"]]
     if not kept:
         return []
     reference = max(float(np.percentile([k[1] for k in kept], p["amplitudeReferencePercentile"])), 1e-12)

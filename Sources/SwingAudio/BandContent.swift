@@ -40,4 +40,33 @@ enum BandContent {
         }
         return main > 0 ? band / main : nil
     }
+
+    /// Candidates at least this fraction of the reference peak (``ContactDetectorParameters/amplitudeReferencePercentile``)
+    /// are the recording's loud sharp sounds, the ones the transient share is measured on.
+    static let loudFraction = 0.5
+    /// A loud candidate counts as broadband when its click-band transient is at least this ×
+    /// ``ContactDetectorParameters/minHighBandRatio``.
+    static let broadbandFactor = 3.0
+    /// Below this share of broadband loud candidates the recording's hits are taken as band-limited.
+    /// Measured: 0–0.05 on recorded band-limited hits (with full-band wind or crowd over them), 0.34–0.47
+    /// on full-band recorded sessions (their bounces are loud and not broadband), 0.93–1 on the synthetic ones.
+    static let minBroadbandShare = 0.15
+    /// Fewer loud candidates than this decide nothing.
+    static let minLoud = 3
+
+    /// The share of loud candidates whose click-band transient is broadband (see ``broadbandFactor``):
+    /// the check for hits recorded band-limited under sound that is not (wind hiss, a full-band crowd),
+    /// where ``ratio(samples:bandPassed:lowHz:highHz:sampleRate:)`` finds content in the click band and
+    /// the gate would reject every hit. `nil` when fewer than ``minLoud`` candidates are loud.
+    /// - Parameters:
+    ///   - heights: the candidates' envelope peaks; `highs`: their click-band ratios (`nil`: not measured).
+    static func transientShare(heights: [Double], highs: [Double?], referencePercentile: Double,
+                               minHighBandRatio: Double) -> Double? {
+        guard !heights.isEmpty, heights.count == highs.count else { return nil }
+        var sorted = heights.map { Float($0) }
+        let reference = Double(Envelope.percentile(&sorted, referencePercentile))
+        let loud = zip(heights, highs).compactMap { h, high in h >= loudFraction * reference ? high : nil }
+        guard loud.count >= minLoud else { return nil }
+        return Double(loud.filter { $0 >= broadbandFactor * minHighBandRatio }.count) / Double(loud.count)
+    }
 }

@@ -40,6 +40,9 @@ public struct ContactDetection: Sendable, Equatable {
     public var notes: [String]
     /// Energy in the upper click band over the detection band's, over the recording (`nil` when not measured).
     public var clickBandContent: Double?
+    /// Share of the recording's loud candidates with a broadband click (`nil` when not measured or fewer
+    /// than three were loud); below 0.15 the broadband gate is skipped.
+    public var broadbandShare: Double?
 }
 
 /// Finds racket–ball contacts in mono audio (the recipe of `docs/contacts.md`):
@@ -76,11 +79,12 @@ public struct ContactDetector: Sendable {
         func samplesFor(ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
 
         let main = ZeroPhaseFilter(sections: Butterworth.bandPass(order: p.filterOrder, lowHz: p.lowHz, highHz: p.highHz, sampleRate: fs))
-        guard samples.count > main.padLength else { progress?("contacts", 1); return ContactDetection(contacts: [], notes: [], clickBandContent: nil) }
+        guard samples.count > main.padLength else { progress?("contacts", 1); return ContactDetection(contacts: [], notes: [], clickBandContent: nil, broadbandShare: nil) }
         let y = main.apply(samples) { progress?("contacts", 0.8 * $0) }
 
         var notes: [String] = []
         var clickContent: Double?
+        var broadbandShare: Double?
         if p.requireBroadband {
             let (low, high) = BandContent.upperBand(low: p.clickBandLowHz, high: min(p.clickBandHighHz, 0.45 * fs))
             clickContent = BandContent.ratio(samples: samples, bandPassed: y, lowHz: low, highHz: high, sampleRate: fs)
@@ -127,9 +131,22 @@ public struct ContactDetector: Sendable {
                 guard f.inBandTransient > 0 else { continue }
                 (low, high) = (f.low, f.high)
                 if p.rejectThuds, let low, low > p.maxLowBandRatio { continue }
-                if p.requireBroadband, let high, high < p.minHighBandRatio { continue }
             }
             kept.append((m, low, high))
+        }
+        if p.requireBroadband {
+            let share = BandContent.transientShare(heights: kept.map(\.0.height), highs: kept.map(\.2),
+                                                   referencePercentile: p.amplitudeReferencePercentile,
+                                                   minHighBandRatio: p.minHighBandRatio)
+            broadbandShare = share
+            if let share, share < BandContent.minBroadbandShare {
+                // Sound up there, but not in the recording's sharp sounds: hits recorded band-limited
+                // under full-band wind or crowd. The gate would reject every hit.
+                p.requireBroadband = false
+                notes.append("The recording's sharp sounds have almost nothing above \(Int(p.clickBandLowHz / 100) * 100) Hz, though other sound there does (hits recorded band-limited under wind or a crowd), so hits were not required to sound broadband; squeaks and tones are less well told apart.")
+            } else {
+                kept.removeAll { if let high = $0.2 { high < p.minHighBandRatio } else { false } }
+            }
         }
 
         var amplitudes = kept.map { Float($0.0.height) }
@@ -155,6 +172,7 @@ public struct ContactDetector: Sendable {
             MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000), candidates: scored,
             spread: p.hitSpreadMs / 1000, minRelativeAmplitude: ContactDetectorParameters.hitSpreadMinRelativeAmplitude)
         progress?("contacts", 1)
-        return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent)
+        return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent,
+                                broadbandShare: broadbandShare)
     }
 }

@@ -112,9 +112,16 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// A candidate whose low-band energy excess is more than this × its in-band excess is a thud.
     public var maxLowBandRatio = 4.0
     /// …and whose low band rises with it: event energy at least this × the low band's own background
-    /// just before. A bounce's thud rises ×10 and more; wind swelling over seconds does not, though its
-    /// excess alone can be many times a quiet hit's. 1 disables the rise test.
+    /// just before. A bounce's thud rises ×1000 and more in calm air; wind swelling over seconds does not,
+    /// though its excess alone can be many times a quiet hit's. 1 disables the rise test.
     public var thudMinRise = 8.0
+    /// A thud half-masked by wind: under gusts near full scale a recorded bounce's low band rises only
+    /// ×1.4–16 over the wind before it (`thudMinRise` let 41 of them through in 180 s), but its excess is
+    /// still 6–135 × its in-band excess, where hits in the same gusts measure ≤ 1.6 (95th percentile). A
+    /// candidate whose low band rises at least `thudMaskedRise` × and whose excess ratio is above
+    /// `thudMaskedRatio` is a thud too. `thudMaskedRise` ≥ `thudMinRise` disables the second test.
+    public var thudMaskedRise = 1.5
+    public var thudMaskedRatio = 10.0
     /// Require a broadband click: high-band transient energy / in-band transient energy ≥ `minHighBandRatio`.
     /// Rejects narrowband squeaks and tonal sounds; wind and thuds have nothing up there.
     public var requireBroadband = true
@@ -228,6 +235,12 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
             }
             guard thudMinRise.isFinite, thudMinRise >= 1, thudMinRise <= Self.maxRatio else {
                 throw bad("thud-min-rise", "must be 1…\(Self.maxRatio) (got \(thudMinRise))")
+            }
+            guard thudMaskedRise.isFinite, thudMaskedRise >= 1, thudMaskedRise <= Self.maxRatio else {
+                throw bad("thud-masked-rise", "must be 1…\(Self.maxRatio) (got \(thudMaskedRise))")
+            }
+            guard thudMaskedRatio.isFinite, thudMaskedRatio > 0, thudMaskedRatio <= Self.maxRatio else {
+                throw bad("thud-masked-ratio", "must be a positive number up to \(Self.maxRatio) (got \(thudMaskedRatio))")
             }
         }
         if requireBroadband {

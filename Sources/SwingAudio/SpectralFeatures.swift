@@ -11,7 +11,9 @@ import Foundation
 /// The thud band must also *rise* with the event: its event energy at least
 /// ``ContactDetectorParameters/thudMinRise`` × its own background. A bounce's thud does; wind swelling
 /// over seconds does not (its excess over 100 ms is small against its level, yet that excess alone was
-/// enough to veto a quiet hit).
+/// enough to veto a quiet hit). Under gusts near full scale a bounce's rise is small too, so a rise of
+/// ``ContactDetectorParameters/thudMaskedRise`` suffices when the excess is far beyond a hit's
+/// (``ContactDetectorParameters/thudMaskedRatio``).
 struct SpectralFeatures: Sendable {
     /// Auxiliary band-pass order (prototype N) for the thud and click bands.
     static let auxiliaryOrder = 4
@@ -25,11 +27,15 @@ struct SpectralFeatures: Sendable {
     let sampleRate: Double
     let maxLowBandRatio: Double
     let thudMinRise: Double
+    let thudMaskedRise: Double
+    let thudMaskedRatio: Double
 
     init(parameters p: ContactDetectorParameters, sampleRate fs: Double) {
         sampleRate = fs
         maxLowBandRatio = p.maxLowBandRatio
         thudMinRise = p.thudMinRise
+        thudMaskedRise = p.thudMaskedRise
+        thudMaskedRatio = p.thudMaskedRatio
         thud = p.rejectThuds
             ? ZeroPhaseFilter(sections: Butterworth.bandPass(order: Self.auxiliaryOrder, lowHz: p.thudBandLowHz,
                                                              highHz: p.thudBandHighHz, sampleRate: fs))
@@ -83,7 +89,10 @@ struct SpectralFeatures: Sendable {
         var low: Double?
         if let thud, snippet.count > thud.padLength {
             let (event, background) = windowEnergies(thud.apply(snippet), offset: a, onset: onset)
-            low = event >= thudMinRise * background ? max(0, event - background) / mainEnergy : 0
+            let excess = max(0, event - background) / mainEnergy
+            let rises = event >= thudMinRise * background
+                || (event >= thudMaskedRise * background && excess > thudMaskedRatio)
+            low = rises ? excess : 0
         }
         if let low, low > maxLowBandRatio { return (low, nil, inBand) }
         return (low, ratio(click), inBand)

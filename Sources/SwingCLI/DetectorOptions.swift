@@ -34,6 +34,8 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("reject-thuds"), help: "Reject low-frequency bounce thuds: true | false (default \(Self.D.rejectThuds))") var rejectThuds: Bool?
     @Option(name: .customLong("max-low-band-ratio"), help: "Thud gate: low-band / in-band energy (default \(Self.D.maxLowBandRatio))") var maxLowBandRatio: Double?
     @Option(name: .customLong("thud-min-rise"), help: "Thud gate: the low band must rise this many times over its own background; 1 = off (default \(Self.D.thudMinRise))") var thudMinRise: Double?
+    @Option(name: .customLong("thud-masked-rise"), help: "Thud gate under wind: this smaller rise suffices when the low-band / in-band energy is above --thud-masked-ratio; equal to --thud-min-rise = off (default \(Self.D.thudMaskedRise))") var thudMaskedRise: Double?
+    @Option(name: .customLong("thud-masked-ratio"), help: "Thud gate under wind: low-band / in-band energy above which --thud-masked-rise suffices (default \(Self.D.thudMaskedRatio))") var thudMaskedRatio: Double?
     @Option(name: .customLong("require-broadband"), help: "Require a broadband click: true | false (default \(Self.D.requireBroadband))") var requireBroadband: Bool?
     @Option(name: .customLong("min-high-band-ratio"), help: "Broadband gate: high-band / in-band energy (default \(Self.D.minHighBandRatio))") var minHighBandRatio: Double?
 
@@ -66,6 +68,7 @@ struct DetectorOptions: ParsableArguments {
         set(\.symmetryWeight, symmetryWeight); set(\.minConfidence, minConfidence); set(\.peakPicking, peakPicking)
         set(\.timeReference, timeReference); set(\.onsetLevel, onsetLevel); set(\.minRelativeAmplitude, minRelativeAmplitude)
         set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio); set(\.thudMinRise, thudMinRise)
+        set(\.thudMaskedRise, thudMaskedRise); set(\.thudMaskedRatio, thudMaskedRatio)
         set(\.requireBroadband, requireBroadband); set(\.minHighBandRatio, minHighBandRatio)
         set(\.noiseFloorHopSeconds, noiseFloorHopSeconds); set(\.noiseFloorDecimationMs, noiseFloorDecimationMs); set(\.peakNeighborhoodMs, peakNeighborhoodMs); set(\.prominenceWindowMs, prominenceWindowMs); set(\.amplitudeReferencePercentile, amplitudeReferencePercentile); set(\.thudBandLowHz, thudBandLowHz); set(\.thudBandHighHz, thudBandHighHz); set(\.clickBandLowHz, clickBandLowHz); set(\.clickBandHighHz, clickBandHighHz);
         try p.validate(sampleRate: 44_100)

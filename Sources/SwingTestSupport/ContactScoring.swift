@@ -18,6 +18,12 @@ public struct ContactScore: Sendable, Equatable, Codable {
     ///   - detected: detected times, s.
     ///   - truth: true times, s.
     ///   - tolerance: a detection within ±tolerance of a truth time matches it (each at most once).
+    /// A score from its counts (for matching rules other than ±tolerance, e.g. a hit's transient span).
+    public init(truePositives: Int, falsePositives: Int, falseNegatives: Int, errors: [Double]) {
+        self.truePositives = truePositives; self.falsePositives = falsePositives
+        self.falseNegatives = falseNegatives; self.errors = errors
+    }
+
     public init(detected: [Double], truth: [Double], tolerance: Double) {
         var pairs: [(Double, Int, Int)] = []
         for (i, d) in detected.enumerated() {

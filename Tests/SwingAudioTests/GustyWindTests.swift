@@ -5,7 +5,10 @@ import SwingTestSupport
 
 /// Wind that swells over seconds, peaking near full scale below 150 Hz (issue #10, part 3): the thud gate
 /// must not take a quiet hit inside a gust for a bounce (it compared the low band's excess alone, and lost
-/// 1 hit in 6 on such a track), while it still rejects the bounces it exists for.
+/// 1 hit in 6 on such a track), while it still rejects the bounces it exists for. Since the masked-thud
+/// test (`thudMaskedRise`, `thudMaskedRatio`), which catches recorded bounces the wind half-hides (41 false
+/// contacts in 180 s of recorded gusts without it, 13 with it), the gate may cost one hit in a minute of
+/// these gusts: at most one, and F1 stays ≥ 0.98.
 struct GustyWindTests {
     /// `track` plus gust-modulated rumble: white noise low-passed at 150 Hz (order 8, zero phase) times
     /// a slow envelope (0.1–0.5 Hz components), scaled so the wind alone peaks at 0.9.
@@ -25,7 +28,7 @@ struct GustyWindTests {
         return zip(track.samples, wind).map { $0 + 0.9 * $1 / max(peak, 1e-9) }
     }
 
-    @Test("Gusts near full scale: F1 ≥ 0.98 with the thud gate on, and the gate vetoes no hit it would not without them",
+    @Test("Gusts near full scale: F1 ≥ 0.98 with the thud gate on, and the gate vetoes at most one hit it would not without them",
           arguments: [101 as UInt64, 102, 103])
     func gustsDoNotVetoHits(seed: UInt64) throws {
         let track = SyntheticSessionAudio(duration: 60, seed: seed, condition: .clean).render()
@@ -37,7 +40,7 @@ struct GustyWindTests {
         let s = ContactScore(detected: gated.map(\.time), truth: track.contactTimes, tolerance: 0.020)
         let u = ContactScore(detected: ungated.map(\.time), truth: track.contactTimes, tolerance: 0.020)
         #expect(s.f1 >= 0.98, "seed \(seed): gate on \(s.truePositives)/\(track.contactTimes.count) (FP \(s.falsePositives)), off \(u.truePositives)")
-        #expect(s.truePositives >= u.truePositives, "the thud gate vetoed hits in the wind")
+        #expect(s.truePositives >= u.truePositives - 1, "the thud gate vetoed \(u.truePositives - s.truePositives) hits in the wind")
     }
 
     @Test("Bounces are still thuds: without the loudness gate, the thud gate alone keeps precision ≥ 0.9")
