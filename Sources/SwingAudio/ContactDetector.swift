@@ -115,7 +115,7 @@ public struct ContactDetector: Sendable {
 
         // Shape: width gate first (cheap), then the band-energy gates on the survivors only.
         let spectral = SpectralFeatures(parameters: p, sampleRate: fs)
-        var kept: [(MeasuredPeak, Double?, Double?)] = []
+        var shaped: [MeasuredPeak] = []
         for i in peaks {
             let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, onsetLevel: p.onsetLevel, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
             let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
@@ -123,9 +123,28 @@ public struct ContactDetector: Sendable {
             // In prominence mode "above 3 × floor" means the event itself rises that far: from its base by
             // at least (factor − 1) × floor. Bumps on a voice or squeak plateau do not.
             if p.peakPicking == .prominence, m.prominence < (p.peakThresholdFactor - 1) * m.floor { continue }
+            shaped.append(m)
+        }
+        // Band features: each candidate filters its own snippets, independently, so the candidates are
+        // shared between threads (a tenth of a 10-minute file's time).
+        typealias Features = (low: Double?, high: Double?, inBandTransient: Double)
+        var features = [Features?](repeating: nil, count: shaped.count)
+        if p.rejectThuds || p.requireBroadband {
+            let candidates = shaped
+            features.withUnsafeMutableBufferPointer { out in
+                let target = SendableBuffer(out)
+                Split.ranges(candidates.count, pieces: candidates.count >= 32 ? Split.pieces : 1) { r in
+                    for k in r {
+                        target.buffer[k] = spectral.ratios(samples: samples, bandPassed: y,
+                                                           onset: Int(candidates[k].onsetCrossing.rounded(.down)))
+                    }
+                }
+            }
+        }
+        var kept: [(MeasuredPeak, Double?, Double?)] = []
+        for (m, f) in zip(shaped, features) {
             var low: Double?, high: Double?
-            if p.rejectThuds || p.requireBroadband {
-                let f = spectral.ratios(samples: samples, bandPassed: y, onset: Int(m.onsetCrossing.rounded(.down)))
+            if let f {
                 // Nothing starts in-band here (the background before is as loud): a bump inside a longer
                 // sound, not an onset.
                 guard f.inBandTransient > 0 else { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 
 /// Envelope and noise-floor primitives. Each mirrors one numpy expression in
 /// `tools/reference_contacts.py` so the two implementations stay comparable line by line.
@@ -17,6 +18,11 @@ enum Envelope {
     static func movingAverageInPlace(_ v: inout [Float], width: Int) {
         let n = v.count
         guard n > 0 else { return }
+        let half = max(0, width / 2)
+        if n >= 1 << 16, n / Split.pieces > 4 * (half + 1) {
+            movingAverageInPieces(&v, half: half)
+            return
+        }
         let h = max(0, width / 2)
         let ringSize = 2 * h + 2
         var ring = [Float](repeating: 0, count: ringSize)
@@ -57,13 +63,84 @@ enum Envelope {
         }
     }
 
+    /// ``movingAverageInPlace(_:width:)`` on a long array, in ``Split/pieces`` pieces on separate threads.
+    /// Each piece needs the original values up to `half + 1` samples beyond its ends, which its
+    /// neighbours overwrite: those halos are copied first. Each piece starts its own running sum, so
+    /// results equal the one-thread pass to Float rounding (`EnvelopeTests`).
+    private static func movingAverageInPieces(_ v: inout [Float], half h: Int) {
+        let n = v.count
+        let bounds = (0...Split.pieces).map { n * $0 / Split.pieces }
+        v.withUnsafeMutableBufferPointer { s in
+            let halos: [(left: [Float], right: [Float])] = (0..<Split.pieces).map { k in
+                let lo = bounds[k], hi = bounds[k + 1]
+                return (Array(s[max(0, lo - h - 1)..<lo]), Array(s[hi..<min(n, hi + h)]))
+            }
+            let buffer = SendableBuffer(s)
+            DispatchQueue.concurrentPerform(iterations: Split.pieces) { k in
+                averagePiece(buffer.buffer, half: h, lo: bounds[k], hi: bounds[k + 1], left: halos[k].left, right: halos[k].right)
+            }
+        }
+    }
+
+    /// The centred moving average of `s[lo..<hi]` in place; `left` holds the original values just
+    /// before `lo` (from `max(0, lo − h − 1)`), `right` those from `hi` on (up to `h` of them).
+    private static func averagePiece(_ s: UnsafeMutableBufferPointer<Float>, half h: Int, lo: Int, hi: Int,
+                                     left: [Float], right: [Float]) {
+        let n = s.count
+        let leftStart = max(0, lo - h - 1)
+        let ringSize = h + 1
+        var ring = [Float](repeating: 0, count: ringSize)
+        left.withUnsafeBufferPointer { l in
+            right.withUnsafeBufferPointer { rt in
+                ring.withUnsafeMutableBufferPointer { r in
+                    // The original value at j when j is still unwritten (≥ the current index) or outside the piece;
+                    // written ones come back from the ring.
+                    @inline(__always) func ahead(_ j: Int) -> Double {
+                        j >= n ? 0 : j >= hi ? Double(rt[j - hi]) : Double(s[j])
+                    }
+                    @inline(__always) func behind(_ j: Int) -> Double {
+                        j < 0 ? 0 : j < lo ? Double(l[j - leftStart]) : Double(r[j % ringSize])
+                    }
+                    var sum = 0.0
+                    for j in max(0, lo - 1 - h)..<lo { sum += Double(l[j - leftStart]) }
+                    for j in lo..<min(n, lo + h) { sum += ahead(j) }
+                    let inv = 1 / Double(2 * h + 1)
+                    @inline(__always) func emit(_ i: Int) {
+                        sum += ahead(i + h)
+                        sum -= behind(i - h - 1)
+                        r[i % ringSize] = s[i]
+                        let count = min(n, i + h + 1) - max(0, i - h)
+                        s[i] = Float(count == 2 * h + 1 ? max(0, sum) * inv : max(0, sum) / Double(count))
+                    }
+                    // Head (what leaves the window is before the piece), a branch-free middle, tail.
+                    let middleStart = min(hi, lo + h + 1), middleEnd = max(middleStart, hi - h)
+                    for i in lo..<middleStart { emit(i) }
+                    var write = middleStart % ringSize, read = (middleStart - h - 1) % ringSize
+                    for i in middleStart..<middleEnd {
+                        sum += Double(s[i + h]) - Double(r[read])
+                        r[write] = s[i]
+                        s[i] = Float(max(0, sum) * inv)
+                        write += 1; if write == ringSize { write = 0 }
+                        read += 1; if read == ringSize { read = 0 }
+                    }
+                    for i in middleEnd..<hi { emit(i) }
+                }
+            }
+        }
+    }
+
     /// The envelope of a band-passed signal per ``EnvelopeMode`` and the number of smoothing passes.
     static func envelope(_ y: [Float], mode: EnvelopeMode, width: Int, passes: Int) -> [Float] {
-        var v = [Float](repeating: 0, count: y.count)
-        y.withUnsafeBufferPointer { s in
-            v.withUnsafeMutableBufferPointer { d in
-                if mode == .rms { for i in s.indices { d[i] = s[i] * s[i] } } else { for i in s.indices { d[i] = abs(s[i]) } }
+        // Written by two threads: the fresh pages fault in on both cores (see ZeroPhaseFilter.apply).
+        var v = [Float](unsafeUninitializedCapacity: y.count) { d, initialized in
+            y.withUnsafeBufferPointer { s in
+                let target = SendableBuffer(d), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
+                Split.ranges(s.count, pieces: s.count >= 1 << 16 ? Split.pieces : 1) { r in
+                    let s = source.buffer, d = target.buffer
+                    if mode == .rms { for i in r { d[i] = s[i] * s[i] } } else { for i in r { d[i] = abs(s[i]) } }
+                }
             }
+            initialized = y.count
         }
         for _ in 0..<max(1, passes) { movingAverageInPlace(&v, width: width) }
         if mode == .rms {

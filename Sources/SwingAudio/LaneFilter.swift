@@ -34,18 +34,21 @@ struct LaneFilter {
     static func worthIt(count: Int) -> Bool { count >= 16 * warmUp }
 
     /// Runs the group over `count` samples at `base` (walking backwards when `reverse`), lane 0 seeded
-    /// with `initial` (one state pair per real section of the group).
+    /// with `initial` (one state pair per real section of the group), or, when `lead` is given, warmed up
+    /// on those `warmUp` samples (the ones just before `base` in pass order, copied by the caller) like
+    /// lanes 1–3: a later piece of a pass split between threads.
     mutating func run(_ base: UnsafeMutablePointer<Float>, count: Int, reverse: Bool, initial: [(Double, Double)],
-                      progress: (Double) -> Void) {
+                      lead: [Float]? = nil, progress: (Double) -> Void) {
         let seg = (count + 3) / 4
         let lastLen = count - 3 * seg
         let dir = reverse ? -1 : 1
         func ptr(_ passIndex: Int) -> UnsafeMutablePointer<Float> { reverse ? base + (count - 1 - passIndex) : base + passIndex }
 
-        // Phase A: lanes 1–3 warm up on the samples before their segment; lane 0 idles on zeros.
+        // Phase A: lanes 1–3 warm up on the samples before their segment; lane 0 idles on zeros (or
+        // warms up on `lead`).
         var p1 = ptr(seg - Self.warmUp), p2 = ptr(2 * seg - Self.warmUp), p3 = ptr(3 * seg - Self.warmUp)
-        for _ in 0..<Self.warmUp {
-            _ = step(V(0, p1.pointee, p2.pointee, p3.pointee))
+        for t in 0..<Self.warmUp {
+            _ = step(V(lead?[t] ?? 0, p1.pointee, p2.pointee, p3.pointee))
             p1 += dir; p2 += dir; p3 += dir
         }
         func seed(_ k: Int, _ a: inout V, _ b: inout V) {

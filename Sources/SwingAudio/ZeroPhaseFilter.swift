@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Zero-phase forward–backward filtering of a second-order-section cascade, matching
 /// `scipy.signal.sosfiltfilt(sos, x)` with its defaults: odd extension of
 /// `padlen = 3·(2·sections + 1 − min(#(b2 == 0), #(a2 == 0)))` samples at each end and initial
@@ -36,16 +38,24 @@ public struct ZeroPhaseFilter: Sendable {
         let pad = padLength
         guard n > pad, !sections.isEmpty else { return [Float](repeating: 0, count: n) }
         let m = n + 2 * pad
-        var ext = [Float](repeating: 0, count: m)
-        ext.withUnsafeMutableBufferPointer { e in
+        // Filled by two threads: the kernel zeroes every fresh page on first touch, and at 10 minutes of
+        // audio that is a fifth of `contacts`' time; two cores fault in the halves at once.
+        var ext = [Float](unsafeUninitializedCapacity: m) { e, initialized in
             x.withUnsafeBufferPointer { s in
                 let first = 2 * s[0], last = 2 * s[n - 1]
                 for i in 0..<pad {
                     e[i] = first - s[pad - i]           // 2·x0 − x[pad…1]
                     e[pad + n + i] = last - s[n - 2 - i]  // 2·x_{n−1} − x[n−2…n−1−pad]
                 }
-                _ = UnsafeMutableBufferPointer(rebasing: e[pad..<(pad + n)]).initialize(from: s)
+                let target = SendableBuffer(e), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
+                Split.ranges(n, pieces: allowLanes && n >= 1 << 16 ? Split.pieces : 1) { r in
+                    _ = UnsafeMutableBufferPointer(rebasing: target.buffer[(pad + r.lowerBound)..<(pad + r.upperBound)])
+                        .initialize(from: UnsafeBufferPointer(rebasing: source.buffer[r]))
+                }
             }
+            initialized = m
+        }
+        ext.withUnsafeMutableBufferPointer { e in
             run(e, reverse: false, allowLanes: allowLanes) { progress?(0.5 * $0) }
             run(e, reverse: true, allowLanes: allowLanes) { progress?(0.5 + 0.5 * $0) }
         }
@@ -72,11 +82,9 @@ public struct ZeroPhaseFilter: Sendable {
             var k = 0
             while k < sections.count {
                 let g = min(4, sections.count - k)
-                var lanes = LaneFilter(group: sections[k..<(k + g)])
                 let share = Double(g) / Double(sections.count), before = Double(k) / Double(sections.count)
-                lanes.run(base, count: count, reverse: reverse, initial: Array(states[k..<(k + g)])) {
-                    progress(before + share * $0)
-                }
+                Self.runLanes(group: sections[k..<(k + g)], base, count: count, reverse: reverse,
+                              initial: Array(states[k..<(k + g)])) { progress(before + share * $0) }
                 k += g
             }
             return
@@ -106,6 +114,48 @@ public struct ZeroPhaseFilter: Sendable {
             done += len
             progress(Double(done) / Double(count))
         }
+    }
+}
+
+extension ZeroPhaseFilter {
+    /// A pass pointer handed to the worker threads; each writes only its own piece.
+    private struct Piece: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Float>
+        let count: Int
+        let lead: [Float]?
+    }
+
+    /// One section group over the whole pass with ``LaneFilter``: in ``Split/pieces`` pieces on separate
+    /// threads when each piece is long enough for the lane split. Every piece after the first warms up on
+    /// the `warmUp` samples before it (copied first, since the piece before overwrites them), exactly as
+    /// lanes 1–3 do, so the output equals one sequential pass to Float rounding (`FilterTests`).
+    static func runLanes(group: ArraySlice<Biquad>, _ base: UnsafeMutablePointer<Float>, count: Int, reverse: Bool,
+                         initial: [(Double, Double)], progress: (Double) -> Void) {
+        let pieces = LaneFilter.worthIt(count: count / Split.pieces) ? Split.pieces : 1
+        guard pieces > 1 else {
+            var lanes = LaneFilter(group: group)
+            lanes.run(base, count: count, reverse: reverse, initial: initial, progress: progress)
+            return
+        }
+        // Piece `p` covers pass indices [starts[p], starts[p + 1]); in memory a reversed pass runs from the end.
+        let starts = (0...pieces).map { count * $0 / pieces }
+        let work: [Piece] = (0..<pieces).map { p in
+            let n = starts[p + 1] - starts[p]
+            let lowest = reverse ? base + (count - starts[p + 1]) : base + starts[p]
+            let lead: [Float]? = p == 0 ? nil : (0..<LaneFilter.warmUp).map { t in
+                let i = starts[p] - LaneFilter.warmUp + t
+                return (reverse ? base + (count - 1 - i) : base + i).pointee
+            }
+            return Piece(base: lowest, count: n, lead: lead)
+        }
+        let sections = Array(group)
+        DispatchQueue.concurrentPerform(iterations: pieces) { p in
+            var lanes = LaneFilter(group: sections[...])
+            let piece = work[p]
+            lanes.run(piece.base, count: piece.count, reverse: reverse, initial: p == 0 ? initial : [],
+                      lead: piece.lead) { _ in }
+        }
+        progress(1)
     }
 }
 

@@ -78,11 +78,13 @@ struct FilterTests {
         #expect(dc.map { abs($0) }.max() ?? 1 < 1e-5)
     }
 
-    @Test("Long signals (lane-parallel path) equal the sequential pass to Float rounding")
-    func lanePathMatchesSequential() {
+    @Test("Long signals (lane-parallel path, and split between threads) equal the sequential pass to Float rounding",
+          arguments: [20, 40, 97])
+    func lanePathMatchesSequential(warmUps: Int) {
+        // 20 warm-ups: one thread, four lanes; 40 and 97: two pieces on two threads (odd length too).
         let sos = Butterworth.bandPass(order: 4, lowHz: 1000, highHz: 4000, sampleRate: fs)
         var rng = SplitMix64(seed: 7)
-        let x = (0..<(LaneFilter.warmUp * 20)).map { _ in Float(rng.gaussian()) }
+        let x = (0..<(LaneFilter.warmUp * warmUps + warmUps % 2)).map { _ in Float(rng.gaussian()) }
         let lanes = ZeroPhaseFilter(sections: sos).apply(x)
         // Sequential reference: the same filter on two halves would not do; run the scalar kernel directly.
         let sequential = ZeroPhaseFilter(sections: sos).applySequential(x)

@@ -24,4 +24,17 @@ struct MovingAverageTests {
         #expect(inPlace.count == v.count)
         for (a, b) in zip(inPlace, expected) { #expect(abs(a - b) <= 1e-5 * max(1, abs(b))) }
     }
+
+    @Test("Long arrays (split between threads, with halos) match the definition, ends and the seam included",
+          arguments: [(65_536, 221), (100_001, 441), (70_000, 1), (131_073, 2)])
+    func piecesMatchTheDefinition(count: Int, width: Int) {
+        var rng = SplitMix64(seed: UInt64(count))
+        let v = (0..<count).map { _ in Float(rng.uniform(0, 1)) }
+        var inPlace = v
+        Envelope.movingAverageInPlace(&inPlace, width: width)
+        let expected = naive(v, width: width)
+        let worst = zip(inPlace, expected).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 1
+        #expect(inPlace.count == v.count)
+        #expect(worst <= 1e-5, "worst relative error \(worst)")
+    }
 }
