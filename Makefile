@@ -6,7 +6,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup build test test-asan test-browser demo bench clean
+.PHONY: setup build test test-asan test-browser demo bench clean clean-modules
 
 setup:
 	@./scripts/setup.sh
@@ -47,3 +47,10 @@ bench: build
 
 clean:
 	rm -rf .build .build-asan
+
+# Our own modules only (dependencies stay built): SwiftPM's incremental build does not recompile a module
+# that holds another module's struct by value when only that struct's stored properties changed, and
+# the stale layout corrupts memory at run time (README, Development).
+clean-modules:
+	rm -rf .build/*/*/Swing*.build .build/*/*/swing*.build .build/*/*/Modules/Swing* \
+	  .build-asan/*/*/Swing*.build .build-asan/*/*/swing*.build .build-asan/*/*/Modules/Swing*
