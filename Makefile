@@ -21,13 +21,14 @@ test: setup
 	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
-# The media, vision and pose suites and the frame-size sweep under AddressSanitizer (issue #10), and the
+# The media, vision, pose and audio suites (the audio filters split long passes between threads over raw
+# pointers) and the frame-size sweep under AddressSanitizer (issue #10), and the
 # fault suite (every command against hostile inputs, issue #16) run on the AddressSanitizer build of the
 # binary (the CLI suites find the binary built beside their test executable): any overrun of a buffer we
 # hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a leak outside the system
 # libraries listed in .ci/lsan.supp. Swift's crash backtracer is off: under ASan it deadlocks instead of
 # reporting (seen: a leak report that hung the run for 40 minutes).
-ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
+ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingAudioTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
 test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
