@@ -13,8 +13,9 @@ enum Envelope {
     }
 
     /// ``movingAverage(_:width:)`` computed in place: the values that leave the window are kept in a
-    /// ring of `width + 1` samples instead of a second full-length array (a 10-minute track at 44.1 kHz
-    /// is 106 MB per array). Results are identical to the out-of-place version.
+    /// ring of `width / 2 + 1` samples instead of a second full-length array (a 10-minute track at 44.1 kHz
+    /// is 106 MB per array). Results are identical to the out-of-place version. Long arrays run in pieces
+    /// on separate threads; a short one is a single piece with nothing beyond its ends.
     static func movingAverageInPlace(_ v: inout [Float], width: Int) {
         let n = v.count
         guard n > 0 else { return }
@@ -23,44 +24,7 @@ enum Envelope {
             movingAverageInPieces(&v, half: half)
             return
         }
-        let h = max(0, width / 2)
-        let ringSize = 2 * h + 2
-        var ring = [Float](repeating: 0, count: ringSize)
-        v.withUnsafeMutableBufferPointer { s in
-            ring.withUnsafeMutableBufferPointer { r in
-                // Running sum in Double: the drift over 26 M samples stays ~1e-9 relative.
-                // Three loops (growing, full, shrinking window) keep the hot middle loop branch-free.
-                // s[i] is saved to r[i % ringSize] before it is overwritten; it is read back as
-                // s[i − h − 1] at most h + 1 iterations later, before its slot is reused.
-                var sum = 0.0
-                for j in 0..<min(n, h) { sum += Double(s[j]) }
-                let headEnd = min(n, h + 1)        // i < headEnd: nothing leaves the window yet
-                let tailStart = max(headEnd, n - h) // i ≥ tailStart: nothing enters any more
-                for i in 0..<headEnd {
-                    if i + h < n { sum += Double(s[i + h]) }
-                    r[i % ringSize] = s[i]
-                    s[i] = Float(max(0, sum) / Double(min(n, i + h + 1)))
-                }
-                let inv = 1 / Double(2 * h + 1)
-                if tailStart > headEnd {
-                    // Ring cursors without a division per sample: write slot i mod R, read slot
-                    // (i − h − 1) mod R, both advancing by one and wrapping at R.
-                    var write = headEnd % ringSize, read = (headEnd - h - 1) % ringSize
-                    for i in headEnd..<tailStart {
-                        sum += Double(s[i + h]) - Double(r[read])
-                        r[write] = s[i]
-                        s[i] = Float(max(0, sum) * inv)
-                        write += 1; if write == ringSize { write = 0 }
-                        read += 1; if read == ringSize { read = 0 }
-                    }
-                }
-                for i in tailStart..<n where i >= headEnd {
-                    sum -= Double(r[(i - h - 1) % ringSize])
-                    r[i % ringSize] = s[i]
-                    s[i] = Float(max(0, sum) / Double(n - (i - h)))
-                }
-            }
-        }
+        v.withUnsafeMutableBufferPointer { s in averagePiece(s, half: half, lo: 0, hi: n, left: [], right: []) }
     }
 
     /// ``movingAverageInPlace(_:width:)`` on a long array, in ``Split/pieces`` pieces on separate threads.
