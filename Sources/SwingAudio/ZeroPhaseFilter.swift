@@ -39,7 +39,7 @@ public struct ZeroPhaseFilter: Sendable {
         guard n > pad, !sections.isEmpty else { return [Float](repeating: 0, count: n) }
         let m = n + 2 * pad
         // Filled by two threads: the kernel zeroes every fresh page on first touch, and at 10 minutes of
-        // audio that is a fifth of `contacts`' time; two cores fault in the halves at once.
+        // audio that is a quarter of `contacts`' time on our VM; two cores fault in the halves at once.
         var ext = [Float](unsafeUninitializedCapacity: m) { e, initialized in
             x.withUnsafeBufferPointer { s in
                 let first = 2 * s[0], last = 2 * s[n - 1]
