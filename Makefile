@@ -1,22 +1,33 @@
-# Swingmaster — the commands a user and CI type. Every target runs `setup` first (idempotent).
+# Swingmaster — the commands a user and CI type. Every target first runs the set-up it needs (idempotent):
+# `setup` (what the program needs) for build and demo, `setup-test` (that plus the test and benchmark stack)
+# for the tests and benchmarks.
+SWIFT_HOME ?= /opt/swift
+# The toolchain: `swift` on PATH, else the one under $(SWIFT_HOME) (where CI's image and our machines keep it).
+ifeq ($(shell command -v swift 2>/dev/null),)
+export PATH := $(SWIFT_HOME)/usr/bin:$(PATH)
+endif
 SWIFT ?= swift
 CONFIG ?= release
+PYTHON ?= python3
 export SWINGMASTER_ONNXRUNTIME ?= $(CURDIR)/.deps/onnxruntime/lib/libonnxruntime.so
 export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup build test test-asan test-browser demo bench clean clean-modules
+.PHONY: setup setup-test build test test-asan test-browser demo bench clean clean-modules
 
 setup:
 	@./scripts/setup.sh
+
+setup-test:
+	@./scripts/setup.sh --test
 
 build: setup
 	$(SWIFT) build -c $(CONFIG) --product swingmaster
 
 # Debug build of everything (the CLI tests run the real binary), then the whole suite, then the web app
 # in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
@@ -29,21 +40,21 @@ test: setup
 # libraries listed in .ci/lsan.supp. Swift's crash backtracer is off: under ASan it deadlocks instead of
 # reporting (seen: a leak report that hung the run for 40 minutes).
 ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingAudioTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
-test-asan: setup
+test-asan: setup-test
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 \
 	  $(SWIFT) test --skip-build --sanitize=address --build-path .build-asan --filter '$(ASAN_SUITES)'
 
-# Only the browser tests (needs the debug binary: make test builds it).
-test-browser: setup
+# Only the browser tests (builds the debug binary they drive).
+test-browser: setup-test
 	$(SWIFT) build --product swingmaster
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
 demo: build
 	./scripts/demo.sh $(BIN)
 
-bench: build
+bench: setup-test build
 	./scripts/bench.sh $(BIN)
 
 clean:

@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# Idempotent machine set-up for Swingmaster. Called by every Makefile target.
-#  1. Debian packages: FFmpeg dev libraries (+ the ffmpeg CLI used by tests to encode fixtures),
-#     libjpeg-turbo's TurboJPEG (JPEG decoding as OpenCV/Pillow do it), pkg-config, SQLite,
-#     chromium + chromedriver (browser tests) — installed only when missing.
-#  2. ONNX Runtime shared library from the pinned `onnxruntime` wheel on PyPI, checksum-verified,
-#     extracted to .deps/onnxruntime/lib (the binary finds it there; SWINGMASTER_ONNXRUNTIME overrides).
-#  3. A Python venv (.deps/venv, sees system site-packages) with numpy, scipy and the same
-#     onnxruntime, used only by the Python reference implementations, tests and benchmarks; Pillow
-#     and opencv-python-headless (reference decodes for the frame-size sweep: libjpeg-turbo, libpng,
-#     EXIF orientation as cv2.imread applies it) and selenium (drives the Debian chromium in the
-#     browser tests), pinned below.
-#  4. Recorded tennis sounds (Free Tennis 0.4.8's sound effects, GPL-2+, from Debian's checksum-pinned
-#     `freetennis-common` package) unpacked to .deps/sounds/freetennis, for the recorded-sound contact
-#     measurements (tools/make_recorded_tracks.py, bench/recorded_contacts.sh); and Tennix 1.1's
-#     (MelodyLoops.com, public domain, from Debian's checksum-pinned `tennix` package, amd64) unpacked by
-#     tools/tennix_sounds.py to .deps/sounds/tennix. Never committed.
+# Idempotent machine set-up for Swingmaster, in two steps; each installs only what is missing and
+# remembers success in a stamp under .deps/, so running it again costs a fraction of a second.
+#
+#   scripts/setup.sh         what the program needs to build and run (`make setup`, run by `make build`
+#                            and `make demo`):
+#     1. checks: x86_64 Linux (the ONNX Runtime library pinned below is built for it) and a Swift
+#        toolchain on PATH or under $SWIFT_HOME (default /opt/swift);
+#     2. Debian packages: FFmpeg's development libraries, libjpeg-turbo's TurboJPEG, pkg-config, SQLite,
+#        unzip (model archives, and the wheel below), python3 + python3-pip (to download the wheel);
+#     3. ONNX Runtime's shared library from the pinned `onnxruntime` wheel on PyPI, checksum-verified,
+#        extracted to .deps/onnxruntime/lib (the binary finds it there; SWINGMASTER_ONNXRUNTIME overrides).
+#
+#   scripts/setup.sh --test  the above, then the test and benchmark stack (`make setup-test`, run by
+#                            `make test`, `make test-asan`, `make test-browser` and `make bench`):
+#     4. Debian packages: the ffmpeg CLI (tests and benchmarks encode their inputs with it), python3-venv,
+#        chromium + chromium-driver (browser tests), wrk and time (benchmarks);
+#     5. a Python venv (.deps/venv, sees system site-packages) with numpy, scipy and the same onnxruntime
+#        for the Python reference implementations, tests and benchmark peers; Pillow and
+#        opencv-python-headless (reference decodes for the frame-size sweep: libjpeg-turbo, libpng, EXIF
+#        orientation as cv2.imread applies it) and selenium (drives chromium in the browser tests);
+#     6. recorded tennis sounds for the recorded-sound contact tests and measurements
+#        (tools/make_recorded_tracks.py, bench/recorded_contacts.sh): Free Tennis 0.4.8's sound effects
+#        (GPL-2+, Debian's checksum-pinned `freetennis-common`) to .deps/sounds/freetennis, and Tennix 1.1's
+#        (MelodyLoops.com, public domain, Debian's checksum-pinned `tennix`, amd64), unpacked by
+#        tools/tennix_sounds.py to .deps/sounds/tennix. Fetched here, never committed nor shipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# One ONNX Runtime version for the library and the venv. Bumping it: change ORT_VERSION, check that the
+# wheel's platform tags in ORT_WHEEL still match PyPI's file name, and replace ORT_SHA256 with the new
+# wheel's (`sha256sum` of the file pip downloads). The stamps below carry the version, so the next run
+# installs the new one.
 ORT_VERSION="1.23.2"
 ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
 ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
@@ -27,51 +40,109 @@ FREETENNIS_DEB="freetennis-common_0.4.8-14_all.deb"
 FREETENNIS_SHA256="33e49368e75e2aaaa4ce036c07bd5eb34085359b0cf082d21c448fc7af3290d4"
 TENNIX_DEB="tennix_1.1-3.2+b3_amd64.deb"
 TENNIX_SHA256="0aa7beb065627217fff2dbcba0745b13a809ebcbd2fddab5570b547f44040374"
-STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v8"
+RUN_PACKAGES=(libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
+              libturbojpeg0-dev pkg-config libsqlite3-dev unzip ca-certificates python3 python3-pip)
+TEST_PACKAGES=(ffmpeg python3-venv time chromium chromium-driver wrk)
+RUN_STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v9"
+TEST_STAMP="$DEPS/.setup-test-ok-${ORT_VERSION}-v9"
+SWIFT_TESTED="6.3"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
+fail() { say "$*"; exit 1; }
 
-if [ -f "$STAMP" ] && [ -z "${SWINGMASTER_FORCE_SETUP:-}" ]; then
+mode=run
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  *) fail "Unknown option '$1': run scripts/setup.sh alone (what the program needs) or with --test (also the test and benchmark stack)." ;;
+esac
+
+# ---- 1. checks that no package can fix ------------------------------------------------------
+os="$(uname -s)"; arch="$(uname -m)"
+if [ "$os" != "Linux" ] || [ "$arch" != "x86_64" ]; then
+  fail "Swingmaster runs on x86_64 Linux only (tested on Debian 12): the ONNX Runtime library it pins is built for that, and this machine is $os $arch."
+fi
+command -v swift >/dev/null || export PATH="${SWIFT_HOME:-/opt/swift}/usr/bin:$PATH"
+if ! command -v swift >/dev/null; then
+  fail "No Swift toolchain found (swift is not on PATH nor in ${SWIFT_HOME:-/opt/swift}/usr/bin): install Swift $SWIFT_TESTED for Debian 12 from https://www.swift.org/install/linux/ and put its usr/bin on PATH, or unpack it to /opt/swift."
+fi
+swift_version="$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)"
+if [ -n "$swift_version" ] && [ "$(printf '%s\n%s\n' "$SWIFT_TESTED" "$swift_version" | sort -V | head -n 1)" != "$SWIFT_TESTED" ]; then
+  say "Swift $swift_version found; Swingmaster is built and tested with Swift $SWIFT_TESTED, and an older toolchain may fail to build it."
+fi
+
+run_done() { [ -f "$RUN_STAMP" ] && [ -z "${SWINGMASTER_FORCE_SETUP:-}" ]; }
+test_done() { [ -f "$TEST_STAMP" ] && [ -z "${SWINGMASTER_FORCE_SETUP:-}" ]; }
+if run_done && { [ "$mode" = run ] || test_done; }; then
   exit 0
 fi
 
-# ---- 1. Debian packages -------------------------------------------------------------------
-if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-  pkgs=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
-        libturbojpeg0-dev pkg-config libsqlite3-dev python3-venv unzip time chromium chromium-driver wrk)
-  missing=()
-  for p in "${pkgs[@]}"; do
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+apt_updated=""
+apt_update() { [ -n "$apt_updated" ] || { $SUDO apt-get update -qq; apt_updated=1; }; }
+
+# install_missing PACKAGE…: apt-get install the ones dpkg does not list as installed (Debian, Ubuntu).
+install_missing() {
+  command -v apt-get >/dev/null || { say "no apt-get: install $* with your package manager (names are Debian's)"; return 0; }
+  local missing=() p
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  if [ ${#missing[@]} -gt 0 ]; then
-    say "installing Debian packages: ${missing[*]}"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-elif [ "$(uname -s)" = "Darwin" ]; then
-  command -v ffmpeg >/dev/null || { say "install FFmpeg first: brew install ffmpeg jpeg-turbo pkg-config"; exit 1; }
-fi
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  apt_update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
 
-# ---- 2. ONNX Runtime shared library ------------------------------------------------------
-mkdir -p "$DEPS/wheels" "$DEPS/onnxruntime/lib"
+# fetch_deb NAME VERSION FILE SHA256: Debian's package file into $DEPS/debs, checksum-verified.
+fetch_deb() {
+  local name=$1 version=$2 file=$3 sha=$4 deb="$DEPS/debs/$3"
+  mkdir -p "$DEPS/debs"
+  if [ ! -f "$deb" ] || ! echo "$sha  $deb" | sha256sum -c --status; then
+    say "downloading Debian's $name (recorded tennis sounds)"
+    rm -f "$deb"
+    (cd "$DEPS/debs" && apt-get download -qq "$name=$version" 2>/dev/null) || {
+      apt_update && (cd "$DEPS/debs" && apt-get download -qq "$name=$version")
+    }
+  fi
+  echo "$sha  $deb" | sha256sum -c --status || fail "$file does not have the pinned SHA-256."
+}
+
 wheel="$DEPS/wheels/$ORT_WHEEL"
-if [ "$(uname -s)" = "Linux" ]; then
+
+if ! run_done; then
+  # ---- 2. Debian packages the program needs --------------------------------------------------
+  install_missing "${RUN_PACKAGES[@]}"
+
+  # ---- 3. ONNX Runtime shared library --------------------------------------------------------
+  mkdir -p "$DEPS/wheels" "$DEPS/onnxruntime/lib"
   if [ ! -f "$wheel" ] || ! echo "$ORT_SHA256  $wheel" | sha256sum -c --status; then
     say "downloading onnxruntime==$ORT_VERSION wheel"
     rm -f "$wheel"
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
       --platform manylinux_2_27_x86_64 -d "$DEPS/wheels" "onnxruntime==$ORT_VERSION"
   fi
-  echo "$ORT_SHA256  $wheel" | sha256sum -c --status || { say "onnxruntime wheel checksum mismatch"; exit 1; }
+  echo "$ORT_SHA256  $wheel" | sha256sum -c --status || fail "The onnxruntime wheel does not have the pinned SHA-256."
   lib="$DEPS/onnxruntime/lib/libonnxruntime.so.$ORT_VERSION"
   if [ ! -f "$lib" ]; then
     unzip -q -o -j "$wheel" "onnxruntime/capi/libonnxruntime.so.$ORT_VERSION" -d "$DEPS/onnxruntime/lib"
   fi
   ln -sf "libonnxruntime.so.$ORT_VERSION" "$DEPS/onnxruntime/lib/libonnxruntime.so"
+
+  pkg-config --exists libavformat libavcodec libavutil libswresample libswscale libturbojpeg sqlite3 \
+    || fail "The FFmpeg, TurboJPEG or SQLite development files are missing (pkg-config cannot find them)."
+  command -v unzip >/dev/null || fail "unzip is missing."
+  touch "$RUN_STAMP"
+  say "ok (FFmpeg $(pkg-config --modversion libavformat), ONNX Runtime $ORT_VERSION, Swift ${swift_version:-?})"
 fi
 
-# ---- 3. Python venv for reference implementations and benchmark peers --------------------
+[ "$mode" = test ] || exit 0
+test_done && exit 0
+
+# ---- 4. Debian packages the tests and benchmarks need ---------------------------------------
+install_missing "${TEST_PACKAGES[@]}"
+
+# ---- 5. Python venv for reference implementations and benchmark peers -----------------------
 if [ ! -x "$DEPS/venv/bin/python" ]; then
   say "creating Python venv $DEPS/venv"
   python3 -m venv --system-site-packages "$DEPS/venv"
@@ -86,55 +157,34 @@ if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium" 2>/dev/null; then
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:2}"
 fi
 
-# ---- 4. Recorded tennis sounds ----------------------------------------------------------------
-sounds="$DEPS/sounds/freetennis"
-if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null && [ ! -f "$sounds/colpo.wav" ]; then
-  mkdir -p "$DEPS/debs" "$sounds"
-  deb="$DEPS/debs/$FREETENNIS_DEB"
-  if [ ! -f "$deb" ] || ! echo "$FREETENNIS_SHA256  $deb" | sha256sum -c --status; then
-    say "downloading Debian's freetennis-common (recorded tennis sounds)"
-    rm -f "$deb"
-    (cd "$DEPS/debs" && apt-get download -qq freetennis-common=0.4.8-14 2>/dev/null) || {
-      SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-      $SUDO apt-get update -qq && (cd "$DEPS/debs" && apt-get download -qq freetennis-common=0.4.8-14)
-    }
+# ---- 6. Recorded tennis sounds ------------------------------------------------------------------
+if command -v apt-get >/dev/null; then
+  sounds="$DEPS/sounds/freetennis"
+  if [ ! -f "$sounds/colpo.wav" ]; then
+    fetch_deb freetennis-common 0.4.8-14 "$FREETENNIS_DEB" "$FREETENNIS_SHA256"
+    mkdir -p "$sounds"
+    tmp="$(mktemp -d)"
+    dpkg-deb -x "$DEPS/debs/$FREETENNIS_DEB" "$tmp"
+    cp "$tmp"/usr/share/sounds/freetennis-common/sfx/*.wav "$sounds/"
+    cp "$tmp"/usr/share/doc/freetennis-common/copyright "$sounds/COPYRIGHT"
+    rm -rf "$tmp"
   fi
-  echo "$FREETENNIS_SHA256  $deb" | sha256sum -c --status || { say "freetennis-common checksum mismatch"; exit 1; }
-  tmp="$(mktemp -d)"
-  dpkg-deb -x "$deb" "$tmp"
-  cp "$tmp"/usr/share/sounds/freetennis-common/sfx/*.wav "$sounds/"
-  cp "$tmp"/usr/share/doc/freetennis-common/copyright "$sounds/COPYRIGHT"
-  rm -rf "$tmp"
-fi
-# Debian's tennix: amd64 only (its data archive is the same on every architecture, the package is not).
-sounds="$DEPS/sounds/tennix"
-if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null && [ "$(dpkg --print-architecture)" = "amd64" ] \
-   && [ ! -f "$sounds/racket1.wav" ]; then
-  mkdir -p "$DEPS/debs" "$sounds"
-  deb="$DEPS/debs/$TENNIX_DEB"
-  if [ ! -f "$deb" ] || ! echo "$TENNIX_SHA256  $deb" | sha256sum -c --status; then
-    say "downloading Debian's tennix (recorded tennis sounds)"
-    rm -f "$deb"
-    (cd "$DEPS/debs" && apt-get download -qq tennix=1.1-3.2+b3 2>/dev/null) || {
-      SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-      $SUDO apt-get update -qq && (cd "$DEPS/debs" && apt-get download -qq tennix=1.1-3.2+b3)
-    }
+  # Debian's tennix is published for amd64 only (its data archive is the same on every architecture).
+  sounds="$DEPS/sounds/tennix"
+  if [ "$(dpkg --print-architecture)" = "amd64" ] && [ ! -f "$sounds/racket1.wav" ]; then
+    fetch_deb tennix 1.1-3.2+b3 "$TENNIX_DEB" "$TENNIX_SHA256"
+    mkdir -p "$sounds"
+    tmp="$(mktemp -d)"
+    dpkg-deb -x "$DEPS/debs/$TENNIX_DEB" "$tmp"
+    "$DEPS/venv/bin/python" tools/tennix_sounds.py "$tmp/usr/share/games/tennix/tennix.tnx" "$sounds"
+    cp "$tmp"/usr/share/doc/tennix/copyright "$sounds/COPYRIGHT"
+    rm -rf "$tmp"
   fi
-  echo "$TENNIX_SHA256  $deb" | sha256sum -c --status || { say "tennix checksum mismatch"; exit 1; }
-  tmp="$(mktemp -d)"
-  dpkg-deb -x "$deb" "$tmp"
-  "$DEPS/venv/bin/python" tools/tennix_sounds.py "$tmp/usr/share/games/tennix/tennix.tnx" "$sounds"
-  cp "$tmp"/usr/share/doc/tennix/copyright "$sounds/COPYRIGHT"
-  rm -rf "$tmp"
 fi
 
-# ---- verify ---------------------------------------------------------------------------------
-pkg-config --exists libavformat libavcodec libswresample libswscale libturbojpeg || { say "FFmpeg or TurboJPEG pkg-config files missing"; exit 1; }
-command -v ffmpeg >/dev/null || { say "ffmpeg CLI missing"; exit 1; }
-"$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime, PIL, cv2, selenium" || { say "Python venv broken"; exit 1; }
-if [ "$(uname -s)" = "Linux" ]; then
-  command -v chromium >/dev/null && command -v chromedriver >/dev/null || { say "chromium / chromedriver missing"; exit 1; }
-fi
-command -v swift >/dev/null || [ -x /opt/swift/usr/bin/swift ] || { say "swift toolchain not found"; exit 1; }
-touch "$STAMP"
-say "ok (FFmpeg $(pkg-config --modversion libavformat), ONNX Runtime $ORT_VERSION)"
+command -v ffmpeg >/dev/null || fail "The ffmpeg command is missing."
+"$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime, PIL, cv2, selenium" || fail "The Python venv $DEPS/venv is broken: remove it and run this again."
+command -v chromium >/dev/null && command -v chromedriver >/dev/null || fail "chromium or chromedriver is missing."
+command -v wrk >/dev/null || fail "wrk is missing."
+touch "$TEST_STAMP"
+say "ok: test and benchmark stack (Python venv, chromium, wrk, recorded sounds)"
