@@ -32,13 +32,14 @@ test: setup-test
 	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
-# The media, vision, pose and audio suites (the audio filters split long passes between threads over raw
-# pointers) and the frame-size sweep under AddressSanitizer (issue #10), and the
-# fault suite (every command against hostile inputs, issue #16) run on the AddressSanitizer build of the
-# binary (the CLI suites find the binary built beside their test executable): any overrun of a buffer we
-# hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a leak outside the system
-# libraries listed in .ci/lsan.supp. Swift's crash backtracer is off: under ASan it deadlocks instead of
-# reporting (seen: a leak report that hung the run for 40 minutes).
+# The suites below run under AddressSanitizer: the media, vision, pose and audio suites (the audio filters
+# split long passes between threads over raw pointers), the frame-size sweep, and the CLI suites that run
+# the AddressSanitizer build of the binary (found beside their test executable) — the fault suite (every
+# command against hostile inputs), the honest-media suite (files cut short) and the binary's own suite.
+# Any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a
+# leak outside the system libraries listed in .ci/lsan.supp. This list is the one the docs point to.
+# Swift's crash backtracer is off: under ASan it deadlocks instead of reporting (a leak report once hung
+# the run for 40 minutes).
 ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingAudioTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
 test-asan: setup-test
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan

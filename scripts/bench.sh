@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # `make bench`: each benchmark runs our code and its named peer side by side, in one run, and prints
 # the ratio. Results are also written to bench/results/<area>.txt (committed: the numbers in the repo).
-# Areas: contacts (audio DSP vs the Python/scipy reference), media (decode vs the ffmpeg CLI), yolo
-# (end-to-end detect vs Python ORT+numpy), pose (BlazePose vs MediaPipe Python), biomech (measure vs numpy),
-# interpret (interpreter overhead), analyze (10-min 1080p60 session: real-time factor, peak RSS), fusion
-# (audio-only vs audio+visual contacts with a colour-keyed stand-in detector), serve (uploads, job events and
-# session latency vs a Python stdlib server). Pick some with BENCH="contacts yolo".
+# Areas: contacts (audio DSP vs the Python/scipy reference), contacts_process (`swingmaster contacts` from
+# process start to JSON vs the Python reference), contacts_suite (the synthetic suite's F1 per condition and
+# parameter variant), recorded_contacts (F1 on recorded sound, ours and the Python reference), media
+# (decode vs the ffmpeg CLI), yolo (end-to-end detect vs Python ORT+numpy), pose (BlazePose vs MediaPipe
+# Python), biomech (measure vs numpy), interpret (interpreter overhead), analyze (10-min 1080p60 session:
+# real-time factor, peak RSS), fusion (audio-only vs audio+visual contacts with a colour-keyed stand-in
+# detector), serve (uploads, job events and session latency vs a Python stdlib server).
+# Pick some with BENCH="contacts yolo".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
 command -v swift >/dev/null || export PATH="${SWIFT_HOME:-/opt/swift}/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts recorded_contacts media yolo pose biomech interpret analyze fusion serve}"
+AREAS="${BENCH:-contacts contacts_process contacts_suite recorded_contacts media yolo pose biomech interpret analyze fusion serve}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"
