@@ -63,7 +63,7 @@ clean:
 
 # Our own modules only (dependencies stay built): SwiftPM's incremental build does not recompile a module
 # that holds another module's struct by value when only that struct's stored properties changed, and
-# the stale layout corrupts memory at run time (README, Development).
+# the stale layout corrupts memory at run time (CONTRIBUTING.md, "Running tests").
 clean-modules:
 	rm -rf .build/*/*/Swing*.build .build/*/*/swing*.build .build/*/*/Modules/Swing* \
 	  .build-asan/*/*/Swing*.build .build-asan/*/*/swing*.build .build-asan/*/*/Modules/Swing*
