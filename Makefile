@@ -14,7 +14,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup setup-test build test test-asan test-browser demo bench clean clean-modules
+.PHONY: setup setup-test build test test-asan test-browser check-docs demo bench clean clean-modules
 
 setup:
 	@./scripts/setup.sh
@@ -25,11 +25,13 @@ setup-test:
 build: setup
 	$(SWIFT) build -c $(CONFIG) --product swingmaster
 
-# Debug build of everything (the CLI tests run the real binary), then the whole suite, then the web app
-# in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
+# Debug build of everything (the CLI tests run the real binary), then the whole suite, then the docs check
+# (every relative link resolves, every `swingmaster` command and flag the docs name exists in that binary),
+# then the web app in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
 test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.'
+	$(PYTHON) tools/check_docs.py --binary $(BIN_DEBUG)
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
 # The suites below run under AddressSanitizer: the media, vision, pose and audio suites (the audio filters
@@ -51,6 +53,11 @@ test-asan: setup-test
 test-browser: setup-test
 	$(SWIFT) build --product swingmaster
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
+
+# Only the docs check (builds the debug binary it asks for its commands and flags).
+check-docs: setup
+	$(SWIFT) build --product swingmaster
+	$(PYTHON) tools/check_docs.py --binary $(BIN_DEBUG)
 
 demo: build
 	./scripts/demo.sh $(BIN)
