@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SwingCore
 import SwingInference
+import SwingPipeline
 import SwingStore
 import SwingVision
 
@@ -34,8 +35,8 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "NMS IoU threshold: a box overlapping a better one by more than this is dropped (0…1). Default: the model's `models set --iou`, else \(PredictionOptions().iou).")
     var iou: Double?
 
-    @Option(name: .customLong("max-det"), help: "Maximum detections per image.")
-    var maxDet: Int = PredictionOptions().maxDet
+    @Option(name: .customLong("max-det"), help: "Maximum detections per image. Default: the model's stored default, else \(PredictionOptions().maxDet).")
+    var maxDet: Int?
 
     @Option(help: "Keep only these classes: comma-separated ids and/or names, e.g. 0,32 or \"person,sports ball\".")
     var classes: String?
@@ -79,9 +80,10 @@ struct DetectCommand: AsyncParsableCommand {
         sessionOptions.intraOpThreads = threads
         // A catalog model is recorded in the database; a plain file never opens it.
         let (resolved, db) = try ResolvedModel.resolveOpeningStore(model, store: !noStore)
-        let job = DetectJob(
+        let job = DetectionRun(
             sourcePath: source, modelPath: resolved.reference.path,
-            options: PredictionOptions(conf: resolved.conf(conf), iou: resolved.iou(iou), maxDet: maxDet, agnostic: agnostic),
+            options: PredictionOptions(conf: resolved.conf(conf), iou: resolved.iou(iou), maxDet: resolved.maxDet(maxDet),
+                                       agnostic: agnostic),
             classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions)
         // Resolve the interpreter first so a wrong name fails before inference runs.
         let interpreter = try interpret.map {
@@ -93,82 +95,56 @@ struct DetectCommand: AsyncParsableCommand {
             try OutputFile.write(optional: save) { temporary in
                 var job = job
                 job.savePath = temporary
-                return try job.run(progress: json ? nil : ProgressBar())
+                return try job.run(progress: json ? nil : ProgressBar.stagedHandler())
             }
         }
-        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date()), in: db)
+        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date(),
+                                               source: URL(fileURLWithPath: source).lastPathComponent,
+                                               interpreter: interpret), in: db)
         // The interpreter reads the frames in memory, as `interpret` reads them from `detect --json`.
         let interpretation = interpreter.map { $0.interpretVideo(report.interpreterFrames) }
         if json {
-            try Console.write(try DetectOutput(report: report, interpretation: interpretation).jsonData(), to: "-")
+            try Console.write(try InterpretedDetections(document: report, interpretation: interpretation).jsonData(), to: "-")
         } else {
             for line in DetectSummary.lines(report) { try Console.line(line) }
             if let interpretation, let name = interpret {
                 try Console.line("interpretation (\(name)):")
-                try Console.line(String(decoding: try DetectOutput.encode(DetectOutput.Value(interpretation)), as: UTF8.self))
+                try Console.line(String(decoding: try InterpretedDetections.encode(AnyEncodable(interpretation)), as: UTF8.self))
             }
         }
     }
 }
 
-/// `detect --json`: the report, plus the interpretation under `interpretation` with `--interpret`.
-struct DetectOutput: Encodable {
-    var report: DetectReport
-    var interpretation: (any Encodable & Sendable)?
-
-    /// Encodes an interpreter's result through its concrete type.
-    struct Value: Encodable {
-        let value: any Encodable
-        init(_ value: any Encodable) { self.value = value }
-        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-    }
-
-    private enum Key: String, CodingKey { case interpretation }
-
-    func encode(to encoder: any Encoder) throws {
-        try report.encode(to: encoder)
-        if let interpretation {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(Value(interpretation), forKey: .interpretation)
+/// Human-readable lines for the non-JSON output (one per image, a summary per video).
+enum DetectSummary {
+    static func lines(_ report: DetectionDocument) -> [String] {
+        guard let first = report.results.first else { return ["no frames decoded"] }
+        if report.results.count == 1 {
+            let f = first
+            return ["\(f.source): \(f.width)x\(f.height) \(describe(f, task: report.model.task))",
+                    String(format: "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess",
+                           f.speed.preMs, f.speed.inferenceMs, f.speed.postMs)]
         }
+        let n = Double(report.results.count)
+        let mean = { (k: KeyPath<DetectionDocument.Speed, Double>) in report.results.map { $0.speed[keyPath: k] }.reduce(0, +) / n }
+        var counts: [String: Int] = [:]
+        for f in report.results { for d in f.detections { counts[d.label, default: 0] += 1 } }
+        let classes = counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return ["\(first.source): \(report.results.count) frames processed, \(counts.values.reduce(0, +)) detections"
+                + (classes.isEmpty ? "" : " (\(classes))"),
+                String(format: "Speed (mean per frame): %.1fms preprocess, %.1fms inference, %.1fms postprocess",
+                       mean(\.preMs), mean(\.inferenceMs), mean(\.postMs))]
     }
 
-    static var encoder: JSONEncoder {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return enc
-    }
-
-    /// Pretty-printed, sorted keys: the bytes `detect --json` prints.
-    /// - Throws: ``InterpreterError/encodingFailed(_:)`` when a number cannot be written (e.g. NaN).
-    func jsonData() throws -> Data { try Self.encode(self) }
-
-    /// Encodes `value` with ``encoder``, reporting failure as the interpreters do.
-    static func encode(_ value: some Encodable) throws -> Data {
-        do { return try encoder.encode(value) } catch {
-            throw InterpreterError.encodingFailed(String(describing: error))
+    private static func describe(_ f: DetectionDocument.Frame, task: String) -> String {
+        if let top = f.classification {
+            return top.map { $0.label + " " + String(format: "%.2f", $0.confidence) }.joined(separator: ", ")
         }
-    }
-}
-
-extension DetectReport {
-    /// The frames as interpreters read them: what `interpret --detections` parses from `detect --json`
-    /// (boxes, labels, confidences; task extras are not used by any interpreter).
-    var interpreterFrames: [InterpreterFrame] {
-        results.map { f in
-            InterpreterFrame(detections: f.detections.map {
-                                 Detection(classId: $0.classId, label: $0.label, confidence: $0.confidence,
-                                           box: Rect(x1: $0.box.x1, y1: $0.box.y1, x2: $0.box.x2, y2: $0.box.y2))
-                             },
-                             frameIndex: f.frame, time: f.time, width: f.width, height: f.height)
+        guard !f.detections.isEmpty else { return "(no detections)" }
+        var counts: [(String, Int)] = []
+        for d in f.detections {
+            if let i = counts.firstIndex(where: { $0.0 == d.label }) { counts[i].1 += 1 } else { counts.append((d.label, 1)) }
         }
-    }
-
-    /// The numbers a detection session record keeps.
-    func runStats(startedAt: Date, endedAt: Date) -> DetectionRunStats {
-        let inference = results.map(\.speed.inferenceMs).reduce(0, +)
-        return DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: results.count,
-                                 detections: results.map(\.detections.count).reduce(0, +),
-                                 averageInferenceMs: results.isEmpty ? 0 : inference / Double(results.count))
+        return counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
     }
 }

@@ -192,11 +192,6 @@ struct ModelView: Encodable {
     enum Keys: String, CodingKey { case favorite, hidden, conf, iou, lastUsedAt, usageCount, interpreterConfig, detectionSessions }
 }
 
-extension ModelRecord {
-    var preferences: ModelPreferences {
-        ModelPreferences(isFavorite: isFavorite, isHidden: isHidden, lastUsedAt: lastUsedAt, usageCount: usageCount)
-    }
-}
 
 /// Plain-text table for `models list`.
 enum ModelsFormat {
@@ -205,7 +200,7 @@ enum ModelsFormat {
         for m in models {
             let r = records[m.id]
             rows.append([
-                r?.isFavorite == true ? "*" : (r?.isHidden == true ? "h" : ""), m.id, m.task ?? "?", m.typeHint.rawValue,
+                r?.isFavorite == true ? "*" : (r?.isHidden == true ? "h" : ""), m.id, m.taskDescription, m.kind == .blazepose ? "BlazePose" : m.typeHint.rawValue,
                 m.source.rawValue, m.inputSize.map { $0.map(String.init).joined(separator: "x") } ?? "?",
                 m.problem == nil ? String(m.labels.count) : "DAMAGED", byteCount(m.sizeBytes),
                 r?.confThreshold.map { String($0) } ?? "-", r?.iouThreshold.map { String($0) } ?? "-",

@@ -37,6 +37,36 @@ public enum ImageIO {
         return (ImageOrientation.read(from: data) ?? .up).apply(to: stored)
     }
 
+    /// Decodes an image held in memory (a camera frame, an upload) as ``load(_:)`` decodes a file: JPEG
+    /// through libjpeg-turbo straight from the bytes, other formats through FFmpeg (from a temporary file
+    /// that is removed before this returns), upright by its EXIF orientation.
+    /// - Parameters:
+    ///   - data: The encoded picture.
+    ///   - name: How error sentences name it, starting with a capital (e.g. "The picture").
+    /// - Returns: The picture, RGB8 interleaved.
+    /// - Throws: ``MediaError`` `.imageUnreadable` for anything not a decodable image, or one beyond
+    ///   ``maxFileBytes`` / ``maxPixels``.
+    public static func decode(_ data: Data, name: String = "The picture") throws -> ImageBuffer {
+        guard !data.isEmpty else { throw MediaError(.imageUnreadable, "\(name) is empty.") }
+        guard data.count <= maxFileBytes else {
+            throw MediaError(.imageUnreadable, "\(name) is larger than the \(maxFileBytes >> 20) MB image limit.")
+        }
+        let stored: ImageBuffer
+        if JPEGDecoder.isJPEG(data) {
+            stored = try JPEGDecoder.decode(data, path: name)
+        } else {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-image-\(UUID().uuidString)")
+            do { try data.write(to: file) } catch {
+                throw MediaError(.imageUnreadable, "\(name) could not be staged for decoding.", underlying: "\(error)")
+            }
+            defer { try? FileManager.default.removeItem(at: file) }
+            do { stored = try decodeWithFFmpeg(file.path) } catch let error as MediaError {
+                throw MediaError(.imageUnreadable, "\(name) is not a readable image (JPEG, PNG, WebP or BMP).", underlying: error.message)
+            }
+        }
+        return (ImageOrientation.read(from: data) ?? .up).apply(to: stored)
+    }
+
     /// Refuses a picture whose size would not fit the limits, before its pixels are allocated.
     static func checkSize(width: Int, height: Int, path: String) throws {
         guard width > 0, height > 0 else { throw MediaError(.imageUnreadable, "\(path) has no pixels.") }

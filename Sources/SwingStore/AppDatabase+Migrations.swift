@@ -142,6 +142,19 @@ extension AppDatabase {
         migrator.registerMigration("v6-contact-video-frame") { db in
             try db.alter(table: "shot") { t in t.rename(column: "contactFrame", to: "contactVideoFrame") }
         }
+        // The model studio: a model's defaults also cover max detections, line width and the interpreter to
+        // run; a detection run says what it ran on and which interpreter read it.
+        migrator.registerMigration("v7-model-studio") { db in
+            try db.alter(table: "modelRecord") { t in
+                t.add(column: "maxDetections", .integer)
+                t.add(column: "lineWidth", .integer)
+                t.add(column: "interpreter", .text)
+            }
+            try db.alter(table: "detectionSession") { t in
+                t.add(column: "source", .text)
+                t.add(column: "interpreter", .text)
+            }
+        }
         return migrator
     }
 }

@@ -37,6 +37,16 @@ extension AppDatabase {
         try updateModelRecord(id: id) { $0.confThreshold = conf; $0.iouThreshold = iou }
     }
 
+    /// Replaces the model's studio defaults (confidence, IoU, max detections, line width, interpreter and
+    /// its configuration); `nil` values fall back to the built-in defaults.
+    public func setDefaults(conf: Double?, iou: Double?, maxDetections: Int?, lineWidth: Int?,
+                            interpreter: String?, interpreterConfigJSON: String?, id: String) throws {
+        try updateModelRecord(id: id) {
+            $0.confThreshold = conf; $0.iouThreshold = iou; $0.maxDetections = maxDetections
+            $0.lineWidth = lineWidth; $0.interpreter = interpreter; $0.interpreterConfigJSON = interpreterConfigJSON
+        }
+    }
+
     /// Counts one use of `id` at `date` (usage count + 1, last used = `date`).
     public func recordModelUse(id: String, at date: Date = Date()) throws {
         try updateModelRecord(id: id) { $0.usageCount += 1; $0.lastUsedAt = date }
@@ -70,12 +80,14 @@ extension AppDatabase {
         }
     }
 
-    /// Detection sessions, newest first, optionally for one model only.
-    public func detectionSessions(modelId: String? = nil) throws -> [DetectionSessionRecord] {
+    /// Detection sessions, newest first, optionally for one model only and at most `limit` of them.
+    public func detectionSessions(modelId: String? = nil, limit: Int? = nil) throws -> [DetectionSessionRecord] {
         try read("read the detection sessions") { db in
             var request = DetectionSessionRecord.all()
             if let modelId { request = request.filter(DetectionSessionRecord.Columns.modelId == modelId) }
-            return try request.order(DetectionSessionRecord.Columns.startedAt.desc).fetchAll(db)
+            request = request.order(DetectionSessionRecord.Columns.startedAt.desc)
+            if let limit { request = request.limit(limit) }
+            return try request.fetchAll(db)
         }
     }
 

@@ -23,16 +23,24 @@ public struct ModelRecord: Codable, Sendable, Equatable, FetchableRecord, Persis
     public var usageCount: Int
     /// The interpreter configuration for this model, as JSON text (opaque to the store).
     public var interpreterConfigJSON: String?
+    /// Per-model cap on detections per image (`nil` = the default).
+    public var maxDetections: Int?
+    /// Per-model line width of the drawing, pixels (`nil` = the default).
+    public var lineWidth: Int?
+    /// The interpreter the studio runs on this model's detections (`nil` = none).
+    public var interpreter: String?
 
     /// A record with no preferences set.
     public init(modelId: String, isFavorite: Bool = false, isHidden: Bool = false,
                 confThreshold: Double? = nil, iouThreshold: Double? = nil,
                 downloadedAt: Date? = nil, lastUsedAt: Date? = nil, usageCount: Int = 0,
-                interpreterConfigJSON: String? = nil) {
+                interpreterConfigJSON: String? = nil, maxDetections: Int? = nil, lineWidth: Int? = nil,
+                interpreter: String? = nil) {
         self.modelId = modelId; self.isFavorite = isFavorite; self.isHidden = isHidden
         self.confThreshold = confThreshold; self.iouThreshold = iouThreshold
         self.downloadedAt = downloadedAt; self.lastUsedAt = lastUsedAt; self.usageCount = usageCount
         self.interpreterConfigJSON = interpreterConfigJSON
+        self.maxDetections = maxDetections; self.lineWidth = lineWidth; self.interpreter = interpreter
     }
 
     /// Column names, for callers writing their own GRDB requests.
@@ -59,12 +67,24 @@ public struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRec
     public var detectionCount: Int
     /// Mean model inference time per frame, milliseconds.
     public var averageInferenceMs: Double
+    /// What the model ran on: a file name, `image` or `camera` (`nil` in runs stored before the studio).
+    public var source: String?
+    /// The interpreter that read the detections, if any.
+    public var interpreter: String?
 
     public init(id: Int64? = nil, modelId: String, startedAt: Date, endedAt: Date,
-                frameCount: Int, detectionCount: Int, averageInferenceMs: Double) {
+                frameCount: Int, detectionCount: Int, averageInferenceMs: Double,
+                source: String? = nil, interpreter: String? = nil) {
         self.id = id; self.modelId = modelId; self.startedAt = startedAt; self.endedAt = endedAt
         self.frameCount = frameCount; self.detectionCount = detectionCount
         self.averageInferenceMs = averageInferenceMs
+        self.source = source; self.interpreter = interpreter
+    }
+
+    /// Frames per second of clock time over the run (0 for a run of no measurable length).
+    public var meanFps: Double {
+        let seconds = endedAt.timeIntervalSince(startedAt)
+        return seconds > 0 ? Double(frameCount) / seconds : 0
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

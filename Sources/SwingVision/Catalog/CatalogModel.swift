@@ -37,6 +37,34 @@ public struct CatalogModel: Sendable, Codable, Equatable {
     /// Why the entry cannot be used (an unreadable or damaged file); `nil` when it can. A damaged
     /// entry is still listed, so the user can see and remove it.
     public var problem: String? = nil
+
+    /// What family of model the file is.
+    public enum Kind: String, Sendable, Codable {
+        /// An Ultralytics YOLO export (its metadata names the task or the classes): runs in `detect` and the studio.
+        case yolo
+        /// MediaPipe BlazePose's person detector or landmark model, as the session analysis uses them.
+        case blazepose
+        /// A file that is not usable as a model (see ``problem``) or an ONNX graph of no known family.
+        case unknown
+    }
+
+    /// What family of model the file is: YOLO by its Ultralytics metadata, BlazePose by the names the
+    /// pose models ship under (`pose_detection`, `pose_landmark_*`, no Ultralytics metadata).
+    public var kind: Kind {
+        if problem != nil { return .unknown }
+        if task != nil || !labels.isEmpty { return .yolo }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.lowercased()
+        return stem == "pose_detection" || stem.hasPrefix("pose_landmark") ? .blazepose : .unknown
+    }
+
+    /// What `models list` and the studio call the task: the YOLO task, `pose (BlazePose)`, or `unknown`.
+    public var taskDescription: String {
+        switch kind {
+        case .yolo: task ?? "unknown"
+        case .blazepose: "pose (BlazePose)"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// What the catalog remembers about an installed model next to it (`<id>.json`).

@@ -40,21 +40,28 @@ public struct ModelCatalog: Sendable {
         return m
     }
 
+    /// The largest model accepted from a file, an upload or a download: an ONNX model cannot exceed
+    /// protobuf's 2 GiB.
+    public static var maxModelBytes: Int64 { HTTPDownloader.maxModelBytes }
+
     /// Copies a local `.onnx` (or a `.zip` holding one) into the catalog.
     /// - Parameters:
-    ///   - file: the model or archive.
+    ///   - file: the model or archive (a `.zip` by its extension).
     ///   - id: the id to use (default: derived from the file name).
+    ///   - displayName: how messages and the sidecar name the file (default: its file name), for a file
+    ///     staged under another name (an upload).
     /// - Throws: ``CatalogError/duplicateId(_:)``, ``CatalogError/notAnONNXModel(_:)``, zip errors.
     @discardableResult
-    public func add(fileAt file: URL, id: String? = nil) throws -> CatalogModel {
+    public func add(fileAt file: URL, id: String? = nil, displayName: String? = nil) throws -> CatalogModel {
+        let shown = displayName ?? file.lastPathComponent
         guard FileManager.default.isReadableFile(atPath: file.path) else {
-            throw CatalogError.notAnONNXModel(file.lastPathComponent)
+            throw CatalogError.notAnONNXModel(shown)
         }
         let modelId = ModelCatalog.makeId(id ?? file.deletingPathExtension().lastPathComponent)
         try ensureFree(modelId)
-        return try install(file, id: modelId, displayName: file.lastPathComponent,
+        return try install(file, id: modelId, displayName: shown,
                            sidecar: ModelSidecar(source: .local, url: nil, sha256: nil, downloadedAt: nil,
-                                                 originalName: file.lastPathComponent))
+                                                 originalName: shown))
     }
 
     /// Downloads a model (`.onnx` or `.zip`) and installs it. A URL already installed is returned from

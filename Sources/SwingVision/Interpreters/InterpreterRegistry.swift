@@ -32,11 +32,12 @@ public struct AnyDetectionInterpreter: Sendable {
     }
 }
 
-/// Encodes an existential through its concrete type.
-struct AnyEncodable: Encodable {
+/// Encodes an existential (an interpreter's result) through its concrete type.
+public struct AnyEncodable: Encodable {
     let value: any Encodable
-    init(_ value: any Encodable) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    /// Wraps `value`.
+    public init(_ value: any Encodable) { self.value = value }
+    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
 /// Picks an interpreter by its CLI name (`detect --interpret NAME`, `interpret --interpreter NAME`).

@@ -1,11 +1,11 @@
 import Foundation
 import SwingCore
 import Testing
-@testable import SwingCLI
+import SwingPipeline
 
-@Suite struct DetectReportTests {
+@Suite struct DetectionDocumentTests {
     /// Encodes like `swingmaster detect --json` and decodes back to a plain JSON object.
-    private func encode(_ report: DetectReport) throws -> [String: Any] {
+    private func encode(_ report: DetectionDocument) throws -> [String: Any] {
         let data = try JSONEncoder().encode(report)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
@@ -19,10 +19,10 @@ import Testing
             Detection(classId: 1, label: "plane", confidence: 0.5, box: Rect(x1: 0, y1: 0, x2: 2, y2: 2),
                       obb: OrientedBox(cx: 1, cy: 1, w: 2, h: 2, angle: 0)),
         ]
-        let frame = DetectReport.Frame(source: "bus.jpg", frame: 0, time: 0, width: 810, height: 1080,
+        let frame = DetectionDocument.Frame(source: "bus.jpg", frame: 0, time: 0, width: 810, height: 1080,
                                        speed: .init(preMs: 2.1, inferenceMs: 45, postMs: 0.3),
                                        detections: detections, classification: nil)
-        let report = DetectReport(model: .init(task: "detect", names: ["0": "person"], imgsz: [640, 640]), results: [frame])
+        let report = DetectionDocument(model: .init(task: "detect", names: ["0": "person"], imgsz: [640, 640]), results: [frame])
         let json = try encode(report)
         let model = try #require(json["model"] as? [String: Any])
         #expect(model["task"] as? String == "detect")
@@ -51,10 +51,10 @@ import Testing
     }
 
     @Test func classificationIsListedForClassifiers() throws {
-        let frame = DetectReport.Frame(source: "a.png", frame: 0, time: 0, width: 1, height: 1,
+        let frame = DetectionDocument.Frame(source: "a.png", frame: 0, time: 0, width: 1, height: 1,
                                        speed: .init(preMs: 0, inferenceMs: 0, postMs: 0), detections: [],
                                        classification: [Classification(classId: 3, label: "x", confidence: 0.7)])
-        let json = try encode(DetectReport(model: .init(task: "classify", names: [:], imgsz: [224, 224]), results: [frame]))
+        let json = try encode(DetectionDocument(model: .init(task: "classify", names: [:], imgsz: [224, 224]), results: [frame]))
         let result = try #require((json["results"] as? [[String: Any]])?.first)
         let top = try #require(result["classification"] as? [[String: Any]])
         #expect(top.first?["classId"] as? Int == 3)

@@ -1,0 +1,184 @@
+import Foundation
+import SwingCore
+import SwingVision
+
+/// The detection document: what `swingmaster detect --json` prints and the studio's `POST /api/detect`
+/// answers (docs/studio.md). One type for both, so the CLI and the server cannot drift apart.
+public struct DetectionDocument: Codable, Equatable, Sendable {
+    /// The model that ran.
+    public struct Model: Codable, Equatable, Sendable {
+        public var task: String
+        /// Class names keyed by the id as text (JSON object keys are strings).
+        public var names: [String: String]
+        public var imgsz: [Int]
+
+        public init(task: String, names: [String: String], imgsz: [Int]) {
+            self.task = task; self.names = names; self.imgsz = imgsz
+        }
+
+        /// The model as a YOLO predictor describes it.
+        public init(_ info: YOLOModelInfo) {
+            self.init(task: info.task.rawValue,
+                      names: Dictionary(uniqueKeysWithValues: info.names.map { (String($0.key), $0.value) }),
+                      imgsz: info.imgsz)
+        }
+    }
+
+    /// Milliseconds per stage of one prediction.
+    public struct Speed: Codable, Equatable, Sendable {
+        public var preMs: Double
+        public var inferenceMs: Double
+        public var postMs: Double
+        public init(preMs: Double, inferenceMs: Double, postMs: Double) {
+            self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
+        }
+    }
+
+    /// An axis-aligned box in image pixels, origin top-left.
+    public struct Box: Codable, Equatable, Sendable {
+        public var x1: Double, y1: Double, x2: Double, y2: Double
+    }
+
+    /// A rotated box.
+    public struct OBB: Codable, Equatable, Sendable {
+        public var cx: Double, cy: Double, w: Double, h: Double, angle: Double
+        /// The four corners as `[x, y]` pairs.
+        public var points: [[Double]]
+    }
+
+    /// COCO uncompressed RLE over the column-major pixel order; `size` is `[height, width]`.
+    public struct Mask: Codable, Equatable, Sendable {
+        public var size: [Int]
+        public var counts: [Int]
+    }
+
+    /// One detection.
+    public struct Item: Codable, Equatable, Sendable {
+        public var classId: Int
+        public var label: String
+        public var confidence: Double
+        public var box: Box
+        /// `[x, y, visibility]` per keypoint (pose only).
+        public var keypoints: [[Double]]?
+        public var obb: OBB?
+        public var mask: Mask?
+
+        public init(_ d: Detection) {
+            classId = d.classId
+            label = d.label
+            confidence = d.confidence
+            box = Box(x1: d.box.x1, y1: d.box.y1, x2: d.box.x2, y2: d.box.y2)
+            keypoints = d.keypoints?.map { [$0.x, $0.y, $0.visibility] }
+            obb = d.obb.map { o in
+                OBB(cx: o.cx, cy: o.cy, w: o.w, h: o.h, angle: o.angle, points: o.corners.map { [$0.x, $0.y] })
+            }
+            mask = d.mask.map { Mask(size: [$0.height, $0.width], counts: $0.cocoRLE) }
+        }
+
+        /// The detection as interpreters read it (box, label, confidence; task extras are not used).
+        public var detection: Detection {
+            Detection(classId: classId, label: label, confidence: confidence,
+                      box: Rect(x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2))
+        }
+    }
+
+    /// One class of a classification model's top-k.
+    public struct ClassScore: Codable, Equatable, Sendable {
+        public var classId: Int
+        public var label: String
+        public var confidence: Double
+    }
+
+    /// One image or video frame's results.
+    public struct Frame: Codable, Equatable, Sendable {
+        /// The file name of the source (not the full path).
+        public var source: String
+        /// Frame index in the video (0 for an image).
+        public var frame: Int
+        /// Presentation time in seconds (0 for an image).
+        public var time: Double
+        public var width: Int
+        public var height: Int
+        public var speed: Speed
+        public var detections: [Item]
+        /// Top-k classes (classify models only).
+        public var classification: [ClassScore]?
+
+        public init(source: String, frame: Int, time: Double, width: Int, height: Int, speed: Speed,
+                    detections: [Detection], classification: [Classification]?) {
+            self.source = source
+            self.frame = frame
+            self.time = time
+            self.width = width
+            self.height = height
+            self.speed = speed
+            self.detections = detections.map(Item.init)
+            self.classification = classification?.map { ClassScore(classId: $0.classId, label: $0.label, confidence: $0.confidence) }
+        }
+
+        /// A predictor's result as one frame of the document.
+        public init(_ result: YOLOResult, source: String, frame: Int = 0, time: Double = 0) {
+            self.init(source: source, frame: frame, time: time, width: result.width, height: result.height,
+                      speed: Speed(preMs: result.speed.preMs, inferenceMs: result.speed.inferenceMs, postMs: result.speed.postMs),
+                      detections: result.detections, classification: result.classification)
+        }
+
+        /// The frame as interpreters read it: what `interpret --detections` parses from `detect --json`.
+        public var interpreterFrame: InterpreterFrame {
+            InterpreterFrame(detections: detections.map(\.detection), frameIndex: frame, time: time, width: width, height: height)
+        }
+    }
+
+    public var model: Model
+    public var results: [Frame]
+
+    public init(model: Model, results: [Frame]) { self.model = model; self.results = results }
+
+    /// The frames as interpreters read them.
+    public var interpreterFrames: [InterpreterFrame] { results.map(\.interpreterFrame) }
+
+    /// The numbers a detection session record keeps.
+    public func runStats(startedAt: Date, endedAt: Date, source: String? = nil, interpreter: String? = nil) -> DetectionRunStats {
+        let inference = results.map(\.speed.inferenceMs).reduce(0, +)
+        return DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: results.count,
+                                 detections: results.map(\.detections.count).reduce(0, +),
+                                 averageInferenceMs: results.isEmpty ? 0 : inference / Double(results.count),
+                                 source: source, interpreter: interpreter)
+    }
+}
+
+/// The detection document with an interpreter's result under `interpretation`: the bytes of
+/// `detect --json --interpret NAME` and of the studio's answers.
+public struct InterpretedDetections: Encodable, Sendable {
+    public var document: DetectionDocument
+    /// The interpreter's result, encoded through its concrete type.
+    public var interpretation: (any Encodable & Sendable)?
+
+    public init(document: DetectionDocument, interpretation: (any Encodable & Sendable)?) {
+        self.document = document; self.interpretation = interpretation
+    }
+
+    private enum Key: String, CodingKey { case interpretation }
+
+    public func encode(to encoder: any Encoder) throws {
+        try document.encode(to: encoder)
+        if let interpretation {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(AnyEncodable(interpretation), forKey: .interpretation)
+        }
+    }
+
+    /// Pretty-printed, sorted keys: the bytes `detect --json` prints.
+    /// - Throws: ``InterpreterError`` (`encodingFailed`) when a number cannot be written (e.g. NaN).
+    public func jsonData() throws -> Data { try Self.encode(self) }
+
+    /// Encodes `value` as `detect --json` does (pretty, sorted keys), reporting failure as the interpreters do.
+    /// - Throws: ``InterpreterError`` (`encodingFailed`).
+    public static func encode(_ value: some Encodable) throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do { return try enc.encode(value) } catch {
+            throw InterpreterError.encodingFailed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import SwingCore
+import SwingInference
+import SwingMedia
+import SwingVision
+
+/// One run of a YOLO model over a file (`swingmaster detect`): load the model, resolve the class filter,
+/// run every image/frame, optionally write an annotated copy, and build the detection document.
+public struct DetectionRun: Sendable {
+    public var sourcePath: String
+    public var modelPath: String
+    public var options: PredictionOptions
+    /// The class filter as typed (ids and/or names), resolved against the model's names.
+    public var classFilter: String?
+    public var videoStride: Int
+    public var savePath: String?
+    public var sessionOptions: SessionOptions
+
+    public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
+                videoStride: Int, savePath: String?, sessionOptions: SessionOptions) {
+        self.sourcePath = sourcePath; self.modelPath = modelPath; self.options = options
+        self.classFilter = classFilter; self.videoStride = videoStride; self.savePath = savePath
+        self.sessionOptions = sessionOptions
+    }
+
+    /// - Parameter progress: Called as a video's frames are processed (stage `detect`); `nil` = silent.
+    /// - Throws: `MediaError` (missing/unreadable source), `InferenceError` (runtime/model), `VisionError`
+    ///   (not a YOLO model, bad class filter), `PipelineError` when cancelled.
+    public func run(progress: ProgressHandler?) throws -> DetectionDocument {
+        guard FileManager.default.fileExists(atPath: sourcePath) else {
+            throw MediaError(.fileNotFound, "Source not found: \(sourcePath).")
+        }
+        let predictor = try YOLOPredictor(modelPath: modelPath, sessionOptions: sessionOptions)
+        var options = self.options
+        if let classFilter {
+            options.classes = try ClassFilter.parse(classFilter, names: predictor.info.names)
+        }
+        let frames = ImageIO.isImagePath(sourcePath)
+            ? try runImage(predictor, options)
+            : try runVideo(predictor, options, progress: progress)
+        return DetectionDocument(model: .init(predictor.info), results: frames)
+    }
+
+    private var sourceName: String { URL(fileURLWithPath: sourcePath).lastPathComponent }
+
+    private func frame(_ result: YOLOResult, index: Int, time: Double) -> DetectionDocument.Frame {
+        DetectionDocument.Frame(result, source: sourceName, frame: index, time: time)
+    }
+
+    private func runImage(_ predictor: YOLOPredictor, _ options: PredictionOptions) throws -> [DetectionDocument.Frame] {
+        let image = try ImageIO.load(sourcePath)
+        let result = try predictor.predict(image, options: options)
+        if let savePath {
+            try ImageIO.save(Annotator.annotate(result, on: image), to: savePath)
+        }
+        return [frame(result, index: 0, time: 0)]
+    }
+
+    private func runVideo(_ predictor: YOLOPredictor, _ options: PredictionOptions,
+                          progress: ProgressHandler?) throws -> [DetectionDocument.Frame] {
+        let reader = try VideoFrameReader(path: sourcePath)
+        let fps = reader.info.frameRate > 0 ? reader.info.frameRate : 30
+        let total = reader.info.frameCount ?? 0
+        var writer: VideoWriter?
+        if let savePath {
+            // Only every stride-th frame is annotated, so the output plays at fps / stride.
+            writer = try VideoWriter(path: savePath, width: reader.outputSize.width, height: reader.outputSize.height,
+                                     fps: fps / Double(videoStride))
+        }
+        var frames: [DetectionDocument.Frame] = []
+        var loop = DetectionLoop(predictor: YOLOFramePredictor(predictor: predictor, options: options),
+                                 configuration: .init(throttle: .everyNthFrame(videoStride)))
+        // A window end far past any real video: read to the end.
+        _ = try loop.run(over: reader, ranges: [0...1e9]) { videoFrame, processed in
+            guard let result = processed.prediction.yolo else { return false }   // a YOLO predictor always has it
+            frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
+            try writer?.append(Annotator.annotate(result, on: videoFrame.image))
+            if total > 0 { progress?("detect", Double(videoFrame.index + 1) / Double(total)) }
+            return true
+        }
+        if Task.isCancelled { throw PipelineError.cancelled("detection", nothing: "written") }
+        try writer?.finish()
+        progress?("detect", 1)
+        return frames
+    }
+}
+
