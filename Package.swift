@@ -33,6 +33,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // The model studio's live camera socket (GET /api/detect/live) and its test client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        // Model downloads streamed to disk with back-pressure (FoundationNetworking's URLSession buffers
+        // whatever the server sends).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         // GET /metrics: the server's counters and timers through swift-metrics, in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
@@ -55,7 +60,11 @@ let package = Package(
         .target(name: "SwingMedia", dependencies: ["SwingCore", "CFFmpeg", "CTurboJPEG"], swiftSettings: hotSettings),
         .target(name: "SwingAudio", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         .target(name: "SwingInference", dependencies: ["SwingCore"], swiftSettings: hotSettings),
-        .target(name: "SwingVision", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
+        .target(
+            name: "SwingVision",
+            dependencies: ["SwingCore", "SwingInference", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: hotSettings
+        ),
         .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
         .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: hotSettings),
         .target(name: "SwingStore", dependencies: ["SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
@@ -69,7 +78,11 @@ let package = Package(
             name: "SwingServer",
             dependencies: [
                 "SwingCore", "SwingMedia", "SwingBiomech", "SwingPipeline", "SwingStore",
+                "SwingVision",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -108,7 +121,7 @@ let package = Package(
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingVision", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),

@@ -12,7 +12,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Open the printed address in a browser (a phone on the same network works too with --host 0.0.0.0 \
         and a --token). Sessions are the same as the CLI's ($SWINGMASTER_HOME). Ctrl-C stops the server; \
-        an analysis that was running is queued again for the next start.
+        an analysis that was running is queued again for the next start. The model studio is at /detect \
+        and the catalog at /models. A phone's browser gives the studio its camera only over HTTPS: serve with \
+        --tls-cert and --tls-key (a self-signed pair: openssl req -x509 -newkey rsa:2048 -nodes -days 365 \
+        -subj /CN=swingmaster -keyout key.pem -out cert.pem).
         """
     )
 
@@ -25,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Token every page and API call must carry (default: $SWINGMASTER_TOKEN).") var token: String?
     @Option(name: .customLong("web-root"), help: "The Web folder with templates and static files (default: found next to the checkout).")
     var webRoot: String?
+    @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this PEM certificate (with --tls-key).") var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.") var tlsKey: String?
 
     func validate() throws {
         try OptionCheck.integer(port, "--port", 0...65_535)
@@ -43,10 +48,13 @@ struct ServeCommand: AsyncParsableCommand {
         let env = ProcessInfo.processInfo.environment["SWINGMASTER_TOKEN"]
         config.token = token ?? (env?.isEmpty == false ? env : nil)
         config.webRoot = webRoot.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        config.tlsCertificate = tlsCert
+        config.tlsKey = tlsKey
         var logger = Logger(label: "swingmaster")
         logger.logLevel = .info
         let app = try await buildApplication(configuration: config, logger: logger)
-        Console.err("Swingmaster is running at http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ — Ctrl-C to stop\n")
+        let scheme = tlsCert == nil ? "http" : "https"
+        Console.err("Swingmaster is running at \(scheme)://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ — Ctrl-C to stop\n")
         try await app.runService()
     }
 }

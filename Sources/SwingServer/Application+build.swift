@@ -1,5 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import Mustache
 import SwingCore
@@ -35,6 +38,7 @@ struct ServerState: Sendable {
     let web: WebLocations
     let annotated: AnnotatedVideos
     let metrics: ServerMetrics
+    let studio: Studio
 }
 
 /// Builds the web app: routes, middleware and the job runner. `swingmaster serve` and the tests both
@@ -59,7 +63,9 @@ public func buildApplication(
     let state = ServerState(configuration: configuration, db: db, media: media,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads), wakeUp: wakeUp,
                             pages: try await Pages(directory: web.templates), web: web,
-                            annotated: AnnotatedVideos(media: media), metrics: ServerMetrics())
+                            annotated: AnnotatedVideos(media: media), metrics: ServerMetrics(),
+                            studio: Studio(home: home, catalog: configuration.catalog))
+    state.studio.staging.removeAbandonedParts()
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorSentenceMiddleware(metrics: state.metrics))
@@ -68,13 +74,27 @@ public func buildApplication(
     router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
     router.get("metrics") { _, _ in try state.metrics.prometheusText(db: db) }
     APIRoutes(state: state).add(to: router.group("api"))
+    ModelRoutes(state: state).add(to: router.group("api"))
+    DetectRoutes(state: state).add(to: router.group("api"))
     PageRoutes(state: state).add(to: router)
     StaticFiles(state: state).add(to: router)
+
+    // The camera's socket has a router of its own (upgrades only), behind the same token and origin checks.
+    let sockets = Router(context: BasicWebSocketRequestContext.self)
+    sockets.add(middleware: ErrorSentenceMiddleware(metrics: state.metrics))
+    sockets.add(middleware: OriginCheckMiddleware())
+    if let token = configuration.token { sockets.add(middleware: TokenMiddleware(token: token)) }
+    DetectRoutes(state: state).add(to: sockets)
+    var server = HTTPServerBuilder.http1WebSocketUpgrade(
+        webSocketRouter: sockets,
+        configuration: .init(ws: .init(maxFrameSize: DetectRoutes.maxImageBytes)))
+    if let tls = try configuration.tlsConfiguration() { server = try .tls(server, tlsConfiguration: tls) }
 
     let runner = JobRunner(db: db, workers: configuration.workers, logger: logger, wakeUp: wakeUp, metrics: state.metrics,
                            analyze: analyze ?? JobRunner.analysis(db: db))
     return Application(
         router: router,
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "swingmaster"),
         services: [runner],
         logger: logger
@@ -92,9 +112,30 @@ extension ServerConfiguration {
             throw ServerSetupError(.refused, "The token must be at least 12 characters of letters, digits, '-', '.', '_' or '~'.")
         }
         guard (1...65535).contains(port) || port == 0 else { throw ServerSetupError(.refused, "--port must be 0…65535 (got \(port)).") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ServerSetupError(.refused, "HTTPS needs both --tls-cert and --tls-key.")
+        }
         guard workers >= 1, maxConcurrentUploads >= 1, maxUploadBytes >= 1 else {
             throw ServerSetupError(.refused, "--workers, --max-upload-mb and --max-concurrent-uploads must be at least 1.")
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// The TLS settings of ``tlsCertificate`` and ``tlsKey`` (PEM files), or `nil` to serve plain HTTP.
+    /// - Throws: ``ServerSetupError`` naming the file that cannot be read as a PEM certificate or key.
+    func tlsConfiguration() throws -> TLSConfiguration? {
+        guard let certificatePath = tlsCertificate, let keyPath = tlsKey else { return nil }
+        let chain: [NIOSSLCertificate]
+        do { chain = try NIOSSLCertificate.fromPEMFile(certificatePath) } catch {
+            throw ServerSetupError(.refused, "\(certificatePath) is not a readable PEM certificate.")
+        }
+        guard !chain.isEmpty else { throw ServerSetupError(.refused, "\(certificatePath) holds no certificate.") }
+        let key: NIOSSLPrivateKey
+        do { key = try NIOSSLPrivateKey(file: keyPath, format: .pem) } catch {
+            throw ServerSetupError(.refused, "\(keyPath) is not a readable PEM private key.")
+        }
+        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
     }
 }
 
@@ -119,15 +160,20 @@ struct ErrorSentenceMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Refuses state-changing requests from other sites: POST/PUT/DELETE with an `Origin` must come from the
-/// host they are sent to.
+/// Refuses state-changing requests and WebSocket upgrades from other sites: those with an `Origin` must
+/// come from the host they are sent to.
 struct OriginCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if [.post, .put, .delete, .patch].contains(request.method), let origin = request.headers[.origin] {
+        // A WebSocket upgrade is a GET, but a page on another site could open one with the user's cookie.
+        let upgrade = request.headers[.upgrade]?.lowercased() == "websocket"
+        if [.post, .put, .delete, .patch].contains(request.method) || upgrade, let origin = request.headers[.origin] {
             let host = request.head.authority ?? ""
             guard let url = URL(string: origin), let originHost = url.host else {
                 throw APIError(.forbidden, "The request's Origin \(origin) is not this server.")
             }
+            // Browsers send the page's http(s) origin; the check protects their cookies. A WebSocket client
+            // library names its own ws:// URL, carries no browser's cookies, and could send anything.
+            if upgrade, ["ws", "wss"].contains(url.scheme?.lowercased()) { return try await next(request, context) }
             let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
             guard originAuthority == host else {
                 throw APIError(.forbidden, "The request's Origin \(origin) is not this server (\(host)).")

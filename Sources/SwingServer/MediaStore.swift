@@ -11,6 +11,8 @@ struct MediaStore: Sendable {
 
     /// Extensions kept for stored media (players and FFmpeg use them as a hint); others become `bin`.
     static let extensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "3gp", "mts", "wav", "m4a"]
+    /// The file name extensions a stored file keeps (anything else is stored as `.bin`).
+    var keptExtensions: Set<String> = MediaStore.extensions
 
     struct Stored: Sendable { var sha256: String; var path: String; var bytes: Int64; var alreadyStored: Bool }
 
@@ -65,7 +67,7 @@ struct MediaStore: Sendable {
             return result
         }
         let ext = URL(fileURLWithPath: fileName()).pathExtension.lowercased()
-        let final = directory.appendingPathComponent("\(hash).\(Self.extensions.contains(ext) ? ext : "bin")")
+        let final = directory.appendingPathComponent("\(hash).\(keptExtensions.contains(ext) ? ext : "bin")")
         if FileManager.default.fileExists(atPath: final.path) {
             return Stored(sha256: hash, path: final.path, bytes: count, alreadyStored: true)
         }

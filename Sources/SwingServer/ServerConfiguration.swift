@@ -1,4 +1,5 @@
 import Foundation
+import SwingVision
 
 /// Everything `swingmaster serve` can be told: where to listen, how much to accept, where files live.
 public struct ServerConfiguration: Sendable {
@@ -21,6 +22,13 @@ public struct ServerConfiguration: Sendable {
     public var webRoot: URL?
     /// Third-party browser libraries installed by `make setup`; `nil` = `.deps/web/vendor` next to the checkout.
     public var vendorRoot: URL?
+
+    /// PEM certificate (chain) and private key to serve HTTPS with; both or neither. Browsers give a page
+    /// the camera only on a secure origin, so a phone needs this to use the studio's camera.
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    /// The model catalog the studio uses; `nil` = the standard locations under ``home``.
+    public var catalog: ModelCatalog?
 
     public init() {}
 }

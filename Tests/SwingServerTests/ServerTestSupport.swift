@@ -12,6 +12,8 @@ import Testing
 struct TestServer {
     let home: URL
     var configuration = ServerConfiguration()
+    /// `.router` (no socket) by default; `.live` for WebSocket tests.
+    var mode: TestingSetup = .router
 
     static let packageRoot = TestFiles.packageRoot
     static let demoVideo = packageRoot.appendingPathComponent("Samples/demo_session.mp4")
@@ -31,7 +33,7 @@ struct TestServer {
              _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         defer { if !keepHome { try? FileManager.default.removeItem(at: home) } }
         let app = try await buildApplication(configuration: configuration, analyze: analyze)
-        try await app.test(.router) { client in try await body(client) }
+        try await app.test(mode) { client in try await body(client) }
     }
 
 

@@ -1,0 +1,330 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import SwingCore
+import SwingInference
+import SwingMedia
+import SwingPipeline
+import SwingStore
+import SwingVision
+
+/// What the studio's routes share: the catalog, the loaded models, the one inference queue.
+struct Studio: Sendable {
+    let catalog: ModelCatalog
+    let loaded: LoadedModels
+    let queue: InferenceQueue
+    let checksums: ModelChecksums
+    /// Where uploaded model files wait while the catalog checks them.
+    let staging: MediaStore
+
+    init(home: URL, catalog: ModelCatalog? = nil) {
+        self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
+            bundledDirectories: CatalogLocations.standard().bundledDirectories, home: home))
+        loaded = LoadedModels()
+        queue = InferenceQueue()
+        checksums = ModelChecksums()
+        var staging = MediaStore(directory: home.appendingPathComponent("cache/uploads", isDirectory: true))
+        staging.keptExtensions = ["onnx", "zip"]
+        self.staging = staging
+    }
+
+    /// The catalog model a request names with `model=ID`, loaded, with its settings: the model's stored
+    /// defaults overridden by the query's `conf`, `iou`, `maxDet`, `classes`, `interpret`.
+    /// - Throws: ``APIError`` (400 for a missing model or a bad value, 404 for an unknown model, 422 for a
+    ///   model that is not a YOLO export).
+    func open(_ query: [String: String], db: AppDatabase) async throws -> OpenModel {
+        guard let id = query["model"], !id.isEmpty else {
+            throw APIError(.badRequest, "Name the model with model=ID (GET /api/models lists them).")
+        }
+        guard let entry = catalog.models().first(where: { $0.id == id.lowercased() }) else {
+            throw APIError(.notFound, "There is no model '\(id.prefix(60))' in the catalog.")
+        }
+        guard entry.kind == .yolo else {
+            throw APIError(.unprocessableContent, entry.kind == .blazepose
+                ? "The model \(entry.id) is a BlazePose model for the session analysis; the studio runs YOLO models."
+                : "The model \(entry.id) cannot run in the studio: \(entry.problem ?? "it is not an Ultralytics YOLO export").")
+        }
+        let model = try ResolvedModel.resolve(entry.id, db: db, catalog: catalog)
+        let predictor: YOLOPredictor
+        do { predictor = try await loaded.predictor(path: entry.path) } catch let error as any UserFacingError {
+            throw APIError(error)
+        }
+        var settings = DetectionSettings(model: model)
+        settings = settings.applying(try Self.change(query, names: predictor.info.names))
+        try check(settings, names: predictor.info.names)
+        return OpenModel(model: model, predictor: predictor, settings: settings,
+                         interpreter: try interpreter(for: settings, model: model))
+    }
+
+    /// The settings a query string changes (`conf`, `iou`, `maxDet`, `classes` as ids or names, `interpret`).
+    static func change(_ query: [String: String], names: [Int: String]) throws -> DetectionSettings.Change {
+        func number(_ key: String) throws -> Double? {
+            guard let text = query[key] else { return nil }
+            guard let v = Double(text) else { throw APIError(.badRequest, "The setting \(key) must be a number, not \(text.prefix(40)).") }
+            return v
+        }
+        var change = DetectionSettings.Change(conf: try number("conf"), iou: try number("iou"))
+        if let text = query["maxDet"] {
+            guard let v = Int(text) else {
+                throw APIError(.badRequest, "The most detections per image (maxDet) must be a whole number from 1 to \(DetectionSettings.maxDetLimit), not \(text.prefix(40)).")
+            }
+            change.maxDet = v
+        }
+        if let text = query["classes"], !text.isEmpty {
+            do { change.classes = .some(try ClassFilter.parse(text, names: names, what: "classes").sorted()) } catch let error as VisionError {
+                throw APIError(.badRequest, error.message, code: Int(error.statusCode))
+            }
+        }
+        if let text = query["interpret"] { change.interpret = .some(text.isEmpty || text == "none" ? nil : text) }
+        return change
+    }
+
+    /// Refuses settings out of range as a 400 with the engine's sentence.
+    func check(_ settings: DetectionSettings, names: [Int: String]) throws {
+        do { try settings.validate(names: names) } catch let error as any UserFacingError {
+            throw APIError(.badRequest, error.description, code: Int(error.statusCode))
+        }
+    }
+
+    /// The interpreter the settings name, with the model's stored options.
+    func interpreter(for settings: DetectionSettings, model: ResolvedModel) throws -> AnyDetectionInterpreter? {
+        // The stored options belong to the stored interpreter; another one starts from its own defaults.
+        let options = settings.interpret == model.record?.interpreter ? model.interpreterConfig(nil) : nil
+        do { return try settings.interpreter(configuration: options) } catch let error as any UserFacingError {
+            throw APIError(.badRequest, error.description, code: Int(error.statusCode))
+        }
+    }
+}
+
+/// A model opened for the studio.
+struct OpenModel: Sendable {
+    var model: ResolvedModel
+    var predictor: YOLOPredictor
+    var settings: DetectionSettings
+    var interpreter: AnyDetectionInterpreter?
+}
+
+/// `POST /api/detect` (one image) and `GET /api/detect/live` (the camera's WebSocket): docs/studio.md.
+struct DetectRoutes: Sendable {
+    let state: ServerState
+    var studio: Studio { state.studio }
+
+    /// The largest picture accepted, in a body or one socket message.
+    static let maxImageBytes = 16 << 20
+
+    func add(to api: RouterGroup<BasicRequestContext>) {
+        api.post("detect") { request, _ in
+            let query = Self.query(request)
+            let open = try await studio.open(query, db: state.db)
+            let body = try await request.body.collect(upTo: Self.maxImageBytes)
+            let startedAt = Date()
+            let prediction: StudioPrediction
+            do {
+                prediction = try await StudioPrediction.run(image: Data(buffer: body), predictor: open.predictor,
+                                                            settings: open.settings, interpreter: open.interpreter,
+                                                            queue: studio.queue, source: "image")
+            } catch let error as any UserFacingError { throw APIError(error) }
+            let document = DetectionDocument(model: .init(open.predictor.info), results: [prediction.frame])
+            try open.model.recordUse(document.runStats(startedAt: startedAt, endedAt: Date(), source: "image",
+                                                       interpreter: open.interpreter?.name), in: state.db)
+            let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
+            return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
+        }
+    }
+
+    static func query(_ request: Request) -> [String: String] {
+        var out: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { out[String(key)] = String(value) }
+        return out
+    }
+
+    /// Adds the live socket to the WebSocket router.
+    func add(to router: Router<BasicWebSocketRequestContext>) {
+        router.ws("api/detect/live", shouldUpgrade: { request, _ in
+            // Refuse before upgrading when the model or a setting is wrong: the browser gets the sentence.
+            _ = try await studio.open(Self.query(request), db: state.db)
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            let open: OpenModel
+            do { open = try await studio.open(Self.query(context.request), db: state.db) } catch {
+                try await LiveSocket.send(LiveSocket.ErrorMessage(error: Self.sentence(error)), to: outbound)
+                return
+            }
+            try await LiveSocket(open: open, studio: studio, db: state.db).run(inbound: inbound, outbound: outbound)
+        })
+    }
+
+    static func sentence(_ error: any Error) -> String {
+        switch error {
+        case let e as APIError: e.message
+        case let e as any UserFacingError: e.description
+        default: "The frame could not be processed."
+        }
+    }
+}
+
+/// One camera's socket: a reader that keeps at most one frame waiting (the newest), and a worker that runs
+/// the model on it and answers. Settings change between frames.
+struct LiveSocket: Sendable {
+    let open: OpenModel
+    let studio: Studio
+    let db: AppDatabase
+
+    /// The waiting frame: the client's message number and its bytes.
+    struct Frame: Sendable {
+        var id: Int
+        var bytes: Data
+    }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        // At most one frame waits; a newer one replaces it (`dropped` counts those).
+        let (frames, continuation) = AsyncStream<Frame>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let shared = LiveState(settings: open.settings, interpreter: open.interpreter)
+        let startedAt = Date()
+        try await LiveSocket.send(Ready(model: .init(open.predictor.info), settings: open.settings), to: outbound)
+        let stats = try await withThrowingTaskGroup(of: LiveTotals?.self) { group in
+            group.addTask {
+                var totals = LiveTotals()
+                let clock = ContinuousClock()
+                var firstStart: ContinuousClock.Instant?
+                for await frame in frames {
+                    let (settings, interpreter) = shared.current()
+                    let started = clock.now
+                    if firstStart == nil { firstStart = started }
+                    do {
+                        let p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
+                                                               interpreter: interpreter, queue: studio.queue,
+                                                               source: "camera", frameIndex: frame.id)
+                        totals.add(p)
+                        let elapsed = (clock.now - (firstStart ?? started)).seconds
+                        let serverMs = (clock.now - started).seconds * 1000
+                        try await LiveSocket.send(LiveResult(frameId: frame.id, prediction: p, serverMs: serverMs,
+                                                             dropped: shared.dropped,
+                                                             fps: elapsed > 0 ? Double(totals.frames) / elapsed : 0), to: outbound)
+                    } catch let error as any UserFacingError {
+                        try await LiveSocket.send(ErrorMessage(error: "Frame \(frame.id): \(error.description)"), to: outbound)
+                    }
+                }
+                return totals
+            }
+            group.addTask {
+                defer { continuation.finish() }
+                var received = 0
+                for try await message in inbound.messages(maxSize: DetectRoutes.maxImageBytes) {
+                    switch message {
+                    case .binary(let buffer):
+                        received += 1
+                        if case .dropped = continuation.yield(Frame(id: received, bytes: Data(buffer: buffer))) {
+                            shared.countDrop()
+                        }
+                    case .text(let text):
+                        do {
+                            let change = try DetectionSettings.Change.parse(Data(text.utf8))
+                            let settings = shared.current().settings.applying(change)
+                            try settings.validate(names: open.predictor.info.names)
+                            let interpreter = try studio.interpreter(for: settings, model: open.model)
+                            shared.set(settings, interpreter)
+                            try await LiveSocket.send(SettingsMessage(settings: settings), to: outbound)
+                        } catch {
+                            try await LiveSocket.send(ErrorMessage(error: DetectRoutes.sentence(error)), to: outbound)
+                        }
+                    }
+                }
+                return nil
+            }
+            var totals = LiveTotals()
+            for try await result in group { if let result { totals = result } }
+            return totals
+        }
+        if stats.frames > 0 {
+            try? open.model.recordUse(DetectionRunStats(startedAt: startedAt, endedAt: Date(), frames: stats.frames,
+                                                        detections: stats.detections,
+                                                        averageInferenceMs: stats.inferenceMs / Double(stats.frames),
+                                                        source: "camera", interpreter: open.interpreter?.name), in: db)
+        }
+    }
+
+    static func send(_ message: some Encodable, to outbound: WebSocketOutboundWriter) async throws {
+        let data = try JSONResponse.encoder.encode(message)
+        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+    }
+
+    struct Ready: Encodable {
+        var type = "ready"
+        var model: DetectionDocument.Model
+        var settings: DetectionSettings
+    }
+
+    struct SettingsMessage: Encodable {
+        var type = "settings"
+        var settings: DetectionSettings
+    }
+
+    struct ErrorMessage: Encodable {
+        var type = "error"
+        var error: String
+    }
+
+    /// One processed frame.
+    struct LiveResult: Encodable {
+        struct Timings: Encodable {
+            var decodeMs: Double, preMs: Double, inferenceMs: Double, postMs: Double, serverMs: Double
+        }
+        var type = "result"
+        var frameId: Int
+        var width: Int
+        var height: Int
+        var detections: [DetectionDocument.Item]
+        var classification: [DetectionDocument.ClassScore]?
+        var interpretation: StudioPrediction.Interpretation?
+        var timings: Timings
+        var dropped: Int
+        var fps: Double
+
+        init(frameId: Int, prediction p: StudioPrediction, serverMs: Double, dropped: Int, fps: Double) {
+            self.frameId = frameId
+            width = p.frame.width; height = p.frame.height
+            detections = p.frame.detections; classification = p.frame.classification
+            interpretation = p.interpretation
+            timings = Timings(decodeMs: p.decodeMs, preMs: p.frame.speed.preMs, inferenceMs: p.frame.speed.inferenceMs,
+                              postMs: p.frame.speed.postMs, serverMs: serverMs)
+            self.dropped = dropped; self.fps = fps
+        }
+    }
+}
+
+/// What a socket's reader and worker share: the settings in force and the drop count.
+final class LiveState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var settings: DetectionSettings
+    private var interpreter: AnyDetectionInterpreter?
+    private var drops = 0
+
+    init(settings: DetectionSettings, interpreter: AnyDetectionInterpreter?) {
+        self.settings = settings; self.interpreter = interpreter
+    }
+
+    func current() -> (settings: DetectionSettings, interpreter: AnyDetectionInterpreter?) {
+        lock.lock(); defer { lock.unlock() }
+        return (settings, interpreter)
+    }
+
+    func set(_ settings: DetectionSettings, _ interpreter: AnyDetectionInterpreter?) {
+        lock.lock(); self.settings = settings; self.interpreter = interpreter; lock.unlock()
+    }
+
+    func countDrop() { lock.lock(); drops += 1; lock.unlock() }
+    var dropped: Int { lock.lock(); defer { lock.unlock() }; return drops }
+}
+
+/// A socket's totals, for its detection run record.
+struct LiveTotals: Sendable {
+    var frames = 0
+    var detections = 0
+    var inferenceMs = 0.0
+
+    mutating func add(_ p: StudioPrediction) {
+        frames += 1; detections += p.frame.detections.count; inferenceMs += p.frame.speed.inferenceMs
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Hummingbird
+import SwingCore
+import SwingPipeline
+import SwingStore
+import SwingVision
+
+/// `/api/models…`: the catalog with each model's stored defaults and runs (docs/studio.md). The catalog
+/// owns the files, the store the preferences; this adapter joins them and checks what the browser sends.
+struct ModelRoutes: Sendable {
+    let state: ServerState
+    var db: AppDatabase { state.db }
+    var catalog: ModelCatalog { state.studio.catalog }
+
+    func add(to api: RouterGroup<BasicRequestContext>) {
+        api.get("models") { request, _ in
+            let query = request.uri.queryParameters
+            let task = query["task"].map(String.init)
+            let hidden = query["hidden"].map { $0 == "1" || $0 == "true" } ?? false
+            let records = try Dictionary(db.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+            let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
+                                                   includeHidden: hidden)
+            let views = ordered.filter { task == nil || $0.task == task }.map { model in
+                ModelView(model, record: records[model.id], sha256: state.studio.checksums.sha256(of: model))
+            }
+            return try JSONResponse.make(["models": views])
+        }
+        api.get("models/:id") { _, context in try JSONResponse.make(try view(of: model(context), runs: true)) }
+        api.post("models", use: add)
+        api.patch("models/:id") { request, context in
+            let model = try model(context)
+            let body = try await request.body.collect(upTo: 64 << 10)
+            let change: ModelChange
+            do { change = try JSONDecoder().decode(ModelChange.self, from: Data(buffer: body)) } catch {
+                throw APIError(.badRequest, #"Send a JSON object with any of "favorite", "hidden" and "defaults"."#)
+            }
+            if let defaults = change.defaults {
+                try defaults.validate()
+                try db.setDefaults(conf: defaults.conf, iou: defaults.iou, maxDetections: defaults.maxDet,
+                                   lineWidth: defaults.lineWidth, interpreter: defaults.interpreter,
+                                   interpreterConfigJSON: try defaults.interpreterOptionsJSON(), id: model.id)
+            }
+            if let favorite = change.favorite { try db.setFavorite(favorite, id: model.id) }
+            if let hidden = change.hidden { try db.setHidden(hidden, id: model.id) }
+            return try JSONResponse.make(try view(of: model, runs: true))
+        }
+        api.delete("models/:id") { _, context in
+            let model = try model(context)
+            guard model.source != .bundled else {
+                throw APIError(.conflict, "The model \(model.id) ships with Swingmaster and cannot be removed; hide it instead.")
+            }
+            try catalog.remove(id: model.id)
+            try db.removeModelRecord(id: model.id)
+            await state.studio.loaded.forget(path: model.path)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The catalog model the route's `:id` names (404 when there is none).
+    private func model(_ context: BasicRequestContext) throws -> CatalogModel {
+        let id = context.parameters.get("id") ?? ""
+        guard let model = catalog.models().first(where: { $0.id == id.lowercased() }) else {
+            throw APIError(.notFound, "There is no model '\(id.prefix(60))' in the catalog.")
+        }
+        return model
+    }
+
+    private func view(of model: CatalogModel, runs: Bool) throws -> ModelView {
+        var view = ModelView(model, record: try db.modelRecord(id: model.id), sha256: state.studio.checksums.sha256(of: model))
+        if runs { view.runs = try db.detectionSessions(modelId: model.id, limit: 20).map(RunView.init) }
+        return view
+    }
+
+    // MARK: Adding a model
+
+    /// `POST /api/models`: the model file as the body (`X-Filename: name.onnx` or `.zip`), streamed to disk,
+    /// checked and installed by the catalog; 201 with the new model.
+    @Sendable func add(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let type = (request.headers[.contentType] ?? "").lowercased()
+        guard type.hasPrefix("application/octet-stream") else {
+            throw APIError(.unsupportedMediaType, "Send the model file itself as the body with Content-Type: application/octet-stream and its name in X-Filename.")
+        }
+        let header = request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value
+        let name = APIRoutes.fileName(header)
+        let ext = URL(fileURLWithPath: name).pathExtension.lowercased()
+        guard header != nil, ext == "onnx" || ext == "zip" else {
+            throw APIError(.unsupportedMediaType, "Name the file in X-Filename: an ONNX model (.onnx) or a .zip holding one.")
+        }
+        let limit = min(state.configuration.maxUploadBytes, ModelCatalog.maxModelBytes)
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
+            throw APIError(.contentTooLarge, "The model is larger than this server accepts (\(limit >> 20) MB).")
+        }
+        guard await state.uploads.enter() else {
+            throw APIError(.tooManyRequests, "\(state.configuration.maxConcurrentUploads) uploads are already running; try again when one has finished.")
+        }
+        let stored: MediaStore.Stored
+        do {
+            stored = try await state.studio.staging.receive(request.body, fileName: { name }, maxBytes: limit,
+                                                            idleTimeout: state.configuration.uploadIdleTimeout)
+            await state.uploads.leave()
+        } catch {
+            await state.uploads.leave()
+            switch error {
+            case MediaStore.UploadError.tooLarge(let max): throw APIError(.contentTooLarge, "The model is larger than this server accepts (\(max >> 20) MB).")
+            case MediaStore.UploadError.stalled(let s): throw APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
+            case MediaStore.UploadError.cannotWrite(let why): throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
+            default: throw error
+            }
+        }
+        defer { try? FileManager.default.removeItem(atPath: stored.path) }
+        let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        let model: CatalogModel
+        do {
+            // The staged file is named by its checksum; the catalog reads the extension and the wanted id.
+            let staged = URL(fileURLWithPath: stored.path)
+            model = try catalog.add(fileAt: staged, id: stem, displayName: name)
+        } catch let error as CatalogError where error.kind == .duplicateId {
+            throw APIError(.conflict, error.message, code: Int(error.statusCode))
+        } catch let error as CatalogError {
+            throw APIError(.unprocessableContent, error.message, code: Int(error.statusCode))
+        }
+        return try JSONResponse.make(try view(of: model, runs: false), status: .created)
+    }
+}
+
+/// One model as the studio's API shows it: the catalog entry, its preferences and its stored defaults.
+struct ModelView: Codable, Equatable, Sendable {
+    var id: String
+    var name: String
+    var kind: CatalogModel.Kind
+    var task: String?
+    var typeHint: ModelTypeHint
+    var source: CatalogModel.Source
+    var url: String?
+    var sizeBytes: Int64
+    var inputSize: [Int]?
+    var labels: [String]
+    var sha256: String?
+    var problem: String?
+    var favorite: Bool
+    var hidden: Bool
+    var lastUsedAt: Date?
+    var useCount: Int
+    var defaults: ModelDefaults
+    /// The model's recent runs (on `GET /api/models/{id}` only).
+    var runs: [RunView]?
+
+    init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
+        id = m.id; name = m.name; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
+        sizeBytes = m.sizeBytes; inputSize = m.inputSize; labels = m.labels; self.sha256 = sha256; problem = m.problem
+        favorite = record?.isFavorite ?? false; hidden = record?.isHidden ?? false
+        lastUsedAt = record?.lastUsedAt; useCount = record?.usageCount ?? 0
+        defaults = ModelDefaults(record)
+    }
+}
+
+/// A model's studio defaults. In a `PATCH` every field is optional (a missing one falls back to the
+/// built-in default); in answers every field is filled.
+struct ModelDefaults: Codable, Equatable, Sendable {
+    var conf: Double?
+    var iou: Double?
+    var maxDet: Int?
+    var lineWidth: Int?
+    var interpreter: String?
+    var interpreterOptions: JSONValue?
+
+    static let defaultLineWidth = 2
+    static let lineWidths = 1...20
+
+    init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, lineWidth: Int? = nil, interpreter: String? = nil,
+         interpreterOptions: JSONValue? = nil) {
+        self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.lineWidth = lineWidth
+        self.interpreter = interpreter; self.interpreterOptions = interpreterOptions
+    }
+
+    /// The stored defaults with the built-in ones where nothing is stored.
+    init(_ r: ModelRecord?) {
+        let p = PredictionOptions()
+        conf = r?.confThreshold ?? p.conf
+        iou = r?.iouThreshold ?? p.iou
+        maxDet = r?.maxDetections ?? p.maxDet
+        lineWidth = r?.lineWidth ?? Self.defaultLineWidth
+        interpreter = r?.interpreter
+        interpreterOptions = r?.interpreterConfigJSON.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+    }
+
+    /// Refuses values out of range, an unknown interpreter, or options the interpreter cannot read.
+    func validate() throws {
+        let settings = DetectionSettings(conf: conf ?? PredictionOptions().conf, iou: iou ?? PredictionOptions().iou,
+                                         maxDet: maxDet ?? PredictionOptions().maxDet, interpret: interpreter)
+        try settings.validate(names: [:])
+        if let lineWidth, !Self.lineWidths.contains(lineWidth) {
+            throw APIError(.badRequest, "The line width (lineWidth) must be a whole number from \(Self.lineWidths.lowerBound) to \(Self.lineWidths.upperBound), not \(lineWidth).")
+        }
+        if let interpreterOptions {
+            guard case .object = interpreterOptions else {
+                throw APIError(.badRequest, #"The interpreter options (interpreterOptions) must be a JSON object such as {"minimumConfidence": 0.5}."#)
+            }
+            guard let interpreter else {
+                throw APIError(.badRequest, "Interpreter options (interpreterOptions) need an interpreter to configure.")
+            }
+            _ = try InterpreterRegistry.standard.interpreter(named: interpreter, configuration: try interpreterOptionsJSON().map { Data($0.utf8) })
+        }
+    }
+
+    /// The options as the store keeps them.
+    func interpreterOptionsJSON() throws -> String? {
+        try interpreterOptions.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    }
+}
+
+/// The body of `PATCH /api/models/{id}`.
+struct ModelChange: Decodable {
+    var favorite: Bool?
+    var hidden: Bool?
+    var defaults: ModelDefaults?
+}
+
+/// One detection run of a model.
+struct RunView: Codable, Equatable, Sendable {
+    var id: Int64?
+    var source: String?
+    var startedAt: Date
+    var endedAt: Date
+    var frames: Int
+    var detections: Int
+    var meanFps: Double
+    var averageInferenceMs: Double
+    var interpreter: String?
+
+    init(_ r: DetectionSessionRecord) {
+        id = r.id; source = r.source; startedAt = r.startedAt; endedAt = r.endedAt; frames = r.frameCount
+        detections = r.detectionCount; meanFps = r.meanFps; averageInferenceMs = r.averageInferenceMs
+        interpreter = r.interpreter
+    }
+}
+
+/// SHA-256 of catalog files, computed once per file version (the catalog records it only for downloads).
+final class ModelChecksums: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: [String: (size: Int64, modified: Date, sha256: String)] = [:]
+
+    func sha256(of model: CatalogModel) -> String? {
+        if let recorded = model.sha256 { return recorded }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: model.path)
+        let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+        lock.lock()
+        let cached = known[model.path]
+        lock.unlock()
+        if let cached, cached.size == model.sizeBytes, cached.modified == modified { return cached.sha256 }
+        guard let hex = try? SHA256.hex(ofFile: model.path) else { return nil }
+        lock.lock()
+        known[model.path] = (model.sizeBytes, modified, hex)
+        lock.unlock()
+        return hex
+    }
+}

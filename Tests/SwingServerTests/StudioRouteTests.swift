@@ -1,0 +1,287 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
+import SwingCore
+import SwingMedia
+import SwingPipeline
+@testable import SwingServer
+import SwingTestSupport
+import Testing
+
+/// The model studio's API (docs/studio.md) as a browser uses it: the catalog, one image, the live socket.
+/// Models are the YOLO fixtures (real Ultralytics exports with seeded weights, Tests/SwingVisionTests/Fixtures/yolo).
+@Suite(.serialized) struct StudioRouteTests {
+    static let fixtures = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo")
+    static let detector = fixtures.appendingPathComponent("tiny26-detect.onnx")
+    static let classifier = fixtures.appendingPathComponent("tiny-classify.onnx")
+
+    /// A 320×240 JPEG with coloured blocks (the fixtures' spread class biases give detections on any picture).
+    static func jpeg(width: Int = 320, height: Int = 240, seed: UInt8 = 0) throws -> Data {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                pixels[i] = UInt8((x * 255 / width) &+ Int(seed))
+                pixels[i + 1] = UInt8(y * 255 / height)
+                pixels[i + 2] = ((x / 40 + y / 40) % 2 == 0) ? 220 : 30
+            }
+        }
+        let image = try #require(ImageBuffer(width: width, height: height, pixels: pixels))
+        let dir = try TestFiles.temporaryDirectory("studio-jpeg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("frame.jpg").path
+        try ImageIO.save(image, to: path)
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    static func object(_ r: TestResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:]
+    }
+
+    @Test func bundledPoseModelsShowAsBlazePose() async throws {
+        try await TestServer().run { client in
+            let (status, body) = try await client.json("/api/models")
+            #expect(status == .ok)
+            let models = try #require(body["models"] as? [[String: Any]])
+            let pose = models.filter { ($0["id"] as? String)?.hasPrefix("pose_") == true }
+            #expect(pose.count >= 2, "the bundled BlazePose models are listed")
+            for m in pose {
+                #expect(m["kind"] as? String == "blazepose")
+                #expect((m["sha256"] as? String)?.count == 64)
+            }
+            // The studio refuses to run them, with a sentence.
+            let r = try await client.execute(uri: "/api/detect?model=pose_detection", method: .post, headers: [:],
+                                             body: ByteBuffer(bytes: try Self.jpeg()))
+            #expect(r.status == .unprocessableContent)
+            #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+        }
+    }
+
+    @Test func addConfigureDetectAndRemoveAModel() async throws {
+        let server = try TestServer()
+        try await server.run { client in
+            // Add by upload.
+            let bytes = try Data(contentsOf: Self.detector)
+            let added = try await client.addModel(bytes, name: "My Detector.onnx")
+            #expect(added.status == .created)
+            let model = Self.object(added)
+            #expect(model["id"] as? String == "my-detector")
+            #expect(model["kind"] as? String == "yolo" && model["task"] as? String == "detect")
+            #expect(model["sha256"] as? String == SHA256.hex(bytes))
+            #expect((model["defaults"] as? [String: Any])?["conf"] as? Double == 0.25)
+
+            // The same id again, and a file that is not a model: refused, nothing left behind.
+            #expect(try await client.addModel(bytes, name: "my detector.onnx").status == .conflict)
+            let junk = try await client.addModel(Data("not a model at all".utf8), name: "junk.onnx")
+            #expect(junk.status == .unprocessableContent)
+            #expect(ErrorSentence.isWellFormed(Self.object(junk)["error"] as? String ?? ""), "\(Self.object(junk)["error"] as? String ?? "")")
+            #expect(try await client.addModel(bytes, name: "weights.pt").status == .unsupportedMediaType)
+            let installed = try FileManager.default.contentsOfDirectory(atPath: server.home.appendingPathComponent("models").path)
+            #expect(installed.sorted() == ["my-detector.json", "my-detector.onnx"])
+            let staged = (try? FileManager.default.contentsOfDirectory(atPath: server.home.appendingPathComponent("cache/uploads").path)) ?? []
+            #expect(staged.isEmpty, "no staged upload is left: \(staged)")
+
+            // One image at the built-in defaults, then with a stored default that keeps almost nothing.
+            let image = try Self.jpeg()
+            let first = try await client.detect(image, query: "model=my-detector")
+            #expect(first.status == .ok)
+            let firstBody = Self.object(first)
+            let frame = try #require((firstBody["results"] as? [[String: Any]])?.first)
+            #expect(frame["width"] as? Int == 320 && frame["height"] as? Int == 240)
+            let many = (frame["detections"] as? [[String: Any]])?.count ?? 0
+            #expect(many > 0, "the fixture model finds something at conf 0.25")
+
+            let patched = try await client.patch("/api/models/my-detector", #"{"favorite": true, "defaults": {"conf": 0.97, "maxDet": 5, "lineWidth": 4, "interpreter": "counter", "interpreterOptions": {"minimumConfidence": 0.5}}}"#)
+            #expect(patched.status == .ok)
+            let defaults = try #require(Self.object(patched)["defaults"] as? [String: Any])
+            #expect(defaults["conf"] as? Double == 0.97 && defaults["maxDet"] as? Int == 5 && defaults["lineWidth"] as? Int == 4)
+            #expect(defaults["interpreter"] as? String == "counter")
+            #expect(Self.object(patched)["favorite"] as? Bool == true)
+
+            let strict = Self.object(try await client.detect(image, query: "model=my-detector"))
+            let kept = try #require((strict["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])
+            #expect(kept.count <= min(5, many))
+            #expect(kept.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0.97 })
+            let interpretation = try #require(strict["interpretation"] as? [String: Any])
+            #expect(interpretation["interpreter"] as? String == "counter")
+            // The query wins over the stored default.
+            let loose = Self.object(try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"))
+            #expect(((loose["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.count == many)
+
+            // Every run is recorded on the model.
+            let (_, detail) = try await client.json("/api/models/my-detector")
+            let runs = try #require(detail["runs"] as? [[String: Any]])
+            #expect(runs.count == 3)
+            #expect(runs.first?["source"] as? String == "image")
+            #expect(detail["useCount"] as? Int == 3)
+
+            // Remove it; a bundled model cannot be removed.
+            #expect(try await client.execute(uri: "/api/models/my-detector", method: .delete, headers: [:], body: nil).status == .noContent)
+            #expect(try await client.json("/api/models/my-detector").0 == .notFound)
+            #expect(try await client.execute(uri: "/api/models/pose_detection", method: .delete, headers: [:], body: nil).status == .conflict)
+        }
+    }
+
+    @Test func hostileValuesGetOneSentence() async throws {
+        try await TestServer().run { client in
+            _ = try await client.addModel(try Data(contentsOf: Self.detector), name: "det.onnx")
+            let image = try Self.jpeg()
+            for query in ["conf=1e19", "conf=nan", "conf=-1", "iou=inf", "maxDet=0", "maxDet=9223372036854775807",
+                          "maxDet=abc", "classes=999", "classes=no-such-class", "interpret=nope"] {
+                let r = try await client.detect(image, query: "model=det&" + query)
+                #expect(r.status == .badRequest, "\(query) answered \(r.status)")
+                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+            }
+            for body in [#"{"defaults": {"conf": 1e19}}"#, #"{"defaults": {"iou": -0.5}}"#, #"{"defaults": {"lineWidth": 0}}"#,
+                         #"{"defaults": {"interpreter": "nope"}}"#, #"{"defaults": {"interpreterOptions": [1]}}"#,
+                         #"{"defaults": {"interpreter": "counter", "interpreterOptions": {"minimumConfidence": "high"}}}"#,
+                         "not json"] {
+                let r = try await client.patch("/api/models/det", body)
+                #expect(r.status == .badRequest || r.status == .unprocessableContent, "\(body) answered \(r.status)")
+                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+            }
+            // Not a picture, an empty body, no model, an unknown model.
+            let garbage = try await client.detect(Data(repeating: 0x42, count: 5000), query: "model=det")
+            #expect(garbage.status == .unprocessableContent)
+            #expect(ErrorSentence.isWellFormed(Self.object(garbage)["error"] as? String ?? ""), "\(Self.object(garbage)["error"] as? String ?? "")")
+            #expect(try await client.detect(Data(), query: "model=det").status == .unprocessableContent)
+            #expect(try await client.detect(image, query: "").status == .badRequest)
+            #expect(try await client.detect(image, query: "model=nothing-here").status == .notFound)
+        }
+    }
+
+    @Test func classifierAnswersTopClasses() async throws {
+        try await TestServer().run { client in
+            _ = try await client.addModel(try Data(contentsOf: Self.classifier), name: "cls.onnx")
+            let r = Self.object(try await client.detect(try Self.jpeg(), query: "model=cls"))
+            let frame = try #require((r["results"] as? [[String: Any]])?.first)
+            let top = try #require(frame["classification"] as? [[String: Any]])
+            #expect(top.count == 5)
+            let scores = top.compactMap { $0["confidence"] as? Double }
+            #expect(scores == scores.sorted(by: >))
+        }
+    }
+
+    // MARK: The live socket
+
+    @Test func liveSocketAnswersAppliesSettingsAndSurvivesBadInput() async throws {
+        var server = try TestServer()
+        server.mode = .live
+        try await server.run { client in
+            let added = try await client.addModel(try Data(contentsOf: Self.detector), name: "det.onnx")
+            #expect(added.status == .created, "\(String(buffer: added.body))")
+            let frame = try Self.jpeg()
+            let messages = LockedMessages()
+            try await client.ws("/api/detect/live?model=det&conf=0.25", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                func next() async throws -> [String: Any] {
+                    guard case .text(let text) = try await iterator.next() else { return [:] }
+                    let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                    messages.append(object)
+                    return object
+                }
+                #expect(try await next()["type"] as? String == "ready")
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                let first = try await next()
+                #expect(first["type"] as? String == "result" && first["frameId"] as? Int == 1, "\(first)")
+                let many = (first["detections"] as? [Any])?.count ?? 0
+                #expect(many > 0)
+                // A setting applies to the next frame.
+                try await outbound.write(.text(#"{"conf": 0.99}"#))
+                #expect((try await next()["settings"] as? [String: Any])?["conf"] as? Double == 0.99)
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                let strict = try await next()
+                #expect(strict["frameId"] as? Int == 2)
+                let kept = strict["detections"] as? [[String: Any]] ?? []
+                #expect(kept.count < many && kept.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0.99 })
+                // Garbage, a bad setting, an unknown setting: one sentence each, and the socket still answers.
+                try await outbound.write(.binary(ByteBuffer(bytes: Data(repeating: 7, count: 1000))))
+                let bad = try await next()
+                #expect(bad["type"] as? String == "error")
+                #expect(ErrorSentence.isWellFormed(bad["error"] as? String ?? ""), "\(bad)")
+                for text in [#"{"conf": "high"}"#, #"{"conf": 1e19}"#, #"{"speed": 3}"#, "[1,2]", #"{"classes": [999]}"#] {
+                    try await outbound.write(.text(text))
+                    let e = try await next()
+                    #expect(e["type"] as? String == "error", "\(text) → \(e)")
+                    #expect(ErrorSentence.isWellFormed(e["error"] as? String ?? ""), "\(e["error"] as? String ?? "")")
+                }
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                let after = try await next()
+                #expect(after["type"] as? String == "result" && after["frameId"] as? Int == 4)
+            }
+            #expect(messages.count >= 9)
+        }
+    }
+
+    @Test func framesFasterThanTheModelAreDroppedNewestFirst() async throws {
+        var server = try TestServer()
+        server.mode = .live
+        try await server.run { client in
+            _ = try await client.addModel(try Data(contentsOf: Self.detector), name: "det.onnx")
+            // A big picture makes each frame slow to decode and run, so the client outpaces the model.
+            let frame = try Self.jpeg(width: 1280, height: 960)
+            let sent = 1000
+            try await client.ws("/api/detect/live?model=det", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                guard case .text = try await iterator.next() else { Issue.record("no ready message"); return }
+                for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: frame))) }
+                var processed = 0
+                var last: [String: Any] = [:]
+                while let message = try await iterator.next() {
+                    guard case .text(let text) = message,
+                          let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { continue }
+                    processed += 1
+                    last = object
+                    if object["frameId"] as? Int == sent { break }
+                }
+                let dropped = last["dropped"] as? Int ?? -1
+                // Every frame is either processed or counted as dropped; the last one sent is always processed.
+                #expect(last["frameId"] as? Int == sent)
+                #expect(processed + dropped == sent, "processed \(processed) + dropped \(dropped) ≠ \(sent)")
+                #expect(dropped > sent / 2, "frames were queued instead of dropped (\(dropped) dropped)")
+            }
+        }
+    }
+
+    @Test func aSocketForAMissingModelIsRefused() async throws {
+        var server = try TestServer()
+        server.mode = .live
+        try await server.run { client in
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/api/detect/live?model=nope") { _, _, _ in }
+            }
+        }
+    }
+}
+
+/// Messages a socket test saw (its handler is `@Sendable`).
+final class LockedMessages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [[String: Any]] = []
+    func append(_ m: [String: Any]) { lock.lock(); items.append(m); lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return items.count }
+}
+
+extension TestClientProtocol {
+    /// Adds a model file through `POST /api/models`.
+    func addModel(_ data: Data, name: String) async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/octet-stream"
+        if let field = HTTPField.Name("X-Filename") { headers.append(.init(name: field, value: name)) }
+        return try await execute(uri: "/api/models", method: .post, headers: headers, body: ByteBuffer(bytes: data))
+    }
+
+    /// Runs `POST /api/detect?query` on `image`.
+    func detect(_ image: Data, query: String) async throws -> TestResponse {
+        try await execute(uri: "/api/detect?\(query)", method: .post, headers: [.contentType: "image/jpeg"],
+                          body: ByteBuffer(bytes: image))
+    }
+
+    /// Sends `json` as a PATCH.
+    func patch(_ uri: String, _ json: String) async throws -> TestResponse {
+        try await execute(uri: uri, method: .patch, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+    }
+}
