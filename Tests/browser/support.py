@@ -82,12 +82,13 @@ class Server:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def browser(width, height):
+def browser(width, height, extra_args=()):
+    """Headless Chromium at width × height; `extra_args` are more command-line switches (a fake camera…)."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--autoplay-policy=no-user-gesture-required", "--mute-audio", f"--window-size={width},{height}",
-                "--force-device-scale-factor=1"]:
+                "--force-device-scale-factor=1", *extra_args]:
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
