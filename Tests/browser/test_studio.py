@@ -272,6 +272,7 @@ class PageTests(StudioCase):
             d.set_window_size(*size)
             time.sleep(0.4)
             self.assertTrue(no_horizontal_scroll(d), f"/models scrolls sideways at {size[0]} px")
+            self.js("window.scrollTo(0, 0)")
             screenshot(d, "studio-models")
 
     # -- /detect on a picture ------------------------------------------------------------------
@@ -279,11 +280,13 @@ class PageTests(StudioCase):
     def test_2_studio_draws_detections_on_a_picture(self):
         d = self.driver
         ensure_model(YOLO11N)
-        patch_model("yolo11n", {"defaults": {"maxDet": 120, "lineWidth": 3}})
+        patch_model("yolo11n", {"defaults": {"maxDet": 120, "lineWidth": 3, "interpreter": "passthrough"}})
         self.open("/detect?model=yolo11n")
         wait(d, lambda d: self.by_id("model").get_attribute("value") == "yolo11n", 30, "?model= did not pick the model")
         self.assertEqual(self.by_id("tab-detect").get_attribute("aria-selected"), "true")
         self.assertEqual(self.by_id("maxDet").get_attribute("value"), "120", "the model's stored default was not applied")
+        self.assertEqual(self.by_id("lineWidth").get_attribute("value"), "3")
+        self.assertEqual(self.by_id("interpreter").get_attribute("value"), "passthrough")
         self.assertEqual(d.find_element(By.CSS_SELECTOR, '[data-nav="detect"]').get_attribute("aria-current"), "page")
 
         self.by_id("image-file").send_keys(os.path.join(FILES, "astronaut.png"))
@@ -326,6 +329,13 @@ class PageTests(StudioCase):
         self.assertEqual(len(raw["results"][0]["detections"]), found)
         self.assertTrue(self.by_id("snapshot").is_enabled() and self.by_id("download").is_enabled())
 
+        # "None" really means none (the model's stored default interpreter is not applied instead).
+        d.find_element(By.CSS_SELECTOR, '#interpreter option[value=""]').click()
+        wait(d, lambda d: '"interpretation"' not in self.by_id("raw").get_attribute("textContent")
+             or '"interpretation": null' in self.by_id("raw").get_attribute("textContent"), 30,
+             "with the interpreter set to None the answer still carries an interpretation")
+        d.find_element(By.CSS_SELECTOR, '#interpreter option[value="counter"]').click()
+
         for size in (PHONE, DESKTOP):
             d.set_window_size(*size)
             self.set_range("conf", 0.25)     # a fresh answer, so a banner shows in the screenshot
@@ -333,6 +343,7 @@ class PageTests(StudioCase):
             time.sleep(0.5)
             self.assertTrue(no_horizontal_scroll(d), f"/detect scrolls sideways at {size[0]} px")
             self.assertGreater(self.drawn_pixels(), 0, f"nothing drawn at {size[0]} px")
+            self.js("window.scrollTo(0, 0)")
             screenshot(d, "studio-detect-image")
 
         # The examples drawn by the page run too.
@@ -379,6 +390,71 @@ class PageTests(StudioCase):
         wait(d, lambda d: self.by_id("camera-why").is_displayed(), 10, "no sentence about the missing camera")
         self.assertIn("secure", self.by_id("camera-why").text)
         self.assertIn("https://", self.by_id("camera-why").text)
+
+    # -- the drawing and the banners, as modules -----------------------------------------------
+
+    def test_6_masks_keypoints_and_banner_rules(self):
+        self.open("/detect")
+        out = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const o = await import('/static/js/overlay.js');
+              const b = await import('/static/js/banners.js');
+              const r = {};
+              // COCO RLE, column-major, 0-runs first: a 2×3 picture (size [h, w]) with runs 1 off, 2 on, 1 off, 2 on.
+              r.rle = Array.from(o.decodeRLE({ size: [2, 3], counts: [1, 2, 1, 2] }));
+              // A 10×10 mask at x 70–79, y 70–79 of a 100×100 picture, and one visible keypoint of 17.
+              const counts = [70 * 100 + 70];
+              for (let x = 70; x < 80; x++) counts.push(10, x < 79 ? 90 : 100 * 100 - (79 * 100 + 80));
+              const kps = Array.from({ length: 17 }, () => [5, 5, 0]);
+              kps[0] = [20, 90, 0.2]; kps[1] = [30, 90, 0.9];
+              const frame = { width: 100, height: 100, detections: [
+                { classId: 3, label: 'm', confidence: 0.9, box: { x1: 70, y1: 70, x2: 80, y2: 80 }, mask: { size: [100, 100], counts } },
+                { classId: 0, label: 'p', confidence: 0.8, box: { x1: 0, y1: 0, x2: 1, y2: 1 }, keypoints: kps },
+              ] };
+              const canvas = document.createElement('canvas'); canvas.width = 200; canvas.height = 200;
+              const ctx = canvas.getContext('2d');
+              o.drawResult(ctx, frame, { width: 200, height: 200 }, { lineWidth: 2 });
+              const px = (x, y) => Array.from(ctx.getImageData(x, y, 1, 1).data);
+              r.inMask = px(150, 150); r.outsideMask = px(120, 150); r.hiddenKeypoint = px(40, 180); r.shownKeypoint = px(60, 180);
+              r.maskColor = o.classRGB(3);
+              // Banners: what each interpreter shows.
+              r.poker = b.bannerFor({ interpreter: 'poker', result: { hand: 'Full house', cards: ['KH', 'KD', 'KS', '3C', '10D'] } });
+              r.noCards = b.bannerFor({ interpreter: 'poker', result: { hand: 'No cards', cards: [] } });
+              r.counter = b.bannerFor({ interpreter: 'counter', result: { counts: { person: 2, dog: 1 }, total: 3 } });
+              r.contact = b.bannerFor({ interpreter: 'tennis-contact', result: { contact: { time: 1.234, rule: 'iou', confidence: 0.8 } } });
+              r.noContact = b.bannerFor({ interpreter: 'tennis-contact', result: { contact: null, reason: 'apart' } });
+              r.passthrough = b.bannerFor({ interpreter: 'passthrough', result: { detections: [] } });
+              // Timing: three different answers at once show one by one, 0.8 s apart, newest on top; a repeat is dropped.
+              const box = document.createElement('div'); document.body.append(box);
+              const stack = new b.Banners(box);
+              for (const n of [1, 2, 3, 3]) stack.show({ interpreter: 'counter', result: { counts: { ball: n }, total: n } });
+              const titles = () => Array.from(box.children).map((c) => c.querySelector('strong').textContent);
+              const sleep = (ms) => new Promise((s) => setTimeout(s, ms));
+              r.at0 = titles(); await sleep(400); r.at04 = titles(); await sleep(500); r.at09 = titles();
+              await sleep(800); r.at17 = titles(); await sleep(2700); r.at44 = titles();
+              return r;
+            })().then(done, (e) => done({ error: String(e) }));""")
+        self.assertNotIn("error", out, out.get("error"))
+        self.assertEqual(out["rle"], [0, 1, 1, 1, 0, 1], "RLE is column-major with 0-runs first")
+        self.assertGreater(out["inMask"][3], 0, "the mask was not filled")
+        self.assertTrue(all(abs(a - b) <= 3 for a, b in zip(out["inMask"][:3], out["maskColor"])),
+                        f"the mask is not in its class colour: {out['inMask']} vs {out['maskColor']}")
+        self.assertEqual(out["outsideMask"][3], 0, "paint outside the mask")
+        self.assertEqual(out["hiddenKeypoint"][3], 0, "a keypoint with visibility < 0.5 was drawn")
+        self.assertGreater(out["shownKeypoint"][3], 0, "a visible keypoint was not drawn")
+        self.assertEqual(out["poker"], {"kind": "poker", "title": "Full house", "detail": "K♥ K♦ K♠ 3♣ 10♦"})
+        self.assertIsNone(out["noCards"])
+        self.assertEqual(out["counter"]["title"], "Counted 3")
+        self.assertEqual(out["counter"]["detail"], "2× person · 1× dog")
+        self.assertEqual(out["contact"], {"kind": "contact", "title": "Contact", "detail": "at 1.23 s · iou rule · 0.80"})
+        self.assertIsNone(out["noContact"])
+        self.assertIsNone(out["passthrough"])
+        self.assertEqual(out["at0"], ["Counted 1"])
+        self.assertEqual(out["at04"], ["Counted 1"], "a second banner came sooner than 0.8 s")
+        self.assertEqual(out["at09"], ["Counted 2", "Counted 1"], "the newest banner is not on top")
+        self.assertEqual(out["at17"], ["Counted 3", "Counted 2", "Counted 1"], "the repeated answer made a banner of its own")
+        self.assertEqual(out["at44"], ["Counted 3", "Counted 2"], "the first banner stayed longer than 4 s")
 
 
 class CameraTests(StudioCase):
@@ -431,6 +507,7 @@ class CameraTests(StudioCase):
             time.sleep(1.5)
             self.assertTrue(no_horizontal_scroll(d), f"/detect (camera) scrolls sideways at {size[0]} px")
             self.assertGreater(self.drawn_pixels(), 0)
+            self.js("window.scrollTo(0, 0)")
             screenshot(d, "studio-detect-camera")
 
 

@@ -3,6 +3,7 @@
 import { api, el } from './api.js';
 import { classColor, drawResult } from './overlay.js';
 import { EXAMPLES } from './examples.js';
+import { Banners } from './banners.js';
 
 const $ = (id) => document.getElementById(id);
 const TASKS = ['detect', 'segment', 'classify', 'pose', 'obb'];
@@ -12,7 +13,6 @@ const INTERPRETERS = [['', 'None'], ['passthrough', 'Passthrough'], ['counter', 
 const MAX_SIDE = 2048;          // a bigger picture is scaled down before it is sent
 const LIVE_SIDE = 960;          // camera frames are sent at most this long
 const MAX_IN_FLIGHT = 2;        // camera frames sent and not yet answered
-const BANNER_MS = 4000, BANNER_GAP_MS = 800, BANNERS_ON_SCREEN = 8;
 
 const state = {
   models: [], model: null, task: 'detect', input: 'image',
@@ -41,7 +41,8 @@ function query() {
   const q = new URLSearchParams({ model: state.model.id });
   for (const k of ['conf', 'iou', 'maxDet']) q.set(k, String(sliderValue(k)));
   if (state.classes) q.set('classes', [...state.classes].sort((a, b) => a - b).join(','));
-  if ($('interpreter').value) q.set('interpret', $('interpreter').value);
+  // Always said, "none" included: an unset value would take the model's stored default interpreter.
+  q.set('interpret', $('interpreter').value || 'none');
   return q;
 }
 
@@ -103,7 +104,7 @@ function selectTask(task, model = null) {
     return;
   }
   select.disabled = false;
-  select.replaceChildren(...list.map((m) => el('option', { value: m.id }, m.favorite ? `★ ${m.name}` : m.name)));
+  select.replaceChildren(...list.map((m) => el('option', { value: m.id }, m.favorite ? `★ ${m.name.trim()}` : m.name.trim())));
   const chosen = model && list.includes(model) ? model : list[0];
   select.value = chosen.id;
   useModel(chosen);
@@ -211,7 +212,27 @@ function showRaw() {
   $('raw').textContent = text.length > 200000 ? `${text.slice(0, 200000)}\n… (${text.length} characters; download the JSON for all)` : text;
 }
 
+/**
+ * Sizes the picture (or the video) to the space it has: as wide as its column, at most ~70 % of the window's
+ * height, never more than 3× its own size; the drawing follows through the ResizeObserver below.
+ */
+function fitMedia() {
+  const media = displayed();
+  const w = state.input === 'camera' ? media.videoWidth : media.width;
+  const h = state.input === 'camera' ? media.videoHeight : media.height;
+  if (media.hidden || !w || !h) return;
+  const room = $('picture').parentElement.clientWidth;
+  const tall = window.innerHeight * (window.innerWidth >= 900 ? 0.72 : 0.62);
+  const scale = Math.min(room / w, tall / h, 3);
+  media.style.width = `${Math.floor(w * scale)}px`;
+  media.style.height = `${Math.floor(h * scale)}px`;
+}
+
 new ResizeObserver(() => redraw()).observe($('picture'));
+new ResizeObserver(() => fitMedia()).observe($('picture').parentElement);
+window.addEventListener('resize', fitMedia);
+$('camera').addEventListener('loadedmetadata', fitMedia);
+$('camera').addEventListener('resize', fitMedia);
 
 function placeholder(show) { $('placeholder').hidden = !show; }
 
@@ -229,13 +250,14 @@ function status({ live: isLive = false, fps = null, pre, inference, post, networ
     el('span', { class: 'st-model' }, m?.id ?? 'no model'),
     size ? el('span', {}, `input ${size}`) : null,
     width ? el('span', {}, `picture ${width}×${height}`) : null,
-    el('span', { class: 'st-fps' }, isLive ? `${(fps ?? 0).toFixed(1)} FPS` : 'one picture'),
+    el('span', { class: 'st-fps', title: isLive ? 'Answers per second' : 'The rate the model would run at this speed' },
+      isLive ? `${(fps ?? 0).toFixed(1)} FPS` : fps ? `≈ ${fps.toFixed(1)} FPS` : 'one picture'),
     el('span', { title: 'preprocess / inference / postprocess / network, in milliseconds' },
       `pre ${ms(pre)} · inference ${ms(inference)} · post ${ms(post)} · network ${ms(network)} ms`),
     el('span', { class: 'st-count' }, count == null ? '' : m?.task === 'classify' ? 'top classes' : `${count} found`),
     dropped ? el('span', {}, `${dropped} dropped`) : null,
   ].filter(Boolean));
-  s.dataset.fps = fps == null ? '' : fps.toFixed(2);
+  s.dataset.fps = isLive && fps != null ? fps.toFixed(2) : '';
   s.dataset.detections = count == null ? '' : String(count);
 }
 
@@ -264,6 +286,7 @@ async function openImage(file, name = file.name) {
   state.image = { blob, name, width: canvas.width, height: canvas.height };
   canvas.hidden = false;
   placeholder(false);
+  fitMedia();
   clearDrawing();
   runImage();
 }
@@ -289,7 +312,7 @@ async function runImage() {
     const server = (sp.preMs ?? 0) + (sp.inferenceMs ?? 0) + (sp.postMs ?? 0);
     error('');
     showResult(frame, body);
-    status({ pre: sp.preMs, inference: sp.inferenceMs, post: sp.postMs, network: Math.max(0, took - server),
+    status({ fps: server > 0 ? 1000 / server : null, pre: sp.preMs, inference: sp.inferenceMs, post: sp.postMs, network: Math.max(0, took - server),
       count: frame.detections?.length ?? 0, width: frame.width, height: frame.height });
     if (body.interpretation) banner(body.interpretation);
   } catch (e) {
@@ -357,6 +380,7 @@ async function startCamera() {
   const video = $('camera');
   video.srcObject = live.stream;
   video.hidden = false; $('image').hidden = true; placeholder(false);
+  fitMedia();
   await video.play().catch(() => {});
   await listCameras();
   $('pause').disabled = false;
@@ -458,6 +482,9 @@ function message(m) {
   } else if (m.type === 'result') {
     const now = performance.now();
     const sentAt = live.sentAt.get(m.frameId);
+    // A frame sent while another was being processed waited on the server until about when that one's
+    // answer arrived here; the round trip minus serverMs would count the wait as network.
+    const previous = live.arrivals.at(-1) ?? 0;
     for (const id of live.sentAt.keys()) if (id <= m.frameId) live.sentAt.delete(id);
     live.answered = Math.max(live.answered, m.frameId);
     live.lastAnswerAt = now;
@@ -468,7 +495,7 @@ function message(m) {
     const t = m.timings ?? {};
     showResult(m, m);
     status({ live: true, fps, pre: (t.decodeMs ?? 0) + (t.preMs ?? 0), inference: t.inferenceMs, post: t.postMs,
-      network: sentAt == null ? null : Math.max(0, now - sentAt - (t.serverMs ?? 0)),
+      network: sentAt == null ? null : Math.max(0, now - Math.max(sentAt, previous) - (t.serverMs ?? 0)),
       count: m.detections?.length ?? 0, width: m.width, height: m.height, dropped: m.dropped });
     if (m.interpretation) banner(m.interpretation);
   } else if (m.type === 'settings') {
@@ -504,57 +531,8 @@ for (const k of sliders) {
 
 // -- banners ----------------------------------------------------------------------------------------
 
-const banners = { queue: [], lastAt: -Infinity, timer: null };
-
-function suit(card) {
-  const symbols = { H: '♥', D: '♦', C: '♣', S: '♠' };
-  const s = symbols[card.slice(-1).toUpperCase()];
-  return s ? card.slice(0, -1) + s : card;
-}
-
-function bannerFor({ interpreter, result }) {
-  if (!result) return null;
-  if (interpreter === 'poker' && result.cards?.length) {
-    return { kind: 'poker', title: result.hand, detail: result.cards.map(suit).join(' ') };
-  }
-  if (interpreter === 'counter' && result.counts && Object.keys(result.counts).length) {
-    // The most frequent classes first; a long tail is summed up so the banner stays one or two lines.
-    const parts = Object.entries(result.counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, n]) => `${n}× ${l}`);
-    const more = parts.length > 5 ? ` · +${parts.length - 5} more classes` : '';
-    return { kind: 'counter', title: `Counted ${result.total ?? parts.length}`, detail: parts.slice(0, 5).join(' · ') + more };
-  }
-  if (interpreter === 'tennis-contact' && result.contact) {
-    const c = result.contact;
-    return { kind: 'contact', title: 'Contact', detail: `at ${(c.time ?? 0).toFixed(2)} s · ${c.rule} rule · ${(c.confidence ?? 0).toFixed(2)}` };
-  }
-  return null;
-}
-
-function banner(interpretation) {
-  const b = bannerFor(interpretation);
-  if (!b) return;
-  const key = `${b.title}|${b.detail}`;
-  const newest = $('banners').firstElementChild;
-  // The camera repeats the same answer frame after frame: one banner per change, not one per frame.
-  if (banners.queue.some((q) => q.key === key) || (newest && newest.dataset.key === key && !newest.classList.contains('leaving'))) return;
-  banners.queue.push({ ...b, key });
-  if (banners.queue.length > BANNERS_ON_SCREEN) banners.queue.shift();   // the oldest waiting ones are stale
-  pumpBanners();
-}
-
-function pumpBanners() {
-  if (banners.timer || !banners.queue.length) return;
-  const wait = banners.lastAt + BANNER_GAP_MS - performance.now();
-  if (wait > 0) { banners.timer = setTimeout(() => { banners.timer = null; pumpBanners(); }, wait); return; }
-  const b = banners.queue.shift();
-  banners.lastAt = performance.now();
-  const node = el('div', { class: `banner ${b.kind}`, 'data-key': b.key }, el('strong', {}, b.title), el('span', {}, b.detail));
-  const box = $('banners');
-  box.prepend(node);
-  while (box.children.length > BANNERS_ON_SCREEN) box.lastElementChild.remove();
-  setTimeout(() => { node.classList.add('leaving'); setTimeout(() => node.remove(), 300); }, BANNER_MS);
-  if (banners.queue.length) pumpBanners();
-}
+const banners = new Banners($('banners'));
+const banner = (interpretation) => banners.show(interpretation);
 
 // -- snapshot and download --------------------------------------------------------------------------
 
@@ -609,6 +587,7 @@ function setInput(input) {
     stopCamera();
     $('camera-why').hidden = true;
     $('image').hidden = !state.image;
+    fitMedia();
     $('placeholder').firstElementChild.textContent = 'Pick an image below, drop one here, or start the camera.';
     placeholder(!state.image);
     if (state.image) runImage(); else $('status').textContent = 'No picture yet.';

@@ -136,7 +136,7 @@ function card(m) {
   const node = el('li', { class: `card model${m.hidden ? ' is-hidden' : ''}`, 'data-model-id': m.id, 'aria-labelledby': title },
     el('div', { class: 'model-head' },
       el('div', {},
-        el('h2', { id: title }, m.name),
+        el('h2', { id: title }, m.name.trim()),
         el('p', { class: 'badges' },
           el('span', { class: `badge kind-${m.kind}` }, kindText(m)),
           m.kind === 'yolo' && HINTS[m.typeHint] && m.typeHint !== 'custom' ? el('span', { class: 'badge' }, HINTS[m.typeHint]) : null,

@@ -82,7 +82,8 @@ function drawMasks(ctx, detections, sx, sy) {
 
 /** A filled "label 0.87" tag whose bottom-left sits at (x, y), kept inside the canvas. */
 function tag(ctx, text, x, y, classId, lineWidth, bounds) {
-  const size = Math.max(11, Math.min(18, 10 + lineWidth * 1.5));
+  // Grows with the line width, but stays small on a small picture (a phone) so the tags do not bury it.
+  const size = Math.max(10, Math.min(18, 10 + lineWidth * 1.5, bounds.width / 30));
   ctx.font = `600 ${size}px system-ui, sans-serif`;
   const pad = 3, w = ctx.measureText(text).width + 2 * pad, h = size + 2 * pad;
   let left = Math.min(Math.max(x - lineWidth / 2, 0), Math.max(bounds.width - w, 0));
