@@ -360,6 +360,8 @@ class PageTests(StudioCase):
         self.by_id("image-file").send_keys(os.path.join(FILES, "astronaut.png"))
         wait(d, lambda d: "top classes" in self.by_id("status").text and self.drawn_pixels() > 0, 60,
              f"a classifier drew no bars; error: {self.by_id('error').text!r}")
+        self.assertFalse(self.by_id("iou").is_displayed(), "a classifier offers an IoU slider")
+        self.assertTrue(self.by_id("conf").is_displayed())
 
         self.click(self.by_id("tab-segment"))
         wait(d, lambda d: self.by_id("model").get_attribute("value") == "tiny26-segment", 10)

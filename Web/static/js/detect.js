@@ -119,6 +119,10 @@ function useModel(model) {
     applyDefaults(model);
   }
   buildChips(model?.labels ?? []);
+  // A classifier answers its top five classes: overlap, a box count and a class filter mean nothing to it.
+  const classify = model?.task === 'classify';
+  for (const k of ['iou', 'maxDet']) $(k).closest('.slider').hidden = classify;
+  if (classify) $('classes-box').hidden = true;
   clearDrawing();
   if (state.input === 'image') runImage();
   else restartLive();

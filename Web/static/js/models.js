@@ -190,6 +190,7 @@ function defaultsForm(m) {
       try {
         const v = JSON.parse(text);
         if (v === null || typeof v !== 'object' || Array.isArray(v)) message = 'Interpreter options must be a JSON object, like {"minimumConfidence": 0.5}.';
+        else if (!select.value) message = 'Interpreter options need an interpreter: choose one above, or empty the options.';
       } catch (e) {
         message = `Interpreter options are not valid JSON (${e.message.replace(/^JSON\.parse: /, '')}).`;
       }
@@ -200,6 +201,7 @@ function defaultsForm(m) {
     return !message;
   };
   options.addEventListener('input', check);
+  select.addEventListener('change', () => { if (options.value.trim()) check(); });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     if (!check()) { options.focus(); return; }
@@ -285,7 +287,10 @@ function confirmRemove(m) {
 
 // -- adding a model ---------------------------------------------------------------------------------
 
-function addError(message) { const p = $('add-error'); p.textContent = message; p.hidden = !message; }
+function addError(message) {
+  const p = $('add-error'); p.textContent = message; p.hidden = !message;
+  if (message) $('add-status').textContent = '';
+}
 
 function add(file) {
   addError(''); $('add-status').textContent = '';
