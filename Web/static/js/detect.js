@@ -354,7 +354,7 @@ const live = {
 
 function cameraWhy() {
   if (!window.isSecureContext) {
-    return `The camera needs a secure page: this browser only lends it to https:// pages and to http://localhost or http://127.0.0.1. Open the studio on the server's own machine, or serve it over HTTPS for a phone (see docs/studio.md).`;
+    return `The camera needs a secure page: this browser only lends it to https:// pages and to http://localhost or http://127.0.0.1. Open the studio on the server's own machine, or start the server with HTTPS for a phone (swingmaster serve --tls-cert … --tls-key …; see docs/studio.md).`;
   }
   if (!navigator.mediaDevices?.getUserMedia) return 'This browser cannot lend a camera to a web page.';
   return null;
