@@ -17,6 +17,10 @@ struct Studio: Sendable {
     let checksums: ModelChecksums
     /// Where uploaded model files wait while the catalog checks them.
     let staging: MediaStore
+    /// Models being downloaded for the browser.
+    let downloads = ModelDownloads()
+    /// The last picture each model ran on (the page re-runs one picture as sliders move: one run, not many).
+    let lastPictures = LastPictures()
 
     init(home: URL, catalog: ModelCatalog? = nil) {
         self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
@@ -126,8 +130,10 @@ struct DetectRoutes: Sendable {
                                                             queue: studio.queue, source: "image")
             } catch let error as any UserFacingError { throw APIError(error) }
             let document = DetectionDocument(model: .init(open.predictor.info), results: [prediction.frame])
-            try open.model.recordUse(document.runStats(startedAt: startedAt, endedAt: Date(), source: "image",
-                                                       interpreter: open.interpreter?.name), in: state.db)
+            if studio.lastPictures.isNew(SHA256.hex(Data(buffer: body)), model: open.model.displayName) {
+                try open.model.recordUse(document.runStats(startedAt: startedAt, endedAt: Date(), source: "image",
+                                                           interpreter: open.interpreter?.name), in: state.db)
+            }
             let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
             return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
         }
@@ -187,21 +193,24 @@ struct LiveSocket: Sendable {
             group.addTask {
                 var totals = LiveTotals()
                 let clock = ContinuousClock()
-                var firstStart: ContinuousClock.Instant?
+                // Frames answered in the last two seconds: the rate the camera sees now, not since it opened.
+                var recent: [ContinuousClock.Instant] = []
                 for await frame in frames {
                     let (settings, interpreter) = shared.current()
                     let started = clock.now
-                    if firstStart == nil { firstStart = started }
                     do {
                         let p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
                                                                interpreter: interpreter, queue: studio.queue,
                                                                source: "camera", frameIndex: frame.id)
                         totals.add(p)
-                        let elapsed = (clock.now - (firstStart ?? started)).seconds
-                        let serverMs = (clock.now - started).seconds * 1000
+                        let now = clock.now
+                        recent.append(now)
+                        recent.removeAll { now - $0 > .seconds(2) }
+                        let span = recent.count > 1 ? (now - recent[0]).seconds : 0
+                        let serverMs = (now - started).seconds * 1000
                         try await LiveSocket.send(LiveResult(frameId: frame.id, prediction: p, serverMs: serverMs,
                                                              dropped: shared.dropped,
-                                                             fps: elapsed > 0 ? Double(totals.frames) / elapsed : 0), to: outbound)
+                                                             fps: span > 0 ? Double(recent.count - 1) / span : 0), to: outbound)
                     } catch let error as any UserFacingError {
                         try await LiveSocket.send(ErrorMessage(error: "Frame \(frame.id): \(error.description)"), to: outbound)
                     }
@@ -316,6 +325,21 @@ final class LiveState: @unchecked Sendable {
 
     func countDrop() { lock.lock(); drops += 1; lock.unlock() }
     var dropped: Int { lock.lock(); defer { lock.unlock() }; return drops }
+}
+
+/// The checksum of the last picture each model ran on.
+final class LastPictures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: [String: String] = [:]
+
+    /// Whether `sha256` differs from the last picture `model` ran on (and remembers it).
+    func isNew(_ sha256: String, model: String) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if last[model] == sha256 { return false }
+        if last.count > 100 { last.removeAll() }
+        last[model] = sha256
+        return true
+    }
 }
 
 /// A socket's totals, for its detection run record.

@@ -27,6 +27,30 @@ struct ModelRoutes: Sendable {
         }
         api.get("models/:id") { _, context in try JSONResponse.make(try view(of: model(context), runs: true)) }
         api.post("models", use: add)
+        api.get("models/jobs/:id") { _, context in
+            let id = try APIRoutes.id(context, "id", what: "download")
+            guard let job = await state.studio.downloads.job(Int(id)) else { throw APIError(.notFound, "There is no download \(id).") }
+            return try JSONResponse.make(job)
+        }
+        api.get("models/jobs/:id/events") { _, context in
+            let id = Int(try APIRoutes.id(context, "id", what: "download"))
+            let downloads = state.studio.downloads
+            guard await downloads.job(id) != nil else { throw APIError(.notFound, "There is no download \(id).") }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                            body: .init { writer in
+                var last: ModelDownloads.Job?
+                while let job = await downloads.job(id) {
+                    if job != last {
+                        let json = String(decoding: try JSONResponse.encoder.encode(job), as: UTF8.self)
+                        try await writer.write(ByteBuffer(string: "event: download\ndata: \(json)\n\n"))
+                        last = job
+                    }
+                    if job.state != .downloading || Task.isCancelled { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                try await writer.finish(nil)
+            })
+        }
         api.patch("models/:id") { request, context in
             let model = try model(context)
             let body = try await request.body.collect(upTo: 64 << 10)
@@ -77,8 +101,9 @@ struct ModelRoutes: Sendable {
     /// checked and installed by the catalog; 201 with the new model.
     @Sendable func add(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let type = (request.headers[.contentType] ?? "").lowercased()
+        if type.hasPrefix("application/json") { return try await download(request) }
         guard type.hasPrefix("application/octet-stream") else {
-            throw APIError(.unsupportedMediaType, "Send the model file itself as the body with Content-Type: application/octet-stream and its name in X-Filename.")
+            throw APIError(.unsupportedMediaType, "Send the model file itself as the body with Content-Type: application/octet-stream and its name in X-Filename, or {\"url\": …} as JSON.")
         }
         let header = request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value
         let name = APIRoutes.fileName(header)
@@ -115,11 +140,42 @@ struct ModelRoutes: Sendable {
             let staged = URL(fileURLWithPath: stored.path)
             model = try catalog.add(fileAt: staged, id: stem, displayName: name)
         } catch let error as CatalogError where error.kind == .duplicateId {
-            throw APIError(.conflict, error.message, code: Int(error.statusCode))
+            throw APIError(.conflict, "The catalog already has a model called \(ModelCatalog.makeId(stem)); rename the file or remove that model first.",
+                           code: Int(error.statusCode))
         } catch let error as CatalogError {
             throw APIError(.unprocessableContent, error.message, code: Int(error.statusCode))
         }
         return try JSONResponse.make(try view(of: model, runs: false), status: .created)
+    }
+}
+
+extension ModelRoutes {
+    /// `POST /api/models` with `{"url": …, "sha256"?: …, "id"?: …}`: 202 with a download job whose progress
+    /// is at `/api/models/jobs/{id}/events`. The catalog streams the body to disk and checks it.
+    func download(_ request: Request) async throws -> Response {
+        struct Body: Decodable { var url: String; var sha256: String?; var id: String? }
+        let data = try await request.body.collect(upTo: 16 << 10)
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(buffer: data)) else {
+            throw APIError(.badRequest, #"Send {"url": "https://…/model.onnx"} with an optional "sha256"."#)
+        }
+        guard let url = URL(string: body.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
+            throw APIError(.badRequest, "The model URL must be an http or https address, not \(body.url.prefix(80)).")
+        }
+        if let sha = body.sha256, sha.count != 64 || !sha.allSatisfy(\.isHexDigit) {
+            throw APIError(.badRequest, "The SHA-256 must be 64 hexadecimal digits.")
+        }
+        let db = self.db, checksums = state.studio.checksums
+        do {
+            let job = try await state.studio.downloads.start(url, sha256: body.sha256, id: body.id, catalog: catalog, view: { model in
+                ModelView(model, record: try db.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
+            })
+            return try JSONResponse.make(["job": job], status: .accepted)
+        } catch ModelDownloads.Refusal.sameURL(let id) {
+            throw APIError(.conflict, "This URL is already downloading (download \(id)); follow that one.")
+        } catch ModelDownloads.Refusal.busy {
+            throw APIError(.tooManyRequests, "\(ModelDownloads.limit) downloads are already running; try again when one has finished.")
+        }
     }
 }
 
@@ -253,5 +309,80 @@ final class ModelChecksums: @unchecked Sendable {
         known[model.path] = (model.sizeBytes, modified, hex)
         lock.unlock()
         return hex
+    }
+}
+
+/// Model downloads started from the browser (`POST /api/models` with a URL): each runs as a task whose
+/// progress the page follows over Server-Sent Events. At most ``limit`` run at once; finished ones are kept
+/// for a while so a page that reconnects still learns the outcome.
+actor ModelDownloads {
+    /// What the page sees of one download.
+    struct Job: Codable, Equatable, Sendable {
+        enum State: String, Codable, Sendable { case downloading, done, failed }
+        var id: Int
+        var url: String
+        var state: State
+        var bytesReceived: Int64 = 0
+        var totalBytes: Int64?
+        /// The installed model (when `done`).
+        var model: ModelView?
+        /// One sentence (when `failed`).
+        var error: String?
+    }
+
+    static let limit = 2
+    private var jobs: [Int: Job] = [:]
+    private var next = 1
+
+    /// Why a download was not started.
+    enum Refusal: Error { case busy, sameURL(Int) }
+
+    /// Starts downloading `url` into `catalog`.
+    /// - Returns: the new job.
+    /// - Throws: ``Refusal`` when ``limit`` downloads are already running, or this URL is already downloading
+    ///   (both would write the same partial file).
+    func start(_ url: URL, sha256: String?, id: String?, catalog: ModelCatalog,
+               view: @escaping @Sendable (CatalogModel) throws -> ModelView) throws -> Job {
+        let running = jobs.values.filter { $0.state == .downloading }
+        if let same = running.first(where: { $0.url == url.absoluteString }) { throw Refusal.sameURL(same.id) }
+        guard running.count < Self.limit else { throw Refusal.busy }
+        let job = Job(id: next, url: url.absoluteString, state: .downloading)
+        next += 1
+        jobs[job.id] = job
+        // Keep the newest 50 finished jobs.
+        for old in jobs.values.filter({ $0.state != .downloading }).sorted(by: { $0.id < $1.id }).dropLast(50) { jobs[old.id] = nil }
+        let jobId = job.id
+        Task.detached {
+            do {
+                let model = try await catalog.download(url, sha256: sha256, id: id) { progress in
+                    Task { await self.progress(jobId, progress) }
+                }
+                await self.finish(jobId, model: try view(model))
+            } catch let error as any UserFacingError {
+                await self.fail(jobId, error.description)
+            } catch {
+                await self.fail(jobId, "The download failed.")
+            }
+        }
+        return job
+    }
+
+    func job(_ id: Int) -> Job? { jobs[id] }
+
+    private func progress(_ id: Int, _ p: DownloadProgress) {
+        guard var job = jobs[id], job.state == .downloading else { return }
+        job.bytesReceived = max(job.bytesReceived, p.bytesReceived)
+        job.totalBytes = p.totalBytes
+        jobs[id] = job
+    }
+
+    private func finish(_ id: Int, model: ModelView) {
+        jobs[id]?.state = .done
+        jobs[id]?.model = model
+    }
+
+    private func fail(_ id: Int, _ sentence: String) {
+        jobs[id]?.state = .failed
+        jobs[id]?.error = sentence
     }
 }

@@ -24,7 +24,7 @@ import Testing
         for y in 0..<height {
             for x in 0..<width {
                 let i = (y * width + x) * 3
-                pixels[i] = UInt8((x * 255 / width) &+ Int(seed))
+                pixels[i] = UInt8(truncatingIfNeeded: x * 255 / width + Int(seed) * 17)
                 pixels[i + 1] = UInt8(y * 255 / height)
                 pixels[i + 2] = ((x / 40 + y / 40) % 2 == 0) ? 220 : 30
             }
@@ -111,12 +111,13 @@ import Testing
             let loose = Self.object(try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"))
             #expect(((loose["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.count == many)
 
-            // Every run is recorded on the model.
+            // A run is recorded per picture: the same picture again (a slider moved) is not another run.
+            _ = try await client.detect(try Self.jpeg(seed: 9), query: "model=my-detector")
             let (_, detail) = try await client.json("/api/models/my-detector")
             let runs = try #require(detail["runs"] as? [[String: Any]])
-            #expect(runs.count == 3)
+            #expect(runs.count == 2)
             #expect(runs.first?["source"] as? String == "image")
-            #expect(detail["useCount"] as? Int == 3)
+            #expect(detail["useCount"] as? Int == 2)
 
             // Remove it; a bundled model cannot be removed.
             #expect(try await client.execute(uri: "/api/models/my-detector", method: .delete, headers: [:], body: nil).status == .noContent)
@@ -162,6 +163,51 @@ import Testing
             #expect(top.count == 5)
             let scores = top.compactMap { $0["confidence"] as? Double }
             #expect(scores == scores.sorted(by: >))
+        }
+    }
+
+    @Test func addAModelByURLWithProgressEvents() async throws {
+        let dir = try TestFiles.temporaryDirectory("studio-url")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = try Data(contentsOf: Self.detector)
+        try bytes.write(to: dir.appendingPathComponent("remote-det.onnx"))
+        let server = try StaticHTTPServer(directory: dir)
+        defer { server.stop() }
+        try await TestServer().run { client in
+            let url = "http://127.0.0.1:\(server.port)/remote-det.onnx"
+            func start(_ body: String) async throws -> TestResponse {
+                try await client.execute(uri: "/api/models", method: .post, headers: [.contentType: "application/json"],
+                                         body: ByteBuffer(string: body))
+            }
+            // A wrong checksum: the download fails with a sentence and installs nothing.
+            let wrong = try await start(#"{"url": "\#(url)", "sha256": "\#(String(repeating: "0", count: 64))"}"#)
+            #expect(wrong.status == .accepted)
+            let wrongId = try #require((Self.object(wrong)["job"] as? [String: Any])?["id"] as? Int)
+            let failed = try await client.waitForDownload(wrongId)
+            #expect(failed["state"] as? String == "failed")
+            #expect(ErrorSentence.isWellFormed(failed["error"] as? String ?? ""), "\(failed)")
+            #expect(try await client.json("/api/models/remote-det").0 == .notFound)
+            // The right one: the event stream ends with the installed model.
+            let started = try await start(#"{"url": "\#(url)", "sha256": "\#(SHA256.hex(bytes))"}"#)
+            #expect(started.status == .accepted)
+            let jobId = try #require((Self.object(started)["job"] as? [String: Any])?["id"] as? Int)
+            _ = try await client.waitForDownload(jobId)
+            let events = try await client.execute(uri: "/api/models/jobs/\(jobId)/events", method: .get, headers: [:], body: nil)
+            let text = String(buffer: events.body)
+            #expect(text.contains("event: download"))
+            #expect(text.contains(#""state":"done""#), "\(text)")
+            let (_, job) = try await client.json("/api/models/jobs/\(jobId)")
+            #expect((job["model"] as? [String: Any])?["id"] as? String == "remote-det")
+            #expect((job["model"] as? [String: Any])?["source"] as? String == "remote")
+            // Hostile bodies.
+            for body in [#"{"url": "file:///etc/passwd"}"#, #"{"url": "ftp://x/y.onnx"}"#, #"{"url": 3}"#,
+                         #"{"url": "http://127.0.0.1/x.onnx", "sha256": "abc"}"#] {
+                let r = try await client.execute(uri: "/api/models", method: .post, headers: [.contentType: "application/json"],
+                                                 body: ByteBuffer(string: body))
+                #expect(r.status == .badRequest, "\(body)")
+                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""))
+            }
+            #expect(try await client.json("/api/models/jobs/999").0 == .notFound)
         }
     }
 
@@ -211,8 +257,14 @@ import Testing
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
                 let after = try await next()
                 #expect(after["type"] as? String == "result" && after["frameId"] as? Int == 4)
+                // The model removed from the catalog while the camera uses it: the camera goes on.
+                let removed = try await client.execute(uri: "/api/models/det", method: .delete, headers: [:], body: nil)
+                #expect(removed.status == .noContent)
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                let stillThere = try await next()
+                #expect(stillThere["type"] as? String == "result" && stillThere["frameId"] as? Int == 5)
             }
-            #expect(messages.count >= 9)
+            #expect(messages.count >= 10)
         }
     }
 
@@ -257,6 +309,50 @@ import Testing
     }
 }
 
+/// Python's `http.server` on 127.0.0.1 and a free port, serving `directory`. It exits when our end of its
+/// stdin closes (``stop()``, or this process dying), so a failed test leaves no server behind.
+final class StaticHTTPServer: @unchecked Sendable {
+    let port: Int
+    private let process = Process()
+    private let input = Pipe()
+
+    static let script = """
+        import functools, http.server, os, sys, threading
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+        handler.log_message = lambda *a: None
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        print("PORT", server.server_address[1], flush=True)
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+        server.serve_forever()
+        """
+
+    init(directory: URL) throws {
+        let out = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, directory.path]
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown)
+        }
+        self.port = port
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
 /// Messages a socket test saw (its handler is `@Sendable`).
 final class LockedMessages: @unchecked Sendable {
     private let lock = NSLock()
@@ -266,6 +362,18 @@ final class LockedMessages: @unchecked Sendable {
 }
 
 extension TestClientProtocol {
+    /// Polls a model download until it is no longer downloading (or `timeout` passes).
+    func waitForDownload(_ id: Int, timeout: Double = 60) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (_, job) = try await json("/api/models/jobs/\(id)")
+            if job["state"] as? String != "downloading" { return job }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("download \(id) did not finish within \(timeout) s")
+        return [:]
+    }
+
     /// Adds a model file through `POST /api/models`.
     func addModel(_ data: Data, name: String) async throws -> TestResponse {
         var headers = HTTPFields()

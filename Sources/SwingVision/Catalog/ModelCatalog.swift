@@ -123,7 +123,7 @@ public struct ModelCatalog: Sendable {
     // MARK: - Internals
 
     /// Lower-case; characters outside `a-z0-9._-` become `-`.
-    static func makeId(_ raw: String) -> String {
+    public static func makeId(_ raw: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
         let id = String(raw.lowercased().map { allowed.contains($0) ? $0 : "-" })
         return id.isEmpty || id.allSatisfy({ $0 == "." }) ? "model" : id
@@ -238,12 +238,16 @@ public struct ModelCatalog: Sendable {
         let labels = md["names"].flatMap(CatalogMetadata.names) ?? []
         let task = md["task"]?.lowercased()
         var size = md["imgsz"].flatMap(CatalogMetadata.imageSize)
-        if size == nil, summary.inputShape.count == 4, summary.inputShape[2] > 0, summary.inputShape[3] > 0 {
-            size = [summary.inputShape[2], summary.inputShape[3]]
+        if size == nil, summary.inputShape.count == 4 {
+            // NCHW (YOLO) or NHWC (MediaPipe's graphs, [1, H, W, 3]): [height, width] either way.
+            let shape = summary.inputShape
+            let nhwc = shape[3] == 3 && shape[1] > 3
+            let (h, w) = nhwc ? (shape[1], shape[2]) : (shape[2], shape[3])
+            if h > 0, w > 0 { size = [h, w] }
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         return CatalogModel(
-            id: id, name: md["description"] ?? file.lastPathComponent,
+            id: id, name: (md["description"] ?? file.lastPathComponent).trimmingCharacters(in: .whitespacesAndNewlines),
             source: installed ? (sidecar?.source ?? .local) : .bundled, url: sidecar?.url, path: file.path,
             task: task, inputSize: size, labels: labels, typeHint: ModelTypeHint.infer(task: task, labels: labels),
             sizeBytes: bytes, sha256: sidecar?.sha256, downloadedAt: sidecar?.downloadedAt)
