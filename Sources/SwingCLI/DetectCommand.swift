@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SwingCore
 import SwingInference
+import SwingMedia
 import SwingPipeline
 import SwingStore
 import SwingVision
@@ -16,7 +17,9 @@ struct DetectCommand: AsyncParsableCommand {
             processed. Prints one line per image (or a summary per video), or the full results with --json. \
             --model takes a file path or a catalog model id (`swingmaster models list`); a catalog model's \
             `models set` thresholds and interpreter options are the defaults, and each run is counted in its \
-            record (usage, last used, a detection session) unless --no-store is given.
+            record (usage, last used, a detection session) unless --no-store is given. With --track (videos \
+            only) objects are followed from frame to frame by ByteTrack: every reported detection carries a \
+            trackId, and --save tags each box with #id and draws its trail.
             """
     )
 
@@ -47,6 +50,9 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .customLong("vid-stride"), help: "Video only: process every N-th frame.")
     var vidStride: Int = DetectCommand.defaultVideoStride
 
+    @Flag(help: ArgumentHelp("Video only: track objects across the processed frames (ByteTrack, Ultralytics' defaults) and give each reported detection a trackId; without --conf or a stored default the confidence threshold is \(ByteTracker.Configuration().trackLowThreshold), as `yolo track` uses, so low-confidence boxes can extend tracks."))
+    var track = false
+
     @Flag(help: "Print the results as JSON on stdout.")
     var json = false
 
@@ -72,6 +78,9 @@ struct DetectCommand: AsyncParsableCommand {
         try OptionCheck.integer(vidStride, "--vid-stride", 1...OptionCheck.maxFrames)
         try OptionCheck.threads(threads, "--threads")
         try OutputFile.refuseInputs([("--save", save)], inputs: [source, model])
+        if track && ImageIO.isImagePath(source) {
+            throw ValidationError("--track follows objects from frame to frame, so it needs a video, and \(URL(fileURLWithPath: source).lastPathComponent) is an image.")
+        }
     }
 
     func run() async throws {
@@ -82,9 +91,10 @@ struct DetectCommand: AsyncParsableCommand {
         let (resolved, db) = try ResolvedModel.resolveOpeningStore(model, store: !noStore)
         let job = DetectionRun(
             sourcePath: source, modelPath: resolved.reference.path,
-            options: PredictionOptions(conf: resolved.conf(conf), iou: resolved.iou(iou), maxDet: resolved.maxDet(maxDet),
-                                       agnostic: agnostic),
-            classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions)
+            options: PredictionOptions(conf: resolved.conf(conf, fallback: track ? ByteTracker.Configuration().trackLowThreshold : PredictionOptions().conf),
+                                       iou: resolved.iou(iou), maxDet: resolved.maxDet(maxDet), agnostic: agnostic),
+            classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions,
+            tracker: track ? ByteTracker.Configuration() : nil)
         // Resolve the interpreter first so a wrong name fails before inference runs.
         let interpreter = try interpret.map {
             try InterpreterRegistry.standard.interpreter(named: $0, configuration: resolved.interpreterConfig(interpreterConfig))
@@ -130,8 +140,9 @@ enum DetectSummary {
         var counts: [String: Int] = [:]
         for f in report.results { for d in f.detections { counts[d.label, default: 0] += 1 } }
         let classes = counts.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let tracks = Set(report.results.flatMap { $0.detections.compactMap(\.trackId) }).count
         return ["\(first.source): \(report.results.count) frames processed, \(counts.values.reduce(0, +)) detections"
-                + (classes.isEmpty ? "" : " (\(classes))"),
+                + (classes.isEmpty ? "" : " (\(classes))") + (tracks > 0 ? ", \(tracks) track\(tracks == 1 ? "" : "s")" : ""),
                 String(format: "Speed (mean per frame): %.1fms preprocess, %.1fms inference, %.1fms postprocess",
                        mean(\.preMs), mean(\.inferenceMs), mean(\.postMs))]
     }

@@ -62,8 +62,14 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
         public var keypoints: [[Double]]?
         public var obb: OBB?
         public var mask: Mask?
+        /// The track the detection belongs to (`detect --track` on a video); absent otherwise.
+        public var trackId: Int?
 
-        public init(_ d: Detection) {
+        /// - Parameters:
+        ///   - d: The detection.
+        ///   - trackId: Its track, when the run tracks objects.
+        public init(_ d: Detection, trackId: Int? = nil) {
+            self.trackId = trackId
             classId = d.classId
             label = d.label
             confidence = d.confidence
@@ -112,7 +118,7 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
             self.width = width
             self.height = height
             self.speed = speed
-            self.detections = detections.map(Item.init)
+            self.detections = detections.map { Item($0) }
             self.classification = classification?.map { ClassScore(classId: $0.classId, label: $0.label, confidence: $0.confidence) }
         }
 
@@ -121,6 +127,13 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
             self.init(source: source, frame: frame, time: time, width: result.width, height: result.height,
                       speed: Speed(preMs: result.speed.preMs, inferenceMs: result.speed.inferenceMs, postMs: result.speed.postMs),
                       detections: result.detections, classification: result.classification)
+        }
+
+        /// A predictor's result after a tracker: the detections are the tracked ones, each with its `trackId`
+        /// (what `yolo track` reports; a detection no confirmed track took is left out).
+        public init(_ result: YOLOResult, tracked: [TrackedDetection], source: String, frame: Int, time: Double) {
+            self.init(result, source: source, frame: frame, time: time)
+            detections = tracked.map { Item($0.detection, trackId: $0.trackId) }
         }
 
         /// The frame as interpreters read it: what `interpret --detections` parses from `detect --json`.

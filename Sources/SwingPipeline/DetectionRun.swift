@@ -15,22 +15,34 @@ public struct DetectionRun: Sendable {
     public var videoStride: Int
     public var savePath: String?
     public var sessionOptions: SessionOptions
+    /// Track objects across a video's processed frames with these thresholds (`detect --track`): each frame's
+    /// detections become the tracked ones with a `trackId`, and the annotated video tags boxes `#id` and draws
+    /// trails. `nil` (the default): no tracking.
+    public var tracker: ByteTracker.Configuration?
 
     public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
-                videoStride: Int, savePath: String?, sessionOptions: SessionOptions) {
+                videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
+                tracker: ByteTracker.Configuration? = nil) {
         self.sourcePath = sourcePath; self.modelPath = modelPath; self.options = options
         self.classFilter = classFilter; self.videoStride = videoStride; self.savePath = savePath
-        self.sessionOptions = sessionOptions
+        self.sessionOptions = sessionOptions; self.tracker = tracker
     }
 
     /// - Parameter progress: Called as a video's frames are processed (stage `detect`); `nil` = silent.
     /// - Throws: `MediaError` (missing/unreadable source), `InferenceError` (runtime/model), `VisionError`
-    ///   (not a YOLO model, bad class filter), `PipelineError` when cancelled.
+    ///   (not a YOLO model, bad class filter), `PipelineError` when cancelled, or (`invalidOptions`) when
+    ///   tracking is asked of an image or of a classification model.
     public func run(progress: ProgressHandler?) throws -> DetectionDocument {
         guard FileManager.default.fileExists(atPath: sourcePath) else {
             throw MediaError(.fileNotFound, "Source not found: \(sourcePath).")
         }
+        if tracker != nil && ImageIO.isImagePath(sourcePath) {
+            throw PipelineError(.invalidOptions, "Tracking follows objects from frame to frame, so it needs a video; \(sourceName) is an image.")
+        }
         let predictor = try YOLOPredictor(modelPath: modelPath, sessionOptions: sessionOptions)
+        if tracker != nil && predictor.info.task == .classify {
+            throw PipelineError(.invalidOptions, "Tracking needs a model that finds boxes (detect, segment, pose or obb); this one classifies whole images.")
+        }
         var options = self.options
         if let classFilter {
             options.classes = try ClassFilter.parse(classFilter, names: predictor.info.names)
@@ -70,11 +82,19 @@ public struct DetectionRun: Sendable {
         var frames: [DetectionDocument.Frame] = []
         var loop = DetectionLoop(predictor: YOLOFramePredictor(predictor: predictor, options: options),
                                  configuration: .init(throttle: .everyNthFrame(videoStride)))
+        // The tracker sees the processed frames only, so its buffer counts them at fps / stride.
+        var objects = tracker.map { ByteTracker(configuration: $0, frameRate: fps / Double(videoStride)) }
         // A window end far past any real video: read to the end.
         _ = try loop.run(over: reader, ranges: [0...1e9]) { videoFrame, processed in
             guard let result = processed.prediction.yolo else { return false }   // a YOLO predictor always has it
-            frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
-            try writer?.append(Annotator.annotate(result, on: videoFrame.image))
+            if let tracked = objects?.update(result.detections, time: videoFrame.time) {
+                frames.append(DetectionDocument.Frame(result, tracked: tracked, source: sourceName,
+                                                      frame: videoFrame.index, time: videoFrame.time))
+                try writer?.append(Annotator.annotate(tracks: tracked, on: videoFrame.image))
+            } else {
+                frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
+                try writer?.append(Annotator.annotate(result, on: videoFrame.image))
+            }
             if total > 0 { progress?("detect", Double(videoFrame.index + 1) / Double(total)) }
             return true
         }

@@ -106,6 +106,60 @@ import Testing
         #expect(((try? FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0) > 0)
     }
 
+    /// A static scene: one test pattern held for 12 frames, encoded losslessly so every frame decodes to the
+    /// same pixels and the model gives the same boxes each time.
+    static func staticVideo() throws -> String {
+        let still = try media("still.png", ["-i", "testsrc2=size=160x120", "-frames:v", "1"])
+        let video = URL(fileURLWithPath: still).deletingLastPathComponent().appendingPathComponent("static.mp4").path
+        try TestFiles.ffmpeg(["-loop", "1", "-framerate", "10", "-i", still, "-frames:v", "12",
+                              "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", video])
+        return video
+    }
+
+    @Test(arguments: [1, 3])
+    func trackGivesEveryDetectionATrackIdThatPersistsOnAStaticScene(stride: Int) throws {
+        let video = try Self.staticVideo()
+        let saved = URL(fileURLWithPath: video).deletingLastPathComponent().appendingPathComponent("tracked.mp4").path
+        let out = try SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--track", "--json",
+                                             "--vid-stride", "\(stride)", "--save", saved, "--no-store"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let results = try #require(try json(out)["results"] as? [[String: Any]])
+        #expect(results.count == (12 + stride - 1) / stride)
+        var first: [Int: [String: Double]]?
+        for r in results {
+            let detections = try #require(r["detections"] as? [[String: Any]])
+            let ids = detections.compactMap { $0["trackId"] as? Int }
+            #expect(ids.count == detections.count, "frame \(r["frame"] ?? "?"): a detection without a trackId")
+            #expect(Set(ids).count == ids.count, "an id given twice in one frame")
+            var boxes: [Int: [String: Double]] = [:]
+            for d in detections { if let id = d["trackId"] as? Int { boxes[id] = d["box"] as? [String: Double] } }
+            if let first {
+                // Same pixels, same boxes: every track of the first frame is there again, on the same box.
+                #expect(Set(boxes.keys) == Set(first.keys), "frame \(r["frame"] ?? "?"): ids changed")
+                for (id, box) in boxes { #expect(box == first[id], "track \(id) moved") }
+            } else {
+                #expect(!boxes.isEmpty, "the fixture model finds nothing on the pattern")
+                first = boxes
+            }
+        }
+        #expect(((try? FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0) > 0)
+        // Without --track the document has no trackId at all.
+        let plain = try SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--json", "--no-store"])
+        #expect(plain.status == 0 && !plain.stdout.contains("trackId"))
+    }
+
+    @Test func trackIsRefusedOnAnImageAndOnAClassifier() throws {
+        let image = try Self.image()
+        let out = try SwingmasterBinary.run(["detect", image, "--model", Self.detectModel(), "--track"])
+        #expect(out.status == 64, "\(out.stderr)")
+        #expect(out.stderr.contains("--track follows objects from frame to frame, so it needs a video, and pattern.png is an image."))
+        #expect(out.stdout.isEmpty)
+        let video = try Self.media("clip.mp4", ["-i", "testsrc2=size=96x64:rate=10", "-frames:v", "4", "-pix_fmt", "yuv420p"])
+        let classify = try SwingmasterBinary.run(["detect", video, "--model", Self.model(["tiny-classify.onnx"]), "--track", "--no-store"])
+        #expect(classify.status == StatusCode.invalidParameter, "\(classify.stderr)")
+        #expect(classify.stderr.contains("Tracking needs a model that finds boxes"))
+    }
+
     @Test func classifierListsTopFive() throws {
         let classifier = try Self.model(["tiny-classify.onnx"])
         let out = try SwingmasterBinary.run(["detect", Self.image(), "--model", classifier, "--json"])

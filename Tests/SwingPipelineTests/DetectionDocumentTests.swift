@@ -2,6 +2,7 @@ import Foundation
 import SwingCore
 import Testing
 import SwingPipeline
+import SwingVision
 
 @Suite struct DetectionDocumentTests {
     /// Encodes like `swingmaster detect --json` and decodes back to a plain JSON object.
@@ -48,6 +49,28 @@ import SwingPipeline
         #expect(obb["angle"] as? Double == 0)
         #expect(obb["points"] as? [[Double]] == [[2, 2], [2, 0], [0, 0], [0, 2]])
         #expect(second["mask"] == nil && second["keypoints"] == nil)
+    }
+
+    @Test func trackIdIsWrittenOnlyForTrackedDetections() throws {
+        let d = Detection(classId: 2, label: "ball", confidence: 0.8, box: Rect(x1: 1, y1: 2, x2: 30, y2: 40))
+        let result = YOLOResult(width: 64, height: 48, detections: [d, d])
+        let tracked = [TrackedDetection(detection: d, trackId: 7, detectionIndex: 1, trackBox: d.box, trail: [d.box.center])]
+        let plain = DetectionDocument.Frame(result, source: "v.mp4", frame: 3, time: 0.1)
+        let withTracks = DetectionDocument.Frame(result, tracked: tracked, source: "v.mp4", frame: 3, time: 0.1)
+        let json = try encode(DetectionDocument(model: .init(task: "detect", names: ["2": "ball"], imgsz: [64, 64]),
+                                                results: [plain, withTracks]))
+        let results = try #require(json["results"] as? [[String: Any]])
+        let untracked = try #require(results[0]["detections"] as? [[String: Any]])
+        #expect(untracked.count == 2 && untracked.allSatisfy { $0["trackId"] == nil })
+        let items = try #require(results[1]["detections"] as? [[String: Any]])
+        #expect(items.count == 1)   // the tracked detections only, as `yolo track` reports them
+        #expect(items.first?["trackId"] as? Int == 7)
+        #expect(items.first?["label"] as? String == "ball" && (items.first?["box"] as? [String: Double])?["x2"] == 30)
+        // The document reads back into the same values.
+        let document = DetectionDocument(model: .init(task: "detect", names: [:], imgsz: [64, 64]), results: [plain, withTracks])
+        let decoded = try JSONDecoder().decode(DetectionDocument.self, from: JSONEncoder().encode(document))
+        #expect(decoded == document)
+        #expect(decoded.results[1].detections.first?.trackId == 7 && decoded.results[0].detections.first?.trackId == nil)
     }
 
     @Test func classificationIsListedForClassifiers() throws {

@@ -406,6 +406,30 @@ import Testing
         }
     }
 
+    // MARK: - Drawing
+
+    /// `Annotator.annotate(tracks:)` draws each track's trail under its box and tags the box "#id label conf":
+    /// the tag is wider than the plain one by "#12 ", and the trail's pixels take the class colour.
+    @Test func annotatedTracksShowTheirIdAndTrail() {
+        let grey = ImageBuffer(width: 200, height: 120, fill: (128, 128, 128))
+        let d = Detection(classId: 2, label: "ball", confidence: 0.9, box: Rect(x1: 150, y1: 40, x2: 190, y2: 80))
+        let trail = (0..<10).map { Point2(x: 20 + Double($0) * 14, y: 100) }
+        let tracked = TrackedDetection(detection: d, trackId: 12, detectionIndex: 0, trackBox: d.box, trail: trail)
+        let out = Annotator.annotate(tracks: [tracked], on: grey)
+        let plain = Annotator.annotate(YOLOResult(width: 200, height: 120, detections: [d]), on: grey)
+        func px(_ img: ImageBuffer, _ x: Int, _ y: Int) -> RGB {
+            let i = (y * img.width + x) * 3
+            return RGB(img.pixels[i], img.pixels[i + 1], img.pixels[i + 2])
+        }
+        #expect(px(out, 80, 100) == RGB.forClass(2))          // on the trail, far from the box
+        #expect(px(plain, 80, 100) == RGB(128, 128, 128))
+        #expect(px(out, 150, 60) == RGB.forClass(2))          // the box's left edge, as without tracking
+        // The tag sits above the box (y 40) and is clamped to the image's right edge: a wider one starts further left.
+        let tagRow = 34
+        let firstTagged = { (img: ImageBuffer) in (0..<200).first { px(img, $0, tagRow) != RGB(128, 128, 128) } ?? 200 }
+        #expect(firstTagged(out) < firstTagged(plain))
+    }
+
     // MARK: - Against Ultralytics
 
     struct Reference: Decodable {
@@ -427,7 +451,7 @@ import Testing
         return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
     }
 
-    /// Ultralytics 8.4.190's BYTETracker on the same detections (4 scenes, 420 frames): the same track id for
+    /// Ultralytics 8.4.190's BYTETracker on the same detections (5 scenes, 460 frames): the same track id for
     /// the same detection on every frame, and the same Kalman box within 0.006 px — the fixture rounds boxes to
     /// 0.01 px (±0.005) and Ultralytics returns float32 (±1280 × 2⁻²⁴ ≈ 8e-5 px).
     @Test func matchesUltralyticsFrameByFrame() throws {

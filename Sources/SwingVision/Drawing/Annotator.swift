@@ -33,19 +33,45 @@ public enum Annotator {
     ///   - style: Line width, text size, mask opacity, keypoint threshold.
     public static func annotate(_ result: YOLOResult, on image: ImageBuffer,
                                 style: AnnotationStyle = AnnotationStyle()) -> ImageBuffer {
+        draw(result.detections, tags: nil, trails: nil, classification: result.classification, on: image, style: style)
+    }
+
+    /// Returns a copy of `image` with tracked detections drawn: each track's trail (its recent centres) under
+    /// its box, and the box tagged with the track id, as in "#3 person 0.91".
+    /// - Parameters:
+    ///   - tracked: A ``ByteTracker``'s output for this image (coordinates in its pixels).
+    ///   - image: The frame the detections were made on.
+    ///   - style: Line width, text size, mask opacity, keypoint threshold.
+    public static func annotate(tracks tracked: [TrackedDetection], on image: ImageBuffer,
+                                style: AnnotationStyle = AnnotationStyle()) -> ImageBuffer {
+        draw(tracked.map(\.detection), tags: tracked.map { "#\($0.trackId)" }, trails: tracked.map(\.trail),
+             classification: nil, on: image, style: style)
+    }
+
+    /// Draws `detections` (with an optional tag prefix and trail each) and a classifier's top classes.
+    private static func draw(_ detections: [Detection], tags: [String]?, trails: [[Point2]]?,
+                             classification: [Classification]?, on image: ImageBuffer,
+                             style: AnnotationStyle) -> ImageBuffer {
         var canvas = Canvas(image: image)
         let diag = Double(image.width * image.width + image.height * image.height).squareRoot()
         let lw = max(style.lineWidth ?? Int((diag * 0.003).rounded()), 1)
         let ts = max(style.textScale ?? max(lw / 2, 1), 1)
         // Masks first so boxes and labels stay visible on top.
-        for d in result.detections.reversed() {
+        for d in detections.reversed() {
             guard let m = d.mask, m.width == image.width, m.height == image.height else { continue }
             let c = RGB.forClass(d.classId)
             for y in 0..<m.height {
                 for x in 0..<m.width where m.data[y * m.width + x] != 0 { canvas.blend(x, y, c, alpha: style.maskAlpha) }
             }
         }
-        for d in result.detections.reversed() {
+        if let trails {
+            for (d, trail) in zip(detections, trails) where trail.count > 1 {
+                for i in 1..<trail.count {
+                    canvas.line(trail[i - 1], trail[i], RGB.forClass(d.classId), thickness: max(lw / 2, 1))
+                }
+            }
+        }
+        for (i, d) in detections.enumerated().reversed() {
             let c = RGB.forClass(d.classId)
             if let o = d.obb {
                 canvas.polygon(o.corners, c, thickness: lw)
@@ -54,12 +80,13 @@ public enum Annotator {
             }
             if let kps = d.keypoints { drawPose(kps, on: &canvas, lineWidth: lw, threshold: style.keypointThreshold) }
             if style.showLabels {
-                let text = style.showConfidence ? "\(d.label) \(format(d.confidence))" : d.label
+                let body = style.showConfidence ? "\(d.label) \(format(d.confidence))" : d.label
+                let text = tags.map { $0[i] + " " + body } ?? body
                 let anchor = d.obb?.corners.min { $0.y < $1.y } ?? Point2(x: d.box.x1, y: d.box.y1)
                 tag(text, at: anchor, color: c, scale: ts, on: &canvas)
             }
         }
-        if let top = result.classification {
+        if let top = classification {
             for (i, cls) in top.enumerated() {
                 let text = "\(cls.label) \(format(cls.confidence))"
                 let h = (BitmapFont.glyphHeight + 3) * ts

@@ -71,8 +71,9 @@ public struct ByteTracker: Sendable {
     public let configuration: Configuration
     /// Frames per second of the sequence given to ``update(_:time:)`` (after any stride).
     public let frameRate: Double
-    /// Frames a lost track survives unmatched: `Int(frameRate / 30 × trackBuffer)`, truncated as Ultralytics does
-    /// (30 at 30 fps; the buffer is about one second at any rate). A track missed for this many frames in a row
+    /// Frames a lost track survives unmatched: `Int(frameRate / 30 × trackBuffer)`, truncated, as ByteTrack and
+    /// earlier Ultralytics releases compute it (30 at 30 fps; the buffer is about one second at any rate; Ultralytics
+    /// 8.4.190 keeps `trackBuffer` frames whatever the rate). A track missed for this many frames in a row
     /// can still be found again; one missed for more is retired and a later sighting gets a new id.
     public let maxFramesLost: Int
     /// Frames given to ``update(_:time:)`` so far.
