@@ -15,9 +15,13 @@ Scenarios (numpy's PCG64 with fixed seeds; every coordinate a multiple of 1/8 px
 
 Output: Tests/SwingVisionTests/Fixtures/tracking/bytetrack_reference.json
 
-Run (from the package root), pinned versions (a CPU torch wheel; no model or hub is used):
+Run (from the package root), pinned versions; no model, image or hub is used, torch is only imported. Install the
+CPU build of torch first (PyPI's Linux torch pulls the CUDA libraries, gigabytes): here the wheel
+/opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl, elsewhere `pip install torch==2.13.0
+--index-url` PyTorch's CPU index. About a minute on 2 cores:
     python3 -m venv /work/venvs/track
-    /work/venvs/track/bin/pip install torch==2.13.0 torchvision==0.28.0 ultralytics==8.4.190 lap==0.5.13 numpy==2.4.6
+    /work/venvs/track/bin/pip install /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl \
+        torchvision==0.28.0 ultralytics==8.4.190 lap==0.5.13 numpy==2.4.6
     /work/venvs/track/bin/python tools/bytetrack_reference.py
 """
 from __future__ import annotations
