@@ -160,10 +160,11 @@ import Testing
     }
 }
 
-/// Collects progress callbacks from the download's delegate thread.
+/// Collects progress callbacks (they come from the downloading task, not the test's).
 final class ProgressLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [DownloadProgress] = []
     func add(_ p: DownloadProgress) { lock.lock(); items.append(p); lock.unlock() }
     var last: DownloadProgress? { lock.lock(); defer { lock.unlock() }; return items.last }
+    var all: [DownloadProgress] { lock.lock(); defer { lock.unlock() }; return items }
 }

@@ -6,6 +6,7 @@ import Testing
 
 /// Download servers that misbehave, against a real HTTP server on 127.0.0.1: the download stops at the
 /// model size limit, a resume only continues on a matching 206, and nothing unvalidated is installed.
+/// (An endless body, lying lengths, stalls and redirects: DownloadStreamingTests.)
 @Suite struct HostileDownloadTests {
     let model: Data
     init() throws { model = try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("catalog_tiny.onnx")) }
@@ -25,24 +26,6 @@ import Testing
             guard let v = try? url.resourceValues(forKeys: keys), v.isRegularFile == true else { return nil }
             return v.fileSize
         }.reduce(0, +)
-    }
-
-    @Test(.disabled("Under the full parallel suite this transfer starves the other loopback download tests; rework to a smaller body (next session)."))
-    func anEndlessBodyStopsAtTheLimitAndLeavesNothing() async throws {
-        let limit: Int64 = 1 << 20
-        let (server, cat, home) = try setUp(maxBytes: limit)
-        defer { server.stop(); try? FileManager.default.removeItem(at: home) }
-        server.setRoute("/endless.onnx", .endless(limit: 64 << 20))
-        let started = Date()
-        do {
-            try await cat.download(server.url("/endless.onnx"))
-            Issue.record("an endless body must fail")
-        } catch let e as CatalogError {
-            #expect(e.description.contains("limit"), "\(e)")
-        }
-        #expect(Date().timeIntervalSince(started) < 10)
-        #expect(bytesOnDisk(home) < Int(limit), "\(bytesOnDisk(home)) bytes left on disk")
-        #expect(cat.models().isEmpty)
     }
 
     @Test func anAnnouncedSizeOverTheLimitIsRefusedBeforeTheBody() async throws {

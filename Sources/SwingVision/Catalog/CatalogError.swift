@@ -41,7 +41,7 @@ public struct CatalogError: CategorizedError {
     }
     /// Downloading `url` failed because of `reason`.
     public static func downloadFailed(url: String, reason: String) -> CatalogError {
-        CatalogError(.downloadFailed, "The download of \(url) failed: \(endingWithPeriod(reason)).")
+        CatalogError(.downloadFailed, "The download of \(url) failed: \(endingWithPeriod(reason))")
     }
     /// The downloaded file's digest is not the expected one.
     public static func checksumMismatch(expected: String, actual: String) -> CatalogError {
@@ -74,11 +74,11 @@ public struct CatalogError: CategorizedError {
     }
     /// A catalog file could not be read or written because of `reason`.
     public static func fileSystem(_ reason: String) -> CatalogError {
-        CatalogError(.fileSystem, "A model catalog file could not be used: \(endingWithPeriod(reason)).")
+        CatalogError(.fileSystem, "A model catalog file could not be used: \(endingWithPeriod(reason))")
     }
     /// A model whose metadata is out of the supported limits (named in `reason`).
     public static func invalidMetadata(_ file: String, _ reason: String) -> CatalogError {
-        CatalogError(.invalidMetadata, "'\(file)' cannot be used: \(endingWithPeriod(reason)).")
+        CatalogError(.invalidMetadata, "'\(file)' cannot be used: \(endingWithPeriod(reason))")
     }
 
     public var statusCode: Int32 {

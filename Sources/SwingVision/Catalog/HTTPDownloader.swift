@@ -1,11 +1,19 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Bytes received so far and the expected total (when the server said).
 public struct DownloadProgress: Sendable, Equatable {
+    /// Bytes in the file so far, including those kept from an earlier, interrupted attempt.
     public var bytesReceived: Int64
+    /// The whole file's size when the server announced it.
     public var totalBytes: Int64?
     /// 0…1, or `nil` when the total is unknown.
     public var fraction: Double? {
@@ -17,14 +25,25 @@ public struct DownloadProgress: Sendable, Equatable {
 /// Downloads one URL into a partial file, resuming with an HTTP `Range` request when the partial file
 /// already holds bytes (a server that ignores `Range` and answers 200 makes it start over).
 ///
-/// The partial file is left in place on any failure so the next attempt resumes; the caller verifies
-/// and installs it. Uses URLSession (FoundationNetworking on Linux).
+/// The body is streamed to disk through AsyncHTTPClient's back-pressured response sequence: the socket
+/// is read only as fast as its pieces (64 KiB at most, a few in flight) are taken and written, so memory
+/// stays flat whatever the server sends and however fast. FoundationNetworking's URLSession, used before,
+/// kept what it had not yet handed over: an endless body grew the process to 1.1 GB (22.6 GB seen on a
+/// busy machine) before the size limit stopped it; now about 60 MB at 0.5–0.7 GB/s (bench/download.sh).
+///
+/// The partial file is left in place when a transfer breaks off (network error, timeout, a body shorter
+/// than announced) so the next attempt resumes; it is removed when the server is refused outright (over
+/// the size limit) and when it would be empty. The caller verifies and installs it.
 struct HTTPDownloader: Sendable {
-    /// Seconds without data before giving up. Default 60.
+    /// Seconds without data before giving up (waiting for the answer, or between two reads). Default 60.
     var idleTimeout: Double = 60
+    /// Seconds to establish the connection (TCP and TLS). Default 30.
+    var connectTimeout: Double = 30
     /// Largest body accepted: an ONNX model cannot exceed protobuf's 2 GiB, so a server that announces
     /// or sends more is not sending a model (an endless body filled 32 GB of disk before this limit).
     var maxBytes: Int64 = HTTPDownloader.maxModelBytes
+    /// Redirects followed before giving up.
+    var maxRedirects = 5
 
     /// 2 GiB, the protobuf message limit that bounds every `.onnx` file.
     static let maxModelBytes: Int64 = 2 << 30
@@ -33,162 +52,262 @@ struct HTTPDownloader: Sendable {
     struct Outcome: Sendable { var resumedFrom: Int64; var bytes: Int64 }
 
     /// Fetches `url` into `partial`.
-    /// - Throws: ``CatalogError/downloadFailed(url:reason:)`` on HTTP errors, truncated bodies and
-    ///   network failures; `CancellationError` when the task is cancelled.
+    /// - Parameters:
+    ///   - url: An http(s) URL.
+    ///   - partial: The file to continue (or create); it holds the whole body on success.
+    ///   - progress: Called after each piece of the body is written, on the calling task.
+    /// - Throws: ``CatalogError/downloadFailed(url:reason:)`` on HTTP errors, timeouts, bodies over
+    ///   ``maxBytes`` or shorter than announced, and network failures; ``CatalogError/fileSystem(_:)`` when the
+    ///   partial file cannot be written; `CancellationError` when the task is cancelled.
     func fetch(_ url: URL, into partial: URL, progress: (@Sendable (DownloadProgress) -> Void)?) async throws -> Outcome {
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: partial.path), !fm.createFile(atPath: partial.path, contents: nil) {
-            throw CatalogError.fileSystem("cannot create \(partial.path)")
-        }
-        let existing = (try? fm.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?.int64Value ?? 0
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
-        if existing > 0 { request.setValue("bytes=\(existing)-", forHTTPHeaderField: "Range") }
-        let handle: FileHandle
-        do { handle = try FileHandle(forUpdating: partial) } catch {
-            throw CatalogError.fileSystem("cannot write \(partial.path): \(error.localizedDescription)")
-        }
-        let delegate = TransferDelegate(file: handle, existing: existing, url: url.absoluteString, maxBytes: maxBytes,
-                                        progress: progress)
-        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate(); try? handle.close() }
-        let task = session.dataTask(with: request)
+        // One client per download, on NIO's process-wide event loops (no threads of its own), shut down
+        // before returning whatever happened.
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+        let outcome: Result<Outcome, any Error>
         do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (c: CheckedContinuation<Outcome, any Error>) in
-                    delegate.start(task: task, continuation: c)
-                }
-            } onCancel: {
-                task.cancel()
-            }
-        } catch is RestartFromStart where existing > 0 {
-            // The resume was refused or answered with another range: start over from byte 0 (once: the
-            // file is then empty, so a second refusal is an error).
-            try? handle.truncate(atOffset: 0)
-            return try await fetch(url, into: partial, progress: progress)
-        } catch is RestartFromStart {
-            throw CatalogError.downloadFailed(url: url.absoluteString, reason: "the server answered a partial range to a full request")
+            outcome = .success(try await transfer(url, into: partial, client: client, progress: progress, mayRestart: true))
+        } catch {
+            outcome = .failure(error)
         }
+        // A transfer broken off mid-body (the limit, a cancellation) makes the shutdown "unclean": the
+        // connection is closed all the same, and there is nothing to report beyond the download's own error.
+        try? await client.shutdown()
+        if case .failure = outcome, PartialFile.size(of: partial) == 0 {
+            try? FileManager.default.removeItem(at: partial)   // nothing to resume: leave no empty file
+        }
+        return try outcome.get()
+    }
+
+    private var clientConfiguration: HTTPClient.Configuration {
+        var pool = HTTPClient.Configuration.ConnectionPool()
+        // A refused connection fails at once (AsyncHTTPClient otherwise retries until the connect timeout).
+        pool.retryConnectionEstablishment = false
+        return HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
+            timeout: .init(connect: .nanoseconds(Int64(connectTimeout * 1e9)), read: .nanoseconds(Int64(idleTimeout * 1e9))),
+            connectionPool: pool,
+            decompression: .disabled)   // the bytes as served: the checksum is of the file, not of its inflation
+    }
+
+    /// One request; restarts once from byte 0 when a resume cannot continue the partial file.
+    private func transfer(_ url: URL, into partial: URL, client: HTTPClient,
+                          progress: (@Sendable (DownloadProgress) -> Void)?, mayRestart: Bool) async throws -> Outcome {
+        let file = try PartialFile(partial)
+        defer { file.close() }
+        let existing = file.size
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "swingmaster")
+        if existing > 0 { request.headers.add(name: "Range", value: "bytes=\(existing)-") }
+
+        let response: HTTPClientResponse
+        do {
+            // The deadline covers connecting and the answer's head; the read timeout (idleTimeout) usually
+            // fires first. The body has no deadline: a 2 GiB model on a slow line takes what it takes.
+            let headDeadline = connectTimeout + idleTimeout + 1
+            response = try await client.execute(request, timeout: .nanoseconds(Int64(headDeadline * 1e9)))
+        } catch {
+            throw failure(error, url: url, received: existing, expected: nil, inBody: false)
+        }
+
+        let announced = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        let base: Int64, expected: Int64?
+        switch response.status.code {
+        case 206 where existing > 0 && Self.contentRangeStart(response.headers) == existing:
+            try file.seekToEnd()
+            base = existing
+            expected = announced.map { $0 + existing }
+        case 206, 416:
+            // The resume was refused or answered with another range: start over from byte 0, once (the
+            // file is then empty, so a second refusal is an error).
+            guard mayRestart, existing > 0 else {
+                throw CatalogError.downloadFailed(url: url.absoluteString, reason: "the server answered a partial range to a full request")
+            }
+            try file.truncate()
+            file.close()
+            return try await transfer(url, into: partial, client: client, progress: progress, mayRestart: false)
+        case 200:
+            // The full body (a fresh start, or a server that ignores Range): the file starts over.
+            try file.truncate()
+            base = 0
+            expected = announced
+        default:
+            throw CatalogError.downloadFailed(url: url.absoluteString, reason: "the server answered HTTP \(response.status.code)")
+        }
+        if let expected, expected > maxBytes {
+            file.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw tooLarge(url, announced: expected)
+        }
+
+        var written = base
+        do {
+            for try await buffer in response.body {
+                let count = Int64(buffer.readableBytes)
+                guard written + count <= maxBytes else {
+                    // Not a model: nothing worth resuming. Leaving the loop closes the connection.
+                    file.close()
+                    try? FileManager.default.removeItem(at: partial)
+                    throw tooLarge(url, announced: nil)
+                }
+                try file.write(buffer)
+                written += count
+                progress?(DownloadProgress(bytesReceived: written, totalBytes: expected))
+            }
+        } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw failure(error, url: url, received: written, expected: expected, inBody: true)
+        }
+        try Task.checkCancellation()
+        if let expected, written != expected {
+            // Fewer bytes than announced and a clean end: the server closed the connection early.
+            throw CatalogError.downloadFailed(url: url.absoluteString,
+                                              reason: "the transfer stopped after \(written) of \(expected) bytes; run the same command again to resume")
+        }
+        return Outcome(resumedFrom: base, bytes: written)
+    }
+
+    private func tooLarge(_ url: URL, announced: Int64?) -> CatalogError {
+        let what = announced.map { "announces \($0) bytes" } ?? "sends more than \(maxBytes) bytes"
+        return .downloadFailed(url: url.absoluteString,
+                               reason: "the server \(what), over the \(maxBytes)-byte limit of a model; nothing was kept")
+    }
+
+    /// The one sentence for an error from the HTTP client, or `CancellationError` when the task was cancelled.
+    private func failure(_ error: any Error, url: URL, received: Int64, expected: Int64?, inBody: Bool) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
+        let resume = "; run the same command again to resume"
+        let sofar = expected.map { "\(received) of \($0) bytes" } ?? "\(received) bytes"
+        let reason: String
+        switch error {
+        case let e as HTTPClientError:
+            switch e {
+            case .readTimeout, .deadlineExceeded:
+                reason = inBody ? "no data arrived for \(Self.seconds(idleTimeout)) after \(sofar)\(resume)"
+                                : "the server did not answer within \(Self.seconds(idleTimeout))"
+            case .connectTimeout, .tlsHandshakeTimeout:
+                reason = "no connection to \(url.host ?? "the server") within \(Self.seconds(connectTimeout))"
+            case .redirectLimitReached:
+                reason = "the server redirected more than \(maxRedirects) times"
+            case .redirectCycleDetected:
+                reason = "the server's redirects go round in a circle"
+            case .cancelled:
+                return CancellationError()
+            default:
+                reason = inBody ? "the transfer stopped after \(sofar) (\(Self.describe(e)))\(resume)"
+                                : "the request failed (\(Self.describe(e)))"
+            }
+        case let e as IOError where !inBody && Self.connectErrnos.contains(e.errnoCode):
+            reason = "cannot connect to \(url.host ?? "the server") port \(url.port ?? (url.scheme == "https" ? 443 : 80)) (\(Self.describe(e)))"
+        case let e as NIOConnectionError:
+            reason = e.dnsAError != nil && e.connectionErrors.isEmpty
+                ? "the host \(e.host) could not be found"
+                : "cannot connect to \(e.host) port \(e.port)\(e.connectionErrors.first.map { " (\(Self.describe($0.error)))" } ?? "")"
+        default:
+            reason = inBody ? "the transfer stopped after \(sofar) (\(Self.describe(error)))\(resume)"
+                            : "the request failed (\(Self.describe(error)))"
+        }
+        return CatalogError.downloadFailed(url: url.absoluteString, reason: reason)
+    }
+
+    /// The errors of a connection that could not be made.
+    private static let connectErrnos: Set<Int32> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, EADDRNOTAVAIL]
+
+    /// A short phrase for a lower-level error, without the type names of the libraries underneath.
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as IOError: return String(cString: strerror(e.errnoCode)).lowercased()
+        case let e as HTTPClientError where e == .remoteConnectionClosed: return "the server closed the connection"
+        case let e as HTTPParserError where e == .invalidEOFState: return "the server closed the connection"
+        case let e as HTTPParserError: return "the server's HTTP was malformed: \(e)"
+        default: return "\(error)"
+        }
+    }
+
+    static func seconds(_ s: Double) -> String {
+        let n = s == s.rounded() ? String(Int(s)) : String(s)
+        return s == 1 ? "1 second" : "\(n) seconds"
+    }
+
+    static func contentRangeStart(_ headers: HTTPHeaders) -> Int64? {
+        // "bytes 100-999/1000"
+        guard let v = headers.first(name: "Content-Range"), v.hasPrefix("bytes ") else { return nil }
+        return Int64(v.dropFirst(6).prefix { $0.isNumber })
     }
 }
 
-/// A resume that cannot continue the partial file (HTTP 416, or a 206 whose `Content-Range` does not
-/// start where the file ends): the caller restarts from byte 0.
-struct RestartFromStart: Error {}
+// The class below has `write` and `close` methods of its own.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, bytes, count)
+    #else
+    Darwin.write(fd, bytes, count)
+    #endif
+}
 
-/// Writes the body to the partial file as it arrives and resolves the continuation once.
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private let file: FileHandle
-    private let url: String
-    private let progress: (@Sendable (DownloadProgress) -> Void)?
-    private var continuation: CheckedContinuation<HTTPDownloader.Outcome, any Error>?
-    private var base: Int64           // bytes already in the file that this transfer continues
-    private let existing: Int64
-    private var received: Int64 = 0
-    private var expected: Int64?
-    private var failure: (any Error)?
-    private let maxBytes: Int64
+private func systemClose(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.close(fd)
+    #else
+    Darwin.close(fd)
+    #endif
+}
 
-    init(file: FileHandle, existing: Int64, url: String, maxBytes: Int64, progress: (@Sendable (DownloadProgress) -> Void)?) {
-        self.file = file; self.existing = existing; self.base = existing; self.url = url; self.maxBytes = maxBytes
-        self.progress = progress
+/// The partial download on disk, written with `write(2)` straight from the network's buffers.
+private final class PartialFile {
+    private var fd: Int32
+    private let path: String
+
+    /// Opens (creating) `url` for writing.
+    init(_ url: URL) throws {
+        path = url.path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CatalogError.fileSystem("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
 
-    private func tooLarge(_ bytes: Int64) -> CatalogError {
-        .downloadFailed(url: url, reason: "the server sends \(bytes) bytes or more, over the \(maxBytes)-byte limit of a model")
+    deinit { close() }
+
+    /// Its current size in bytes.
+    var size: Int64 {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? Int64(st.st_size) : 0
     }
 
-    func start(task: URLSessionDataTask, continuation: CheckedContinuation<HTTPDownloader.Outcome, any Error>) {
-        lock.lock(); self.continuation = continuation; lock.unlock()
-        task.resume()
+    /// The size of the file at `url`, 0 when it is missing.
+    static func size(of url: URL) -> Int64 {
+        var st = stat()
+        return stat(url.path, &st) == 0 ? Int64(st.st_size) : 0
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        guard let http = response as? HTTPURLResponse else {
-            failure = CatalogError.downloadFailed(url: url, reason: "not an HTTP response")
-            completionHandler(.cancel); return
+    func seekToEnd() throws {
+        guard lseek(fd, 0, SEEK_END) >= 0 else { throw CatalogError.fileSystem("cannot append to the partial download \(path)") }
+    }
+
+    func truncate() throws {
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            throw CatalogError.fileSystem("cannot restart the partial download \(path)")
         }
-        let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        switch http.statusCode {
-        case 206 where existing > 0 && contentRangeStart(http) == existing:
-            base = existing
-            guard (try? file.seekToEnd()) != nil else {
-                failure = CatalogError.fileSystem("cannot append to the partial download")
-                completionHandler(.cancel); return
+    }
+
+    func write(_ buffer: ByteBuffer) throws {
+        try buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let n = systemWrite(fd, base + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    throw CatalogError.fileSystem("cannot write the download to \(path): \(String(cString: strerror(errno)))")
+                }
+                offset += n
             }
-            expected = length.map { $0 + existing }
-        case 206, 416:
-            failure = RestartFromStart()
-            completionHandler(.cancel); return
-        case 200:
-            // Full body (fresh start, or the server ignored Range): start the file over.
-            base = 0
-            guard (try? file.truncate(atOffset: 0)) != nil else {
-                failure = CatalogError.fileSystem("cannot restart the partial download")
-                completionHandler(.cancel); return
-            }
-            expected = length
-        default:
-            failure = CatalogError.downloadFailed(url: url, reason: "the server answered HTTP \(http.statusCode)")
-            completionHandler(.cancel); return
         }
-        if let expected, expected > maxBytes {
-            failure = tooLarge(expected)
-            completionHandler(.cancel); return
-        }
-        completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        guard failure == nil else { lock.unlock(); return }
-        guard base + received + Int64(data.count) <= maxBytes else {
-            failure = tooLarge(base + received + Int64(data.count))
-            try? file.truncate(atOffset: 0)   // nothing worth resuming
-            lock.unlock()
-            dataTask.cancel()
-            return
-        }
-        do { try file.write(contentsOf: data) } catch {
-            failure = CatalogError.fileSystem("cannot write the download: \(error.localizedDescription)")
-            lock.unlock()
-            dataTask.cancel()
-            return
-        }
-        received += Int64(data.count)
-        let p = DownloadProgress(bytesReceived: base + received, totalBytes: expected)
-        lock.unlock()
-        progress?(p)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let c = continuation; continuation = nil
-        let total = base + received
-        var result: Result<HTTPDownloader.Outcome, any Error>
-        if let failure {
-            result = .failure(failure)
-        } else if let error {
-            let ns = error as NSError
-            if ns.domain == NSURLErrorDomain, ns.code == NSURLErrorCancelled {
-                result = .failure(CancellationError())
-            } else {
-                result = .failure(CatalogError.downloadFailed(url: url, reason: "\(ns.localizedDescription) after \(total) bytes; run the same command again to resume"))
-            }
-        } else if let expected, total != expected {
-            result = .failure(CatalogError.downloadFailed(url: url, reason: "the transfer stopped after \(total) of \(expected) bytes; run the same command again to resume"))
-        } else {
-            result = .success(.init(resumedFrom: base, bytes: total))
-        }
-        lock.unlock()
-        c?.resume(with: result)
-    }
-
-    private func contentRangeStart(_ r: HTTPURLResponse) -> Int64? {
-        // "bytes 100-999/1000"
-        guard let v = r.value(forHTTPHeaderField: "Content-Range"), v.hasPrefix("bytes ") else { return nil }
-        return Int64(v.dropFirst(6).prefix { $0.isNumber })
+    /// Closes the file (again: nothing).
+    func close() {
+        guard fd >= 0 else { return }
+        _ = systemClose(fd)
+        fd = -1
     }
 }
