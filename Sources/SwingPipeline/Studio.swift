@@ -19,6 +19,8 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
     public var classes: [Int]?
     /// The interpreter to run on each frame (`nil` = none).
     public var interpret: String?
+    /// Follow objects from frame to frame (``ByteTracker``): detections gain a `trackId` (live camera only).
+    public var track: Bool = false
 
     /// The largest `maxDet` accepted.
     public static let maxDetLimit = 10_000
@@ -85,6 +87,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
         if let v = change.maxDet { s.maxDet = v }
         if let v = change.classes { s.classes = v }
         if let v = change.interpret { s.interpret = v }
+        if let v = change.track { s.track = v }
         return s
     }
 
@@ -99,13 +102,14 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
         public var classes: [Int]??
         /// `.some(nil)` turns the interpreter off.
         public var interpret: String??
+        public var track: Bool?
 
         public init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, classes: [Int]?? = nil,
                     interpret: String?? = nil) {
             self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.classes = classes; self.interpret = interpret
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case conf, iou, maxDet, classes, interpret }
+        enum CodingKeys: String, CodingKey, CaseIterable { case conf, iou, maxDet, classes, interpret, track }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -114,6 +118,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
             maxDet = try c.decodeIfPresent(Int.self, forKey: .maxDet)
             if c.contains(.classes) { classes = .some(try c.decodeNil(forKey: .classes) ? nil : try c.decode([Int].self, forKey: .classes)) }
             if c.contains(.interpret) { interpret = .some(try c.decodeNil(forKey: .interpret) ? nil : try c.decode(String.self, forKey: .interpret)) }
+            track = try c.decodeIfPresent(Bool.self, forKey: .track)
         }
 
         /// Parses a setting message.
@@ -129,7 +134,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
             }
             do { return try JSONDecoder().decode(Change.self, from: data) } catch let DecodingError.typeMismatch(_, context) {
                 let key = context.codingPath.first?.stringValue ?? "value"
-                throw VisionError(.invalidOptions, "The setting \"\(key)\" has the wrong type (numbers for conf, iou and maxDet, a list of class ids for classes, a name for interpret).")
+                throw VisionError(.invalidOptions, "The setting \"\(key)\" has the wrong type (numbers for conf, iou and maxDet, a list of class ids for classes, a name for interpret, true or false for track).")
             } catch {
                 throw VisionError(.invalidOptions, "A setting message is a JSON object such as {\"conf\": 0.5}.")
             }
@@ -217,6 +222,15 @@ public struct StudioPrediction: Sendable {
     public var interpretation: Interpretation?
     /// Milliseconds to decode the picture.
     public var decodeMs: Double
+    /// With tracking: each track's recent centres (set by the caller that tracks).
+    public var trails: [Trail]? = nil
+
+    /// One track's recent centres, oldest first, pixels.
+    public struct Trail: Encodable, Sendable {
+        public var trackId: Int
+        public var points: [[Double]]
+        public init(trackId: Int, points: [[Double]]) { self.trackId = trackId; self.points = points }
+    }
 
     /// An interpreter's result on one frame, as the studio sends it: `{"interpreter": name, "result": …}`.
     public struct Interpretation: Encodable, Sendable {

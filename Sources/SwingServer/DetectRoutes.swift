@@ -81,6 +81,7 @@ struct Studio: Sendable {
             }
         }
         if let text = query["interpret"] { change.interpret = .some(text.isEmpty || text == "none" ? nil : text) }
+        if let text = query["track"] { change.track = text == "1" || text == "true" }
         return change
     }
 
@@ -188,6 +189,7 @@ struct LiveSocket: Sendable {
         let (frames, continuation) = AsyncStream<Frame>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let shared = LiveState(settings: open.settings, interpreter: open.interpreter)
         let startedAt = Date()
+        let startedClock = ContinuousClock.now
         try await LiveSocket.send(Ready(model: .init(open.predictor.info), settings: open.settings), to: outbound)
         let stats = try await withThrowingTaskGroup(of: LiveTotals?.self) { group in
             group.addTask {
@@ -195,13 +197,21 @@ struct LiveSocket: Sendable {
                 let clock = ContinuousClock()
                 // Frames answered in the last two seconds: the rate the camera sees now, not since it opened.
                 var recent: [ContinuousClock.Instant] = []
+                // Objects followed from frame to frame while the client asks for it (a fresh tracker each time).
+                var tracker: ByteTracker?
                 for await frame in frames {
                     let (settings, interpreter) = shared.current()
                     let started = clock.now
                     do {
-                        let p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
+                        var p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
                                                                interpreter: interpreter, queue: studio.queue,
                                                                source: "camera", frameIndex: frame.id)
+                        if settings.track {
+                            if tracker == nil { tracker = ByteTracker() }
+                            p.track(with: &tracker, time: (started - startedClock).seconds)
+                        } else {
+                            tracker = nil
+                        }
                         totals.add(p)
                         let now = clock.now
                         recent.append(now)
@@ -287,6 +297,8 @@ struct LiveSocket: Sendable {
         var detections: [DetectionDocument.Item]
         var classification: [DetectionDocument.ClassScore]?
         var interpretation: StudioPrediction.Interpretation?
+        /// With tracking on: each track's recent centres, oldest first, for drawing trails.
+        var trails: [StudioPrediction.Trail]?
         var timings: Timings
         var dropped: Int
         var fps: Double
@@ -296,10 +308,24 @@ struct LiveSocket: Sendable {
             width = p.frame.width; height = p.frame.height
             detections = p.frame.detections; classification = p.frame.classification
             interpretation = p.interpretation
+            trails = p.trails
             timings = Timings(decodeMs: p.decodeMs, preMs: p.frame.speed.preMs, inferenceMs: p.frame.speed.inferenceMs,
                               postMs: p.frame.speed.postMs, serverMs: serverMs)
             self.dropped = dropped; self.fps = fps
         }
+    }
+}
+
+extension StudioPrediction {
+    /// Runs the frame's detections through `tracker`: only detections of confirmed tracks stay, each with its
+    /// `trackId` (masks, keypoints and boxes as the model gave them), and ``trails`` is set.
+    mutating func track(with tracker: inout ByteTracker?, time: Double) {
+        guard var t = tracker else { return }
+        let items = frame.detections
+        let tracked = t.update(items.map(\.detection), time: time)
+        tracker = t
+        frame.detections = tracked.map { var item = items[$0.detectionIndex]; item.trackId = $0.trackId; return item }
+        trails = tracked.map { StudioPrediction.Trail(trackId: $0.trackId, points: $0.trail.map { [$0.x, $0.y] }) }
     }
 }
 

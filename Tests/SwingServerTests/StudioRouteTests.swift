@@ -211,6 +211,31 @@ import Testing
         }
     }
 
+    @Test func httpsNeedsAReadableCertificateAndKey() async throws {
+        let dir = try TestFiles.temporaryDirectory("studio-tls")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        let made = try Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                                          "-subj", "/CN=swingmaster", "-keyout", key, "-out", cert])
+        try #require(made.succeeded, "openssl: \(made.stderr)")
+        var config = ServerConfiguration()
+        config.tlsCertificate = cert
+        config.tlsKey = key
+        #expect(try config.tlsConfiguration() != nil)
+        for (c, k) in [(cert, nil), (key, key), (cert, cert), ("/nonexistent.pem", key)] as [(String, String?)] {
+            var bad = ServerConfiguration()
+            bad.tlsCertificate = c
+            bad.tlsKey = k
+            do {
+                try bad.check()
+                _ = try bad.tlsConfiguration()
+                Issue.record("\(c), \(k ?? "no key") was accepted")
+            } catch let error as ServerSetupError {
+                #expect(ErrorSentence.isWellFormed(error.message), "\(error.message)")
+            }
+        }
+    }
+
     // MARK: The live socket
 
     @Test func liveSocketAnswersAppliesSettingsAndSurvivesBadInput() async throws {
@@ -257,14 +282,29 @@ import Testing
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
                 let after = try await next()
                 #expect(after["type"] as? String == "result" && after["frameId"] as? Int == 4)
+                // Tracking: on a still picture every object keeps its id from frame to frame.
+                try await outbound.write(.text(#"{"track": true, "conf": 0.25}"#))
+                #expect((try await next()["settings"] as? [String: Any])?["track"] as? Bool == true)
+                var ids: [[Int]] = []
+                for _ in 0..<3 {
+                    try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                    let tracked = try await next()
+                    let dets = tracked["detections"] as? [[String: Any]] ?? []
+                    ids.append(dets.compactMap { $0["trackId"] as? Int }.sorted())
+                    #expect(dets.allSatisfy { $0["trackId"] != nil })
+                    #expect((tracked["trails"] as? [Any])?.count == dets.count)
+                }
+                #expect(!ids[2].isEmpty && ids[1] == ids[2], "ids changed on a still picture: \(ids)")
+                try await outbound.write(.text(#"{"track": false}"#))
+                _ = try await next()
                 // The model removed from the catalog while the camera uses it: the camera goes on.
                 let removed = try await client.execute(uri: "/api/models/det", method: .delete, headers: [:], body: nil)
                 #expect(removed.status == .noContent)
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
                 let stillThere = try await next()
-                #expect(stillThere["type"] as? String == "result" && stillThere["frameId"] as? Int == 5)
+                #expect(stillThere["type"] as? String == "result" && stillThere["frameId"] as? Int == 8)
             }
-            #expect(messages.count >= 10)
+            #expect(messages.count >= 15)
         }
     }
 

@@ -43,6 +43,7 @@ function query() {
   if (state.classes) q.set('classes', [...state.classes].sort((a, b) => a - b).join(','));
   // Always said, "none" included: an unset value would take the model's stored default interpreter.
   q.set('interpret', $('interpreter').value || 'none');
+  if ($('track').checked) q.set('track', '1');
   return q;
 }
 
@@ -615,6 +616,7 @@ $('tasks').addEventListener('keydown', (e) => {
 $('model').addEventListener('change', (e) => useModel(state.models.find((m) => m.id === e.target.value) ?? null));
 $('interpreter').replaceChildren(...INTERPRETERS.map(([value, label]) => el('option', { value }, label)));
 $('interpreter').addEventListener('change', (e) => settingsChanged({ interpret: e.target.value || null }));
+$('track').addEventListener('change', (e) => settingsChanged({ track: e.target.checked }));
 $('classes-all').addEventListener('click', () => setAllClasses(true));
 $('classes-none').addEventListener('click', () => setAllClasses(false));
 $('pause').addEventListener('click', () => {

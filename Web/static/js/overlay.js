@@ -174,7 +174,19 @@ export function drawResult(ctx, frame, bounds, { lineWidth = 2 } = {}) {
   for (const d of ordered) {
     let ax = d.box?.x1 ?? 0, ay = d.box?.y1 ?? 0;
     if (d.obb?.points?.length === 4) [ax, ay] = d.obb.points.reduce((a, p) => (p[1] < a[1] ? p : a));
-    tag(ctx, `${d.label} ${d.confidence.toFixed(2)}`, ax * sx, ay * sy, d.classId, lineWidth, bounds);
+    const id = d.trackId != null ? `#${d.trackId} ` : '';
+    tag(ctx, `${id}${d.label} ${d.confidence.toFixed(2)}`, ax * sx, ay * sy, d.classId, lineWidth, bounds);
+  }
+  // With tracking on: where each object came from, as a fading line through its recent centres.
+  for (const t of frame.trails ?? []) {
+    if (!(t.points?.length > 1)) continue;
+    ctx.strokeStyle = classColor(t.trackId);
+    ctx.lineWidth = Math.max(1, lineWidth - 1);
+    ctx.globalAlpha = 0.8;
+    ctx.beginPath();
+    t.points.forEach(([x, y], i) => (i ? ctx.lineTo(x * sx, y * sy) : ctx.moveTo(x * sx, y * sy)));
+    ctx.stroke();
+    ctx.globalAlpha = 1;
   }
   if (frame.classification?.length) drawClassification(ctx, frame.classification, bounds);
 }
