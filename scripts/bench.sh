@@ -15,7 +15,7 @@ BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
 command -v swift >/dev/null || export PATH="${SWIFT_HOME:-/opt/swift}/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts contacts_process contacts_suite recorded_contacts media yolo pose biomech interpret analyze fusion serve}"
+AREAS="${BENCH:-contacts contacts_process contacts_suite recorded_contacts media yolo detect_video live ort_versions pose biomech interpret analyze fusion serve download}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"

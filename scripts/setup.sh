@@ -31,11 +31,13 @@ cd "$(dirname "$0")/.."
 # wheel's platform tags in ORT_WHEEL still match PyPI's file name, and replace ORT_SHA256 with the new
 # wheel's (`sha256sum` of the file pip downloads). The stamps below carry the version, so the next run
 # installs the new one.
-ORT_VERSION="1.23.2"
-ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
-ORT_SHA256="da44b99206e77734c5819aa2142c69e64f3b46edc3bd314f6a45a932defc0b3e"
+# 1.32.0 runs YOLO11n and BlazePose faster than 1.23.2 on the same machine (bench/results/ort_versions.txt).
+ORT_VERSION="1.32.0"
+ORT_PLATFORM="manylinux_2_28_x86_64"
+ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-${ORT_PLATFORM}.whl"
+ORT_SHA256="5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d"
 DEPS=".deps"
-PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0)
+PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0 onnx==1.19.1)
 FREETENNIS_DEB="freetennis-common_0.4.8-14_all.deb"
 FREETENNIS_SHA256="33e49368e75e2aaaa4ce036c07bd5eb34085359b0cf082d21c448fc7af3290d4"
 TENNIX_DEB="tennix_1.1-3.2+b3_amd64.deb"
@@ -120,7 +122,7 @@ if ! run_done; then
     say "downloading onnxruntime==$ORT_VERSION wheel"
     rm -f "$wheel"
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
-      --platform manylinux_2_27_x86_64 -d "$DEPS/wheels" "onnxruntime==$ORT_VERSION"
+      --platform "$ORT_PLATFORM" -d "$DEPS/wheels" "onnxruntime==$ORT_VERSION"
   fi
   echo "$ORT_SHA256  $wheel" | sha256sum -c --status || fail "The onnxruntime wheel does not have the pinned SHA-256."
   lib="$DEPS/onnxruntime/lib/libonnxruntime.so.$ORT_VERSION"
@@ -152,7 +154,7 @@ if ! "$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime; assert onnxru
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "$wheel" 2>/dev/null \
     || "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "onnxruntime==$ORT_VERSION"
 fi
-if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium" 2>/dev/null; then
+if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium, onnx" 2>/dev/null; then
   say "installing ${PY_PINS[*]:2} into the venv"
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:2}"
 fi

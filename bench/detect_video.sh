@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `swingmaster detect VIDEO --vid-stride 1` against the short Python script a user would write
+# (bench/detect_video_peer.py: ffmpeg pipe → cv2 letterbox → onnxruntime → numpy NMS), same frames, same
+# model, same ONNX Runtime version, alternating, ROUNDS times; whole process, medians.
+# Video: 100 frames of 1280×720 H.264 (testsrc2); model: YOLO11n architecture at 640 with trained-like
+# scores (tools/make_realistic_yolo.py). Goal: ours ≥ 1.3× the script.
+# Usage: bench/detect_video.sh [BIN_DIR] [ROUNDS]   (BIN_DIR holds swingmaster; default .build/release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${1:-.build/release}/swingmaster"; ROUNDS="${2:-3}"
+PY="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
+export SWINGMASTER_ONNXRUNTIME="${SWINGMASTER_ONNXRUNTIME:-$PWD/.deps/onnxruntime/lib/libonnxruntime.so}"
+OUT="$(mktemp -d)"; trap 'rm -rf "$OUT"' EXIT
+export SWINGMASTER_HOME="$OUT/home"
+"$PY" tools/make_realistic_yolo.py "$OUT/yolo.onnx" >/dev/null
+ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -frames:v 100 -c:v libx264 -pix_fmt yuv420p "$OUT/v.mp4"
+for r in $(seq "$ROUNDS"); do
+  s=$(date +%s%N)
+  "$BIN" detect "$OUT/v.mp4" --model "$OUT/yolo.onnx" --vid-stride 1 --json --no-store > "$OUT/ours.json"
+  echo "ours $(( ($(date +%s%N) - s) / 1000000 ))" >> "$OUT/t"
+  "$PY" bench/detect_video_peer.py --model "$OUT/yolo.onnx" --video "$OUT/v.mp4" > "$OUT/peer.json"
+  echo "peer $("$PY" -c "import json,sys; print(round(json.load(open(sys.argv[1]))['seconds']*1000))" "$OUT/peer.json")" >> "$OUT/t"
+done
+"$PY" - "$OUT/t" "$OUT/ours.json" "$OUT/peer.json" "$ROUNDS" <<'PYEOF'
+import json, statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+ms = lambda who: statistics.median(float(v) for w, v in rows if w == who)
+ours, peer = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+r = ours["results"]; n = len(r)
+mean = lambda k: sum(f["speed"][k] for f in r) / n
+print(f"detect on 100 frames of 1280x720 H.264, YOLO11n architecture at 640, ONNX Runtime {peer['onnxruntime']}, median of {sys.argv[4]} rounds, whole process")
+print(f"  swingmaster detect --vid-stride 1: {ms('ours') / n:6.1f} ms/frame ({sum(len(f['detections']) for f in r)} detections; "
+      f"letterbox {mean('preMs'):.1f} + inference {mean('inferenceMs'):.1f} + post {mean('postMs'):.1f} ms per frame)")
+print(f"  Python script (ffmpeg pipe, cv2, onnxruntime, numpy NMS): {ms('peer') / peer['frames']:6.1f} ms/frame ({peer['detections']} detections)")
+print(f"  ours vs the script: {ms('peer') / ms('ours'):.2f}x (goal >= 1.3x)")
+PYEOF
