@@ -23,9 +23,9 @@ public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
 public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
     /// The envelope maximum (the original recipe's reading). It lags the true impact by the resonance decay.
     case peak
-    /// The acoustic onset: the leading-edge crossing of the envelope at half the peak's height
-    /// (half prominence in `prominence` mode). With a symmetric smoothing kernel this crossing sits on
-    /// the instant the sound starts, i.e. when the ball meets the strings.
+    /// The acoustic onset: the leading-edge crossing of the envelope at `onsetLevel` (0.2) of the
+    /// peak's rise (of its prominence in `prominence` mode), where a hit's sound starts, i.e. when the
+    /// ball meets the strings.
     case onset
 }
 

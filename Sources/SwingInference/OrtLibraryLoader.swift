@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 
 /// Finds and opens `libonnxruntime` at run time, so the binary links no ORT symbol and a user can
-/// point at another build (e.g. a GPU one) without recompiling.
+/// point at another build of the same C API without recompiling (only the CPU execution provider is used).
 enum OrtLibraryLoader {
     /// Environment variable naming the library file; when set, it is the only candidate tried.
     static let environmentVariable = "SWINGMASTER_ONNXRUNTIME"

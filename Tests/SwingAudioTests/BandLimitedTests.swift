@@ -5,7 +5,7 @@ import Testing
 import SwingTestSupport
 
 /// Recordings whose sound stops below the broadband-click band (old cameras, low sample rates, strong AAC
-/// low-pass, voice-band microphones; issue #10, part 3): today's gate rejected every hit there and said
+/// low-pass, voice-band microphones): the gate once rejected every hit there and said
 /// nothing. The detector must measure the recording, switch the gate off and say so, and still find
 /// the hits; full-band recordings keep the gate.
 struct BandLimitedTests {

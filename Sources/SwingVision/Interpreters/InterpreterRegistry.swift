@@ -118,15 +118,15 @@ public struct InterpreterError: CategorizedError {
     }
     /// The configuration of interpreter `name` is unusable because of `reason`.
     public static func invalidConfiguration(_ name: String, _ reason: String) -> InterpreterError {
-        InterpreterError(.invalidConfiguration, "Invalid configuration for interpreter '\(name)': \(endingWithPeriod(reason)).")
+        InterpreterError(.invalidConfiguration, "Invalid configuration for interpreter '\(name)': \(endingWithPeriod(reason))")
     }
     /// The detections document is unreadable because of `reason`.
     public static func invalidDetections(_ reason: String) -> InterpreterError {
-        InterpreterError(.invalidDetections, "Cannot read detections: \(endingWithPeriod(reason)).")
+        InterpreterError(.invalidDetections, "Cannot read detections: \(endingWithPeriod(reason))")
     }
     /// The result could not be encoded because of `reason`.
     public static func encodingFailed(_ reason: String) -> InterpreterError {
-        InterpreterError(.encodingFailed, "Cannot encode the interpreter result: \(endingWithPeriod(reason)).")
+        InterpreterError(.encodingFailed, "Cannot encode the interpreter result: \(endingWithPeriod(reason))")
     }
 
     public var statusCode: Int32 { StatusCode.invalidInterpreterInput }
