@@ -494,6 +494,16 @@ class CameraTests(StudioCase):
         d.find_element(By.CSS_SELECTOR, '#interpreter option[value="counter"]').click()
         wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#banners .banner.counter"), 30, "no banner from the live counter")
 
+        # Tracking on: the answers carry track ids (the panel shows the last one); off again: none.
+        self.click(self.by_id("track"))
+        self.click(self.by_id("raw-box").find_element(By.TAG_NAME, "summary"))
+        wait(d, lambda d: '"trackId"' in self.by_id("raw").get_attribute("textContent"), 30,
+             "tracking on, but no result carried a trackId")
+        self.click(self.by_id("track"))
+        wait(d, lambda d: '"trackId"' not in self.by_id("raw").get_attribute("textContent"), 30,
+             "tracking off, but results still carry track ids")
+        self.click(self.by_id("raw-box").find_element(By.TAG_NAME, "summary"))
+
         # Pause stops the frames; Resume starts them again.
         self.click(self.by_id("pause"))
         self.assertEqual(self.by_id("pause").text, "Resume")
