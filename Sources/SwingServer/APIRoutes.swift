@@ -190,10 +190,8 @@ struct APIRoutes: Sendable {
         } catch {
             await state.uploads.leave()
             switch error {
-            case MediaStore.UploadError.tooLarge(let max): throw APIError(.contentTooLarge, Self.tooLarge(max))
-            case MediaStore.UploadError.stalled(let s): throw APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
+            case let upload as MediaStore.UploadError: throw upload.apiError(tooLarge: Self.tooLarge)
             case let form as MultipartFile<RequestBody>.FormError: throw APIError(.badRequest, form.description)
-            case MediaStore.UploadError.cannotWrite(let why): throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
             default: throw error
             }
         }

@@ -17,7 +17,18 @@ struct MediaStore: Sendable {
     struct Stored: Sendable { var sha256: String; var path: String; var bytes: Int64; var alreadyStored: Bool }
 
     /// Stalled or oversized uploads end with these.
-    enum UploadError: Error, Sendable { case tooLarge(Int64), stalled(Double), cannotWrite(String) }
+    enum UploadError: Error, Sendable {
+        case tooLarge(Int64), stalled(Double), cannotWrite(String)
+
+        /// The refusal the API sends; `tooLarge` says what was too large, with the limit.
+        func apiError(tooLarge: (Int64) -> String) -> APIError {
+            switch self {
+            case .tooLarge(let max): APIError(.contentTooLarge, tooLarge(max))
+            case .stalled(let s): APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
+            case .cannotWrite(let why): APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
+            }
+        }
+    }
 
     /// Streams `body` into the store.
     /// - Parameters:

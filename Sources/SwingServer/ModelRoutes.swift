@@ -125,12 +125,10 @@ struct ModelRoutes: Sendable {
             await state.uploads.leave()
         } catch {
             await state.uploads.leave()
-            switch error {
-            case MediaStore.UploadError.tooLarge(let max): throw APIError(.contentTooLarge, "The model is larger than this server accepts (\(max >> 20) MB).")
-            case MediaStore.UploadError.stalled(let s): throw APIError(.requestTimeout, "The upload stalled for \(Int(s)) s and was dropped.")
-            case MediaStore.UploadError.cannotWrite(let why): throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(why).")
-            default: throw error
+            if let upload = error as? MediaStore.UploadError {
+                throw upload.apiError { "The model is larger than this server accepts (\($0 >> 20) MB)." }
             }
+            throw error
         }
         defer { try? FileManager.default.removeItem(atPath: stored.path) }
         let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent

@@ -154,6 +154,18 @@ import Testing
         }
     }
 
+    @Test func aModelOverTheUploadLimitIsRefused() async throws {
+        var server = try TestServer()
+        server.configuration.maxUploadBytes = 100_000
+        try await server.run { client in
+            let r = try await client.addModel(try Data(contentsOf: Self.detector), name: "big.onnx")
+            #expect(r.status == .contentTooLarge)
+            let sentence = Self.object(r)["error"] as? String ?? ""
+            #expect(sentence.hasPrefix("The model is larger than this server accepts") && ErrorSentence.isWellFormed(sentence), "\(sentence)")
+            #expect(try await client.json("/api/models/big").0 == .notFound)
+        }
+    }
+
     @Test func classifierAnswersTopClasses() async throws {
         try await TestServer().run { client in
             _ = try await client.addModel(try Data(contentsOf: Self.classifier), name: "cls.onnx")
