@@ -41,13 +41,15 @@ test: setup-test
 # Any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a
 # leak outside the system libraries listed in .ci/lsan.supp. This list is the one the docs point to.
 # Swift's crash backtracer is off: under ASan it deadlocks instead of reporting (a leak report once hung
-# the run for 40 minutes).
+# the run for 40 minutes). The model-download suite (DownloadStreamingTests: timeouts of a real HTTP peer,
+# measured in seconds) runs in `make test` only: beside the ASan build's CPU-bound suites its transfers
+# waited 190 s for a thread and every time limit failed; it hands no buffer to C.
 ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingAudioTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
 test-asan: setup-test
 	$(SWIFT) build --build-tests --sanitize=address --build-path .build-asan
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 \
-	  $(SWIFT) test --skip-build --sanitize=address --build-path .build-asan --filter '$(ASAN_SUITES)'
+	  $(SWIFT) test --skip-build --sanitize=address --build-path .build-asan --filter '$(ASAN_SUITES)' --skip 'DownloadStreamingTests'
 
 # Only the browser tests (builds the debug binary they drive).
 test-browser: setup-test
