@@ -33,10 +33,11 @@ public enum Subprocess {
     ///   - input: Bytes for its standard input (none: it reads an empty stdin).
     ///   - standardOutput: Where its stdout goes instead of being collected (e.g. `/dev/full`).
     ///   - timeout: Seconds before it is sent SIGTERM, then SIGKILL.
+    ///   - currentDirectory: Where it runs (default: this process's), so relative outputs land there.
     /// - Throws: When it cannot be started.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            input: Data? = nil, standardOutput: FileHandle? = nil,
-                           timeout: Double = 600) throws -> Outcome {
+                           timeout: Double = 600, currentDirectory: URL? = nil) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("swingmaster-subprocess-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -58,6 +59,7 @@ public enum Subprocess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardOutput = standardOutput ?? outHandle
         process.standardError = errHandle
         let stdin = Pipe()

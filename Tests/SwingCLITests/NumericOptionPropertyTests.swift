@@ -40,10 +40,11 @@ import Testing
         Command(path: ["analyze"], base: [sample, "--no-store", "--duration", "6", "--min-duration", "5"]),
     ]
 
-    /// Runs the binary on `home` with a time limit (a hang is killed and reported).
+    /// Runs the binary on `home`, in `home` (a probe such as `--save word` writes a file named `word`: it
+    /// once landed in the checkout), with a time limit (a hang is killed and reported).
     static func run(_ args: [String], home: URL) throws -> Subprocess.Outcome {
         try Subprocess.run(SwingmasterBinary.path, args, environment: ["SWINGMASTER_HOME": home.path],
-                           standardOutput: FileHandle.nullDevice, timeout: seconds)
+                           standardOutput: FileHandle.nullDevice, timeout: seconds, currentDirectory: home)
     }
 
     /// The long option names of `command` (from the binary's own description of itself).
