@@ -138,7 +138,9 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
 
         /// The frame as interpreters read it: what `interpret --detections` parses from `detect --json`.
         public var interpreterFrame: InterpreterFrame {
-            InterpreterFrame(detections: detections.map(\.detection), frameIndex: frame, time: time, width: width, height: height)
+            let ids = detections.compactMap(\.trackId)
+            return InterpreterFrame(detections: detections.map(\.detection), frameIndex: frame, time: time, width: width,
+                                    height: height, trackIds: ids.count == detections.count && !ids.isEmpty ? ids : nil)
         }
     }
 
@@ -151,12 +153,19 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
     public var interpreterFrames: [InterpreterFrame] { results.map(\.interpreterFrame) }
 
     /// The numbers a detection session record keeps.
-    public func runStats(startedAt: Date, endedAt: Date, source: String? = nil, interpreter: String? = nil) -> DetectionRunStats {
+    /// - Parameters:
+    ///   - interpreter: The interpreter that read the frames, if any.
+    ///   - videoResult: Its result over the frames (``AnyDetectionInterpreter/interpretVideo(_:)``), summed up
+    ///     in the record's one-line summary.
+    public func runStats(startedAt: Date, endedAt: Date, source: String? = nil, interpreter: AnyDetectionInterpreter? = nil,
+                         videoResult: (any Encodable & Sendable)? = nil) -> DetectionRunStats {
         let inference = results.map(\.speed.inferenceMs).reduce(0, +)
+        var summary = interpreter.map { InterpreterRunSummary(interpreter: $0.name) }
+        if let videoResult { summary?.add(video: videoResult) }
         return DetectionRunStats(startedAt: startedAt, endedAt: endedAt, frames: results.count,
                                  detections: results.map(\.detections.count).reduce(0, +),
                                  averageInferenceMs: results.isEmpty ? 0 : inference / Double(results.count),
-                                 source: source, interpreter: interpreter)
+                                 source: source, interpreter: interpreter?.name, summary: summary?.sentence)
     }
 }
 

@@ -8,13 +8,31 @@ public struct CounterInterpreter: DetectionInterpreter {
         public var minimumConfidence: Double
         /// Count only these labels (all when `nil` or empty).
         public var labels: [String]?
-        public init(minimumConfidence: Double = 0.25, labels: [String]? = nil) {
-            self.minimumConfidence = minimumConfidence; self.labels = labels
+        /// With tracking: the line whose crossings are counted, normalised (default ``LineCrossings/Line/middle``,
+        /// a horizontal line across the middle).
+        public var line: LineCrossings.Line?
+        public init(minimumConfidence: Double = 0.25, labels: [String]? = nil, line: LineCrossings.Line? = nil) {
+            self.minimumConfidence = minimumConfidence; self.labels = labels; self.line = line
         }
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0.25
             labels = try c.decodeIfPresent([String].self, forKey: .labels)
+            line = try c.decodeIfPresent(LineCrossings.Line.self, forKey: .line)
+            if let line, !line.isValid {
+                throw DecodingError.dataCorruptedError(forKey: .line, in: c, debugDescription:
+                    "line needs x1, y1, x2, y2 from 0 to 1 (fractions of the picture) and two different ends")
+            }
+        }
+
+        /// A crossing counter for this configuration's line.
+        public func crossingCounter() -> LineCrossings { LineCrossings(line: line ?? .middle) }
+
+        /// Whether a detection of `label` and `confidence` counts (threshold and label filter).
+        public func counts(label: String, confidence: Double) -> Bool {
+            guard confidence > minimumConfidence else { return false }
+            guard let labels, !labels.isEmpty else { return true }
+            return labels.contains(label)
         }
     }
 
@@ -34,6 +52,9 @@ public struct CounterInterpreter: DetectionInterpreter {
         public var framesWithLabel: [String: Int]
         public var frameCount: Int
         public var frames: [InterpretedFrames<Result>.Entry]
+        /// For a tracked video: the objects that crossed the configured line, per label and direction, and
+        /// every crossing (`nil` when the frames carry no track ids).
+        public var crossings: LineCrossings.Summary?
     }
 
     public let name = "counter"
@@ -71,7 +92,31 @@ public struct CounterInterpreter: DetectionInterpreter {
             }
         }
         return VideoResult(totals: totals, peak: peak, framesWithLabel: present, frameCount: frames.count,
-                           frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
+                           frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) },
+                           crossings: crossings(frames.map(\.frame)))
+    }
+
+    /// The line crossings of tracked frames, in order (`nil` when no frame carries track ids). Only the
+    /// detections the counter counts (threshold, labels) can cross.
+    public func crossings(_ frames: [InterpreterFrame]) -> LineCrossings.Summary? {
+        guard frames.contains(where: { $0.trackIds != nil }) else { return nil }
+        var counter = configuration.crossingCounter()
+        var all: [LineCrossings.Crossing] = []
+        for f in frames {
+            all += counter.update(trackedObjects(f), width: f.width, height: f.height, time: f.time).crossings
+        }
+        var summary = counter.current
+        summary.crossings = all
+        return summary
+    }
+
+    /// The frame's counted detections that carry a track id, as the crossing counter takes them.
+    public func trackedObjects(_ frame: InterpreterFrame) -> [LineCrossings.Object] {
+        guard let ids = frame.trackIds else { return [] }
+        return zip(frame.detections, ids).compactMap { d, id in
+            configuration.counts(label: d.label, confidence: d.confidence)
+                ? LineCrossings.Object(trackId: id, label: d.label, box: d.box) : nil
+        }
     }
 }
 

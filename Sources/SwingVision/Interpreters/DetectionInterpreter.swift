@@ -15,11 +15,16 @@ public struct InterpreterFrame: Sendable, Equatable {
     public var width: Int
     /// Image height in pixels.
     public var height: Int
+    /// With tracking: each detection's track id, in the order of ``detections`` (`nil` when untracked).
+    /// Interpreters that follow objects across frames (the counter's line crossings) read it.
+    public var trackIds: [Int]?
 
     /// Creates a frame.
-    public init(detections: [Detection], frameIndex: Int = 0, time: Double = 0, width: Int, height: Int) {
+    public init(detections: [Detection], frameIndex: Int = 0, time: Double = 0, width: Int, height: Int,
+                trackIds: [Int]? = nil) {
         self.detections = detections; self.frameIndex = frameIndex; self.time = time
         self.width = width; self.height = height
+        self.trackIds = trackIds.flatMap { $0.count == detections.count ? $0 : nil }
     }
 }
 

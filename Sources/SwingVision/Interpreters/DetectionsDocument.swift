@@ -22,6 +22,7 @@ public enum DetectionsDocument {
         var label: String
         var confidence: Double
         var box: Rect
+        var trackId: Int?
     }
 
     /// Parses a detections document.
@@ -51,8 +52,11 @@ public enum DetectionsDocument {
                 }
                 return Detection(classId: d.classId ?? -1, label: d.label, confidence: d.confidence, box: d.box)
             }
+            // Track ids count only when every detection of the frame has one (a tracked document).
+            let ids = (r.detections ?? []).compactMap(\.trackId)
             return InterpreterFrame(detections: dets, frameIndex: r.frame ?? i, time: r.time ?? 0,
-                                    width: r.width, height: r.height)
+                                    width: r.width, height: r.height,
+                                    trackIds: ids.count == dets.count && !ids.isEmpty ? ids : nil)
         }
     }
 

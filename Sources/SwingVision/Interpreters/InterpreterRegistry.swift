@@ -7,12 +7,30 @@ public struct AnyDetectionInterpreter: Sendable {
     public let name: String
     private let frameBody: @Sendable (InterpreterFrame) -> any Encodable & Sendable
     private let videoBody: @Sendable ([InterpreterFrame]) -> any Encodable & Sendable
+    /// For an interpreter that counts tracked objects crossing a line (the counter), how to count them
+    /// frame by frame on a live camera; `nil` for the others.
+    public let lineCounting: LineCounting?
+
+    /// How a live stream counts line crossings for an interpreter: a fresh counter, and the frame's
+    /// tracked objects the interpreter counts.
+    public struct LineCounting: Sendable {
+        /// A counter for the configured line, with nothing counted yet.
+        public let makeCounter: @Sendable () -> LineCrossings
+        /// The frame's tracked objects that count (threshold and label filter applied).
+        public let objects: @Sendable (InterpreterFrame) -> [LineCrossings.Object]
+    }
 
     /// Wraps a concrete interpreter.
     public init<I: DetectionInterpreter>(_ interpreter: I) {
         name = interpreter.name
         frameBody = { interpreter.interpret($0) }
         videoBody = { interpreter.interpretVideo($0) }
+        if let counter = interpreter as? CounterInterpreter {
+            lineCounting = LineCounting(makeCounter: { counter.configuration.crossingCounter() },
+                                        objects: { counter.trackedObjects($0) })
+        } else {
+            lineCounting = nil
+        }
     }
 
     /// Interprets one frame.
@@ -60,10 +78,28 @@ public struct InterpreterRegistry: Sendable {
                 }
                 do {
                     return AnyDetectionInterpreter(I(configuration: try JSONDecoder().decode(I.Configuration.self, from: json)))
+                } catch let error as DecodingError {
+                    throw InterpreterError.invalidConfiguration(name, InterpreterRegistry.reason(error))
                 } catch {
                     throw InterpreterError.invalidConfiguration(name, String(describing: error))
                 }
             }
+        }
+    }
+
+    /// What is wrong with an option, in words: the option's name and the decoder's sentence, not the
+    /// decoder's type dump.
+    static func reason(_ error: DecodingError) -> String {
+        func key(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .dataCorrupted(let c):
+            return c.codingPath.isEmpty ? "the options are not a JSON object" : "\(key(c.codingPath)): \(c.debugDescription)"
+        case .keyNotFound(let k, let c): return "\(key(c.codingPath + [k])) is missing"
+        case .typeMismatch(_, let c): return "\(key(c.codingPath)) has the wrong type"
+        case .valueNotFound(_, let c): return "\(key(c.codingPath)) is null"
+        @unknown default: return "the options could not be read"
         }
     }
 
