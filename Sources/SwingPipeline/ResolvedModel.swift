@@ -80,7 +80,7 @@ public struct ResolvedModel: Sendable {
         try db.saveDetectionSession(DetectionSessionRecord(
             modelId: id, startedAt: run.startedAt, endedAt: run.endedAt, frameCount: run.frames,
             detectionCount: run.detections, averageInferenceMs: run.averageInferenceMs,
-            source: run.source, interpreter: run.interpreter))
+            source: run.source, interpreter: run.interpreter, summary: run.summary))
     }
 }
 
@@ -97,11 +97,14 @@ public struct DetectionRunStats: Sendable, Equatable {
     public var source: String?
     /// The interpreter that read the detections.
     public var interpreter: String?
+    /// What the interpreter saw, in one line (``InterpreterRunSummary/sentence``).
+    public var summary: String?
 
     public init(startedAt: Date, endedAt: Date, frames: Int, detections: Int, averageInferenceMs: Double,
-                source: String? = nil, interpreter: String? = nil) {
+                source: String? = nil, interpreter: String? = nil, summary: String? = nil) {
         self.startedAt = startedAt; self.endedAt = endedAt; self.frames = frames; self.detections = detections
         self.averageInferenceMs = averageInferenceMs; self.source = source; self.interpreter = interpreter
+        self.summary = summary
     }
 }
 

@@ -224,6 +224,8 @@ public struct StudioPrediction: Sendable {
     public var decodeMs: Double
     /// With tracking: each track's recent centres (set by the caller that tracks).
     public var trails: [Trail]? = nil
+    /// With tracking and the counter: the line-crossing counts so far (set by the caller that tracks).
+    public var crossings: LineCrossings.Summary? = nil
 
     /// One track's recent centres, oldest first, pixels.
     public struct Trail: Encodable, Sendable {

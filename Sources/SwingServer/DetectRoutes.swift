@@ -132,8 +132,13 @@ struct DetectRoutes: Sendable {
             } catch let error as any UserFacingError { throw APIError(error) }
             let document = DetectionDocument(model: .init(open.predictor.info), results: [prediction.frame])
             if studio.lastPictures.isNew(SHA256.hex(Data(buffer: body)), model: open.model.displayName) {
-                try open.model.recordUse(document.runStats(startedAt: startedAt, endedAt: Date(), source: "image",
-                                                           interpreter: open.interpreter?.name), in: state.db)
+                var stats = document.runStats(startedAt: startedAt, endedAt: Date(), source: "image", interpreter: open.interpreter)
+                if let interpretation = prediction.interpretation {
+                    var summary = InterpreterRunSummary(interpreter: interpretation.interpreter)
+                    summary.add(interpretation.result)
+                    stats.summary = summary.sentence
+                }
+                try open.model.recordUse(stats, in: state.db)
             }
             let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
             return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
@@ -199,6 +204,8 @@ struct LiveSocket: Sendable {
                 var recent: [ContinuousClock.Instant] = []
                 // Objects followed from frame to frame while the client asks for it (a fresh tracker each time).
                 var tracker: ByteTracker?
+                // With tracking and the counter: objects crossing the counter's line (fresh when either changes).
+                var crossings: (interpreter: String, counter: LineCrossings)?
                 for await frame in frames {
                     let (settings, interpreter) = shared.current()
                     let started = clock.now
@@ -211,6 +218,13 @@ struct LiveSocket: Sendable {
                             p.track(with: &tracker, time: (started - startedClock).seconds)
                         } else {
                             tracker = nil
+                        }
+                        if settings.track, let interpreter, let counting = interpreter.lineCounting {
+                            if crossings?.interpreter != interpreter.name { crossings = (interpreter.name, counting.makeCounter()) }
+                            let f = p.frame.interpreterFrame
+                            p.crossings = crossings?.counter.update(counting.objects(f), width: f.width, height: f.height, time: f.time)
+                        } else {
+                            crossings = nil
                         }
                         totals.add(p)
                         let now = clock.now
@@ -260,7 +274,8 @@ struct LiveSocket: Sendable {
             try? open.model.recordUse(DetectionRunStats(startedAt: startedAt, endedAt: Date(), frames: stats.frames,
                                                         detections: stats.detections,
                                                         averageInferenceMs: stats.inferenceMs / Double(stats.frames),
-                                                        source: "camera", interpreter: open.interpreter?.name), in: db)
+                                                        source: "camera", interpreter: stats.summary?.interpreter,
+                                                        summary: stats.summary?.sentence), in: db)
         }
     }
 
@@ -299,6 +314,9 @@ struct LiveSocket: Sendable {
         var interpretation: StudioPrediction.Interpretation?
         /// With tracking on: each track's recent centres, oldest first, for drawing trails.
         var trails: [StudioPrediction.Trail]?
+        /// With tracking on and the counter: the line, the crossings so far per label and direction, and this
+        /// frame's new ones.
+        var crossings: LineCrossings.Summary?
         var timings: Timings
         var dropped: Int
         var fps: Double
@@ -309,6 +327,7 @@ struct LiveSocket: Sendable {
             detections = p.frame.detections; classification = p.frame.classification
             interpretation = p.interpretation
             trails = p.trails
+            crossings = p.crossings
             timings = Timings(decodeMs: p.decodeMs, preMs: p.frame.speed.preMs, inferenceMs: p.frame.speed.inferenceMs,
                               postMs: p.frame.speed.postMs, serverMs: serverMs)
             self.dropped = dropped; self.fps = fps
@@ -373,8 +392,16 @@ struct LiveTotals: Sendable {
     var frames = 0
     var detections = 0
     var inferenceMs = 0.0
+    /// What the interpreter in force saw (a new tally when the client picks another interpreter).
+    var summary: InterpreterRunSummary?
 
     mutating func add(_ p: StudioPrediction) {
         frames += 1; detections += p.frame.detections.count; inferenceMs += p.frame.speed.inferenceMs
+        guard let interpretation = p.interpretation else { return }
+        if summary?.interpreter != interpretation.interpreter {
+            summary = InterpreterRunSummary(interpreter: interpretation.interpreter)
+        }
+        summary?.add(interpretation.result)
+        if let crossings = p.crossings { summary?.set(crossings: crossings) }
     }
 }

@@ -20,10 +20,23 @@ struct ModelRoutes: Sendable {
             let records = try Dictionary(db.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
             let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
                                                    includeHidden: hidden)
-            let views = ordered.filter { task == nil || $0.task == task }.map { model in
-                ModelView(model, record: records[model.id], sha256: state.studio.checksums.sha256(of: model))
+            let views = try ordered.filter { task == nil || $0.task == task }.map { model in
+                var view = ModelView(model, record: records[model.id], sha256: state.studio.checksums.sha256(of: model))
+                // The card shows the latest few runs; a model never run has no query to make.
+                if (records[model.id]?.usageCount ?? 0) > 0 {
+                    view.runs = try db.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
+                }
+                return view
             }
             return try JSONResponse.make(["models": views])
+        }
+        // Every model's runs, newest first: the detections page.
+        api.get("detections") { request, _ in
+            let query = request.uri.queryParameters
+            let limit = try Self.limit(query["limit"].map(String.init))
+            let modelId = query["model"].map { String($0).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+            let runs = try db.detectionSessions(modelId: modelId, limit: limit).map { RunView($0, model: $0.modelId) }
+            return try JSONResponse.make(["runs": runs])
         }
         api.get("models/:id") { _, context in try JSONResponse.make(try view(of: model(context), runs: true)) }
         api.post("models", use: add)
@@ -80,6 +93,20 @@ struct ModelRoutes: Sendable {
         }
     }
 
+    /// Runs listed on each card of `GET /api/models`.
+    static let runsOnCard = 3
+    /// The most runs `GET /api/detections` lists at once.
+    static let maxRunsListed = 1000
+
+    /// `limit=` of the detections list: 1…``maxRunsListed``, 100 when absent.
+    static func limit(_ text: String?) throws -> Int {
+        guard let text else { return 100 }
+        guard let n = Int(text), (1...maxRunsListed).contains(n) else {
+            throw APIError(.badRequest, "The number of runs to list (limit) must be a whole number from 1 to \(maxRunsListed), not \(text.prefix(40)).")
+        }
+        return n
+    }
+
     /// The catalog model the route's `:id` names (404 when there is none).
     private func model(_ context: BasicRequestContext) throws -> CatalogModel {
         let id = context.parameters.get("id") ?? ""
@@ -91,7 +118,7 @@ struct ModelRoutes: Sendable {
 
     private func view(of model: CatalogModel, runs: Bool) throws -> ModelView {
         var view = ModelView(model, record: try db.modelRecord(id: model.id), sha256: state.studio.checksums.sha256(of: model))
-        if runs { view.runs = try db.detectionSessions(modelId: model.id, limit: 20).map(RunView.init) }
+        if runs { view.runs = try db.detectionSessions(modelId: model.id, limit: 20).map { RunView($0) } }
         return view
     }
 
@@ -196,7 +223,7 @@ struct ModelView: Codable, Equatable, Sendable {
     var lastUsedAt: Date?
     var useCount: Int
     var defaults: ModelDefaults
-    /// The model's recent runs (on `GET /api/models/{id}` only).
+    /// The model's recent runs: 20 on `GET /api/models/{id}`, the latest ``ModelRoutes/runsOnCard`` in the list.
     var runs: [RunView]?
 
     init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
@@ -281,11 +308,15 @@ struct RunView: Codable, Equatable, Sendable {
     var meanFps: Double
     var averageInferenceMs: Double
     var interpreter: String?
+    /// What the interpreter saw over the run, in one line.
+    var summary: String?
+    /// The model that ran (on `GET /api/detections`, which lists every model's runs).
+    var model: String?
 
-    init(_ r: DetectionSessionRecord) {
+    init(_ r: DetectionSessionRecord, model: String? = nil) {
         id = r.id; source = r.source; startedAt = r.startedAt; endedAt = r.endedAt; frames = r.frameCount
         detections = r.detectionCount; meanFps = r.meanFps; averageInferenceMs = r.averageInferenceMs
-        interpreter = r.interpreter
+        interpreter = r.interpreter; summary = r.summary; self.model = model
     }
 }
 

@@ -29,7 +29,7 @@ struct PageRoutes: Sendable {
         let pages: [(String, String, String)] = [
             ("/", "home", "Sessions"), ("/onboarding", "onboarding", "Welcome"), ("/sessions/new", "new", "New session"),
             ("/compare", "compare", "Compare shots"), ("/progress", "progress", "Progress"),
-            ("/models", "models", "Models"), ("/detect", "detect", "Studio"),
+            ("/models", "models", "Models"), ("/detect", "detect", "Studio"), ("/detections", "detections", "Detection runs"),
         ]
         for (path, template, title) in pages {
             router.get(RouterPath(path)) { _, _ in try render(template, title: title) }

@@ -155,6 +155,10 @@ extension AppDatabase {
                 t.add(column: "interpreter", .text)
             }
         }
+        // A detection run keeps its interpreter's one-line summary (the studio's run lists show it).
+        migrator.registerMigration("v8-run-summary") { db in
+            try db.alter(table: "detectionSession") { t in t.add(column: "summary", .text) }
+        }
         return migrator
     }
 }

@@ -71,14 +71,16 @@ public struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRec
     public var source: String?
     /// The interpreter that read the detections, if any.
     public var interpreter: String?
+    /// What the interpreter saw over the run, in one line ("peak 3 person", "2 contacts"); `nil` without one.
+    public var summary: String?
 
     public init(id: Int64? = nil, modelId: String, startedAt: Date, endedAt: Date,
                 frameCount: Int, detectionCount: Int, averageInferenceMs: Double,
-                source: String? = nil, interpreter: String? = nil) {
+                source: String? = nil, interpreter: String? = nil, summary: String? = nil) {
         self.id = id; self.modelId = modelId; self.startedAt = startedAt; self.endedAt = endedAt
         self.frameCount = frameCount; self.detectionCount = detectionCount
         self.averageInferenceMs = averageInferenceMs
-        self.source = source; self.interpreter = interpreter
+        self.source = source; self.interpreter = interpreter; self.summary = summary
     }
 
     /// Frames per second of clock time over the run (0 for a run of no measurable length).

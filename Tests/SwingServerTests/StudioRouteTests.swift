@@ -320,6 +320,75 @@ import Testing
         }
     }
 
+    @Test func runsAreListedWithWhatTheirInterpreterSaw() async throws {
+        var server = try TestServer()
+        server.mode = .live
+        try await server.run { client in
+            #expect(try await client.addModel(try Data(contentsOf: Self.detector), name: "det.onnx").status == .created)
+            let (_, empty) = try await client.json("/api/detections")
+            #expect((empty["runs"] as? [Any])?.isEmpty == true)
+            // A picture with the counter: the run says what it counted.
+            #expect(try await client.detect(try Self.jpeg(), query: "model=det&interpret=counter").status == .ok)
+            let (status, listed) = try await client.json("/api/detections")
+            #expect(status == .ok)
+            let run = try #require((listed["runs"] as? [[String: Any]])?.first)
+            #expect(run["model"] as? String == "det" && run["source"] as? String == "image")
+            #expect(run["interpreter"] as? String == "counter")
+            #expect((run["summary"] as? String)?.hasPrefix("peak ") == true, "\(run)")
+            // The card in the catalog list carries its latest runs; a model never run carries none.
+            let (_, catalog) = try await client.json("/api/models")
+            let models = catalog["models"] as? [[String: Any]] ?? []
+            #expect((models.first { $0["id"] as? String == "det" }?["runs"] as? [Any])?.count == 1)
+            #expect(models.first { $0["id"] as? String == "pose_detection" }?["runs"] == nil)
+
+            // The camera with tracking and the counter: every answer carries the line and its counts, and the
+            // stored run says what the counter saw, crossings included.
+            let frame = try Self.jpeg()
+            try await client.ws("/api/detect/live?model=det&conf=0.25&interpret=counter&track=1", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                func next() async throws -> [String: Any] {
+                    guard case .text(let text) = try await iterator.next() else { return [:] }
+                    return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                }
+                #expect(try await next()["type"] as? String == "ready")
+                for _ in 0..<3 {
+                    try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                    let answer = try await next()
+                    let crossings = try #require(answer["crossings"] as? [String: Any], "\(answer)")
+                    #expect((crossings["line"] as? [String: Double]) == ["x1": 0, "y1": 0.5, "x2": 1, "y2": 0.5])
+                    #expect(crossings["total"] as? Int == 0, "a still picture crosses nothing")
+                }
+                // Without tracking there is nothing to cross.
+                try await outbound.write(.text(#"{"track": false}"#))
+                _ = try await next()
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                #expect(try await next()["crossings"] == nil)
+            }
+            var camera: [String: Any]?
+            for _ in 0..<50 where camera == nil {
+                let (_, runs) = try await client.json("/api/detections?model=DET&limit=10")
+                camera = (runs["runs"] as? [[String: Any]])?.first { $0["source"] as? String == "camera" }
+                if camera == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let cameraRun = try #require(camera)
+            #expect(cameraRun["frames"] as? Int == 4)
+            #expect((cameraRun["summary"] as? String)?.contains("0 crossed the line") == true, "\(cameraRun)")
+
+            // Hostile limits: one sentence each; an unknown model simply has no runs.
+            for limit in ["0", "-1", "1e19", "abc", "1001", String(Int.max)] {
+                let (code, body) = try await client.json("/api/detections?limit=\(limit)")
+                #expect(code == .badRequest, "limit=\(limit)")
+                #expect(ErrorSentence.isWellFormed(body["error"] as? String ?? ""), "\(body)")
+            }
+            #expect((try await client.json("/api/detections?model=nothing-here").1["runs"] as? [Any])?.isEmpty == true)
+            // A counting line that is not a line is refused where it is saved.
+            let bad = try await client.patch("/api/models/det", #"{"defaults": {"interpreter": "counter", "interpreterOptions": {"line": {"x1": 0, "y1": 0.5, "x2": 7, "y2": 0.5}}}}"#)
+            #expect(bad.status == .unprocessableContent, "\(String(buffer: bad.body))")
+            let sentence = Self.object(bad)["error"] as? String ?? ""
+            #expect(ErrorSentence.isWellFormed(sentence) && sentence.contains("line"), "\(sentence)")
+        }
+    }
+
     @Test func framesFasterThanTheModelAreDroppedNewestFirst() async throws {
         var server = try TestServer()
         server.mode = .live

@@ -62,4 +62,5 @@ export const colors = { early: '#7cc4ff', optimal: '#6fdc8c', late: '#ff7a6b', a
 
 // Highlight the current section in the header.
 const page = document.body.dataset.page;
-document.querySelector(`[data-nav="${page === 'results' || page === 'shot' ? 'home' : page}"]`)?.setAttribute('aria-current', 'page');
+const section = { results: 'home', shot: 'home', detections: 'models' }[page] ?? page;
+document.querySelector(`[data-nav="${section}"]`)?.setAttribute('aria-current', 'page');

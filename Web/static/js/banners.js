@@ -13,9 +13,20 @@ export function suit(card) {
   return s ? card.slice(0, -1) + s : card;
 }
 
-/** The banner an interpretation deserves ({kind, title, detail}), or null (passthrough, nothing found). */
-export function bannerFor(interpretation) {
+const arrows = (c) => `${c.forward} ↓ ${c.backward} ↑`;
+
+/**
+ * The banner an interpretation deserves ({kind, title, detail}), or null (passthrough, nothing found).
+ * `crossings` (the counter with tracking on) turns a frame where objects crossed the line into a crossing
+ * banner with the totals so far.
+ */
+export function bannerFor(interpretation, crossings) {
   const { interpreter, result } = interpretation ?? {};
+  if (interpreter === 'counter' && crossings?.crossings?.length) {
+    const who = crossings.crossings.map((c) => `${c.label} #${c.trackId} ${c.forward ? '↓' : '↑'}`).join(' · ');
+    const totals = Object.entries(crossings.counts ?? {}).map(([l, c]) => `${l} ${arrows(c)}`).join(' · ');
+    return { kind: 'counter', title: `Crossed the line (${crossings.total} so far)`, detail: `${who} — ${totals}` };
+  }
   if (!result) return null;
   if (interpreter === 'poker' && result.cards?.length) {
     return { kind: 'poker', title: result.hand, detail: result.cards.map(suit).join(' ') };
@@ -43,8 +54,8 @@ export class Banners {
   }
 
   /** Queues the banner for an interpretation, unless it says the same as the newest one shown or waiting. */
-  show(interpretation) {
-    const b = bannerFor(interpretation);
+  show(interpretation, crossings) {
+    const b = bannerFor(interpretation, crossings);
     if (!b) return;
     const key = `${b.title}|${b.detail}`;
     const newest = this.box.firstElementChild;

@@ -502,7 +502,7 @@ function message(m) {
     status({ live: true, fps, pre: (t.decodeMs ?? 0) + (t.preMs ?? 0), inference: t.inferenceMs, post: t.postMs,
       network: sentAt == null ? null : Math.max(0, now - Math.max(sentAt, previous) - (t.serverMs ?? 0)),
       count: m.detections?.length ?? 0, width: m.width, height: m.height, dropped: m.dropped });
-    if (m.interpretation) banner(m.interpretation);
+    if (m.interpretation) banner(m.interpretation, m.crossings);
   } else if (m.type === 'settings') {
     live.settings = m.settings;
   } else if (m.type === 'error') {
@@ -537,7 +537,7 @@ for (const k of sliders) {
 // -- banners ----------------------------------------------------------------------------------------
 
 const banners = new Banners($('banners'));
-const banner = (interpretation) => banners.show(interpretation);
+const banner = (interpretation, crossings) => banners.show(interpretation, crossings);
 
 // -- snapshot and download --------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 // The model catalog as cards: filters, favourite / hide / remove, per-model defaults, and adding a model.
 import { api, el, fmt } from './api.js';
+import { recentRuns } from './runs.js';
 
 const $ = (id) => document.getElementById(id);
 const TASKS = { detect: 'Detect', segment: 'Segment', classify: 'Classify', pose: 'Pose', obb: 'Rotated boxes (OBB)' };
@@ -145,6 +146,7 @@ function card(m) {
     m.problem ? el('p', { class: 'error problem' }, m.problem) : null,
     m.kind === 'blazepose' ? el('p', { class: 'muted small' }, 'Not a YOLO model: it cannot run in the studio.') : null,
     facts,
+    recentRuns(m),
     actions,
     m.source === 'bundled' ? el('p', { class: 'muted small', id: `model-${m.id}-bundled` }, 'Bundled models cannot be removed; hide it instead.') : null,
     el('p', { class: 'muted small card-status', role: 'status', 'aria-live': 'polite' }),

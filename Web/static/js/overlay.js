@@ -188,5 +188,33 @@ export function drawResult(ctx, frame, bounds, { lineWidth = 2 } = {}) {
     ctx.stroke();
     ctx.globalAlpha = 1;
   }
+  if (frame.crossings?.line) drawCountingLine(ctx, frame.crossings, bounds, lineWidth);
   if (frame.classification?.length) drawClassification(ctx, frame.classification, bounds);
+}
+
+/** The counter's line (normalised ends) with its totals: ↓ counts crossings from its left to its right side. */
+function drawCountingLine(ctx, crossings, bounds, lineWidth) {
+  const { x1, y1, x2, y2 } = crossings.line;
+  ctx.save();
+  ctx.strokeStyle = '#f5c542';
+  ctx.lineWidth = Math.max(2, lineWidth);
+  ctx.setLineDash([10, 6]);
+  ctx.beginPath();
+  ctx.moveTo(x1 * bounds.width, y1 * bounds.height);
+  ctx.lineTo(x2 * bounds.width, y2 * bounds.height);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  let forward = 0, backward = 0;
+  for (const c of Object.values(crossings.counts ?? {})) { forward += c.forward; backward += c.backward; }
+  const text = `${forward} ↓  ${backward} ↑`;
+  ctx.font = '600 14px system-ui, sans-serif';
+  ctx.textBaseline = 'bottom';
+  const x = Math.min(Math.max(8, x1 * bounds.width + 8), bounds.width - ctx.measureText(text).width - 8);
+  const y = Math.max(20, y1 * bounds.height - 6);
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = 'rgba(0,0,0,0.75)';
+  ctx.strokeText(text, x, y);
+  ctx.fillStyle = '#f5c542';
+  ctx.fillText(text, x, y);
+  ctx.restore();
 }
