@@ -71,12 +71,16 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "ONNX Runtime intra-op threads (0 = let ONNX Runtime choose).")
     var threads: Int = SessionOptions().intraOpThreads
 
+    @Option(help: "Video frames run through the model at once, each on its own session (0 = one per core, at most \(DetectionRun.maxAutomaticWorkers), when --threads is 0; else 1). The frames come out in order whatever the number.")
+    var workers: Int = 0
+
     func validate() throws {
         try OptionCheck.number(conf, "--conf", 0...1)
         try OptionCheck.number(iou, "--iou", 0...1)
         try OptionCheck.integer(maxDet, "--max-det", 1...OptionCheck.maxFrames)
         try OptionCheck.integer(vidStride, "--vid-stride", 1...OptionCheck.maxFrames)
         try OptionCheck.threads(threads, "--threads")
+        try OptionCheck.threads(workers, "--workers")
         try OutputFile.refuseInputs([("--save", save)], inputs: [source, model])
         if track && ImageIO.isImagePath(source) {
             throw ValidationError("--track follows objects from frame to frame, so it needs a video, and \(URL(fileURLWithPath: source).lastPathComponent) is an image.")
@@ -94,7 +98,7 @@ struct DetectCommand: AsyncParsableCommand {
             options: PredictionOptions(conf: resolved.conf(conf, fallback: track ? ByteTracker.Configuration().trackLowThreshold : PredictionOptions().conf),
                                        iou: resolved.iou(iou), maxDet: resolved.maxDet(maxDet), agnostic: agnostic),
             classFilter: classes, videoStride: vidStride, savePath: save, sessionOptions: sessionOptions,
-            tracker: track ? ByteTracker.Configuration() : nil)
+            tracker: track ? ByteTracker.Configuration() : nil, workers: workers)
         // Resolve the interpreter first so a wrong name fails before inference runs.
         let interpreter = try interpret.map {
             try InterpreterRegistry.standard.interpreter(named: $0, configuration: resolved.interpreterConfig(interpreterConfig))
@@ -108,11 +112,11 @@ struct DetectCommand: AsyncParsableCommand {
                 return try job.run(progress: json ? nil : ProgressBar.stagedHandler())
             }
         }
-        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date(),
-                                               source: URL(fileURLWithPath: source).lastPathComponent,
-                                               interpreter: interpret), in: db)
         // The interpreter reads the frames in memory, as `interpret` reads them from `detect --json`.
         let interpretation = interpreter.map { $0.interpretVideo(report.interpreterFrames) }
+        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date(),
+                                               source: URL(fileURLWithPath: source).lastPathComponent,
+                                               interpreter: interpreter, videoResult: interpretation), in: db)
         if json {
             try Console.write(try InterpretedDetections(document: report, interpretation: interpretation).jsonData(), to: "-")
         } else {

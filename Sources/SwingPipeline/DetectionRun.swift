@@ -19,13 +19,28 @@ public struct DetectionRun: Sendable {
     /// detections become the tracked ones with a `trackId`, and the annotated video tags boxes `#id` and draws
     /// trails. `nil` (the default): no tracking.
     public var tracker: ByteTracker.Configuration?
+    /// Video frames run through the model at once (`detect --workers`), each on its own ONNX Runtime
+    /// session; 0 picks ``automaticWorkers(threads:cores:)``. Frames come out in order whatever the number;
+    /// a session's thread count can change ONNX Runtime's summation order, so scores may differ in the last digits.
+    public var workers: Int
 
     public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
                 videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
-                tracker: ByteTracker.Configuration? = nil) {
+                tracker: ByteTracker.Configuration? = nil, workers: Int = 0) {
         self.sourcePath = sourcePath; self.modelPath = modelPath; self.options = options
         self.classFilter = classFilter; self.videoStride = videoStride; self.savePath = savePath
-        self.sessionOptions = sessionOptions; self.tracker = tracker
+        self.sessionOptions = sessionOptions; self.tracker = tracker; self.workers = workers
+    }
+
+    /// The most workers chosen automatically: each holds its own copy of the model.
+    public static let maxAutomaticWorkers = 4
+
+    /// Workers for a video when none are asked for: one per core (at most ``maxAutomaticWorkers``) when
+    /// ONNX Runtime picks its own thread count, else one (the user chose the threads of one session).
+    /// Two single-threaded sessions on two cores ran YOLO11n 1.2× faster than one two-threaded session
+    /// (bench/results/detect_video.txt): intra-op threads wait on each other at every layer, whole frames do not.
+    public static func automaticWorkers(threads: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        threads == 0 ? min(max(1, cores), maxAutomaticWorkers) : 1
     }
 
     /// - Parameter progress: Called as a video's frames are processed (stage `detect`); `nil` = silent.
@@ -39,7 +54,7 @@ public struct DetectionRun: Sendable {
         if tracker != nil && ImageIO.isImagePath(sourcePath) {
             throw PipelineError(.invalidOptions, "Tracking follows objects from frame to frame, so it needs a video; \(sourceName) is an image.")
         }
-        let predictor = try YOLOPredictor(modelPath: modelPath, sessionOptions: sessionOptions)
+        let predictor = try YOLOPredictor(modelPath: modelPath, sessionOptions: videoSessionOptions)
         if tracker != nil && predictor.info.task == .classify {
             throw PipelineError(.invalidOptions, "Tracking needs a model that finds boxes (detect, segment, pose or obb); this one classifies whole images.")
         }
@@ -54,6 +69,21 @@ public struct DetectionRun: Sendable {
     }
 
     private var sourceName: String { URL(fileURLWithPath: sourcePath).lastPathComponent }
+
+    /// Workers for this run: one for a picture, else ``workers`` or the automatic choice.
+    private var workerCount: Int {
+        ImageIO.isImagePath(sourcePath) ? 1 : (workers > 0 ? workers : Self.automaticWorkers(threads: sessionOptions.intraOpThreads))
+    }
+
+    /// Several workers share the cores: each session gets its share of threads unless the user chose them.
+    private var videoSessionOptions: SessionOptions {
+        var o = sessionOptions
+        let n = workerCount
+        if n > 1 && o.intraOpThreads == 0 {
+            o.intraOpThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / n)
+        }
+        return o
+    }
 
     private func frame(_ result: YOLOResult, index: Int, time: Double) -> DetectionDocument.Frame {
         DetectionDocument.Frame(result, source: sourceName, frame: index, time: time)
@@ -80,13 +110,19 @@ public struct DetectionRun: Sendable {
                                      fps: fps / Double(videoStride))
         }
         var frames: [DetectionDocument.Frame] = []
-        var loop = DetectionLoop(predictor: YOLOFramePredictor(predictor: predictor, options: options),
-                                 configuration: .init(throttle: .everyNthFrame(videoStride)))
         // The tracker sees the processed frames only, so its buffer counts them at fps / stride.
         var objects = tracker.map { ByteTracker(configuration: $0, frameRate: fps / Double(videoStride)) }
-        // A window end far past any real video: read to the end.
-        _ = try loop.run(over: reader, ranges: [0...1e9]) { videoFrame, processed in
-            guard let result = processed.prediction.yolo else { return false }   // a YOLO predictor always has it
+        // Each worker runs whole frames on a session of its own; this thread decodes the next frames
+        // meanwhile and takes the results back in frame order (tracking and the written video need it).
+        let n = workerCount
+        let predictors = try [predictor] + (1..<max(1, n)).map { _ in
+            try YOLOPredictor(modelPath: modelPath, sessionOptions: videoSessionOptions)
+        }
+        let pool = OrderedWorkers<VideoFrame, (VideoFrame, YOLOResult)>(workers: n) { frame, worker in
+            (frame, try predictors[worker].predict(frame.image, options: options))
+        }
+        defer { pool.close() }
+        func handle(_ videoFrame: VideoFrame, _ result: YOLOResult) throws {
             if let tracked = objects?.update(result.detections, time: videoFrame.time) {
                 frames.append(DetectionDocument.Frame(result, tracked: tracked, source: sourceName,
                                                       frame: videoFrame.index, time: videoFrame.time))
@@ -96,8 +132,16 @@ public struct DetectionRun: Sendable {
                 try writer?.append(Annotator.annotate(result, on: videoFrame.image))
             }
             if total > 0 { progress?("detect", Double(videoFrame.index + 1) / Double(total)) }
+        }
+        // A window end far past any real video: read to the end. Frames the stride skips are decoded (the
+        // codec needs them) but never converted to RGB.
+        try reader.frames(from: 0, to: 1e9, stride: videoStride) { frame in
+            guard !Task.isCancelled else { return false }
+            pool.submit(frame)
+            for (f, r) in try pool.ready() { try handle(f, r) }
             return true
         }
+        for (f, r) in try pool.finish() { try handle(f, r) }
         if Task.isCancelled { throw PipelineError.cancelled("detection", nothing: "written") }
         try writer?.finish()
         progress?("detect", 1)
