@@ -19,6 +19,11 @@ public struct DetectionRun: Sendable {
     /// detections become the tracked ones with a `trackId`, and the annotated video tags boxes `#id` and draws
     /// trails. `nil` (the default): no tracking.
     public var tracker: ByteTracker.Configuration?
+    /// When set, each frame's inference waits its turn here (the studio's queue, shared with the cameras).
+    public var inferenceQueue: InferenceQueue?
+    /// Asked before every frame besides `Task.isCancelled` (a run on a thread of its own has no task):
+    /// `true` stops the run with the cancellation error.
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
                 videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
@@ -77,16 +82,20 @@ public struct DetectionRun: Sendable {
         if let savePath {
             // Only every stride-th frame is annotated, so the output plays at fps / stride.
             writer = try VideoWriter(path: savePath, width: reader.outputSize.width, height: reader.outputSize.height,
-                                     fps: fps / Double(videoStride))
+                                     fps: fps / Double(videoStride), faststart: true)
         }
         var frames: [DetectionDocument.Frame] = []
-        var loop = DetectionLoop(predictor: YOLOFramePredictor(predictor: predictor, options: options),
-                                 configuration: .init(throttle: .everyNthFrame(videoStride)))
+        var model: any FramePredictor = YOLOFramePredictor(predictor: predictor, options: options)
+        if let inferenceQueue { model = QueuedFramePredictor(model, queue: inferenceQueue) }
+        var loop = DetectionLoop(predictor: model, configuration: .init(throttle: .everyNthFrame(videoStride)))
+        let isCancelled = self.isCancelled
+        var stopped = false
         // The tracker sees the processed frames only, so its buffer counts them at fps / stride.
         var objects = tracker.map { ByteTracker(configuration: $0, frameRate: fps / Double(videoStride)) }
         // A window end far past any real video: read to the end.
         _ = try loop.run(over: reader, ranges: [0...1e9]) { videoFrame, processed in
             guard let result = processed.prediction.yolo else { return false }   // a YOLO predictor always has it
+            if isCancelled() { stopped = true; return false }
             if let tracked = objects?.update(result.detections, time: videoFrame.time) {
                 frames.append(DetectionDocument.Frame(result, tracked: tracked, source: sourceName,
                                                       frame: videoFrame.index, time: videoFrame.time))
@@ -98,7 +107,7 @@ public struct DetectionRun: Sendable {
             if total > 0 { progress?("detect", Double(videoFrame.index + 1) / Double(total)) }
             return true
         }
-        if Task.isCancelled { throw PipelineError.cancelled("detection", nothing: "written") }
+        if stopped || Task.isCancelled || isCancelled() { throw PipelineError.cancelled("detection", nothing: "written") }
         try writer?.finish()
         progress?("detect", 1)
         return frames

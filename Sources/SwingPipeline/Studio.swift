@@ -212,6 +212,28 @@ public final class InferenceQueue: Sendable {
             queue.async { continuation.resume(with: Result { try work() }) }
         }
     }
+
+    /// Runs `work` in its turn and blocks the calling thread until it is done: for work that runs on a
+    /// thread of its own (a studio video job), never on Swift's cooperative threads, and never from `work`.
+    public func runBlocking<T>(_ work: () throws -> T) rethrows -> T {
+        try queue.sync(execute: work)
+    }
+}
+
+/// A predictor whose every frame waits its turn in an ``InferenceQueue``, so a long video shares the
+/// model with the live cameras frame by frame instead of holding it for minutes.
+public struct QueuedFramePredictor: FramePredictor {
+    public let base: any FramePredictor
+    public let queue: InferenceQueue
+
+    /// - Parameters:
+    ///   - base: The predictor that runs the model.
+    ///   - queue: Where each frame waits its turn.
+    public init(_ base: any FramePredictor, queue: InferenceQueue) { self.base = base; self.queue = queue }
+
+    public func predict(_ image: ImageBuffer) throws -> FramePrediction {
+        try queue.runBlocking { try base.predict(image) }
+    }
 }
 
 /// One studio prediction on a picture held in memory: decode, run, interpret.
