@@ -206,6 +206,38 @@ import Testing
         }
     }
 
+    @Test func tracksAndAVideoBrowsersCannotPlay() async throws {
+        let dir = try TestFiles.temporaryDirectory("studio-video-hevc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // HEVC in a .mov, as an iPhone records: the page gets an H.264 MP4 copy with the same frames to play.
+        let hevc = dir.appendingPathComponent("phone.mov")
+        try TestFiles.ffmpeg(["-loop", "1", "-i", Self.astronaut.path, "-vf", "scale=320:320,crop=320:240:0:'40+30*sin(t)'",
+                              "-r", "15", "-frames:v", "12", "-pix_fmt", "yuv420p", "-c:v", "libx265", "-x265-params", "log-level=error",
+                              hevc.path])
+        let server = try TestServer()
+        try await server.run { client in
+            _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
+            let r = try await client.detectVideo(try Data(contentsOf: hevc), name: "phone.mov", query: "model=det&stride=1&track=1")
+            #expect(r.status == .accepted, "\(String(buffer: r.body))")
+            let id = try #require((Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
+            let done = try await client.waitForVideoJob(id)
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect((done["settings"] as? [String: Any])?["track"] as? Bool == true)
+            // Tracking: every reported detection belongs to a track, and the still-ish scene keeps some ids.
+            let frames = try #require(Self.object(try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil))["results"] as? [[String: Any]])
+            #expect(frames.count == 12)
+            let detections = frames.flatMap { $0["detections"] as? [[String: Any]] ?? [] }
+            #expect(!detections.isEmpty && detections.allSatisfy { $0["trackId"] is Int })
+            // The copy to play: H.264 in MP4, the same 12 frames.
+            let source = try await client.execute(uri: "/api/detect/jobs/\(id)/source", method: .get, headers: [:], body: nil)
+            #expect(source.status == .ok && source.headers[.contentType] == "video/mp4")
+            let copy = dir.appendingPathComponent("copy.mp4")
+            try Data(buffer: source.body).write(to: copy)
+            let info = try MediaProbe.probe(copy.path)
+            #expect(info.video?.codec == "h264" && info.video?.frameCount == 12, "\(String(describing: info.video))")
+        }
+    }
+
     @Test func onlyTheNewestFinishedJobsAreKept() async throws {
         let dir = try TestFiles.temporaryDirectory("studio-video-kept")
         defer { try? FileManager.default.removeItem(at: dir) }

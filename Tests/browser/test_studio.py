@@ -611,5 +611,30 @@ class VideoTests(StudioCase):
         self.wait_for_drawing("the image input drew nothing after the video")
 
 
+    def test_8_video_timing_rules(self):
+        self.open("/detect")
+        out = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/static/js/detect-video.js').then((m) => {
+              const frames = [0, 0.2, 0.4, 0.6].map((time, i) => ({ time, frame: 3 * i }));
+              done({
+                nearest: [-1, 0, 0.09, 0.11, 0.3, 0.5, 0.61, 9].map((t) => m.nearestFrame(frames, t)),
+                none: m.nearestFrame([], 1),
+                counter: m.timeline({ interpreter: 'counter', result: { frames: [{ frame: 0, time: 0, result: { counts: { a: 1 }, total: 1 } }] } }),
+                contact: m.timeline({ interpreter: 'tennis-contact', result: { contacts: [], frameContacts: [{ time: 1.5, frame: 45 }] } }),
+                poker: m.summaryText({ interpreter: 'poker', result: { hand: 'Pair', cards: ['KH', 'KD'], frame: 12 } }),
+                tennis: m.summaryText({ interpreter: 'tennis-contact', result: { contacts: [{ time: 1.234 }, { time: 3.5 }] } }),
+              });
+            }, (e) => done({ error: String(e) }));""")
+        self.assertNotIn("error", out, out.get("error"))
+        # Ties go to the earlier frame; before the first and after the last, the first and the last.
+        self.assertEqual(out["nearest"], [0, 0, 0, 1, 1, 2, 3, 3])
+        self.assertEqual(out["none"], -1)
+        self.assertEqual(out["counter"], [{"time": 0, "interpretation": {"interpreter": "counter", "result": {"counts": {"a": 1}, "total": 1}}}])
+        self.assertEqual(out["contact"][0]["interpretation"]["result"]["contact"]["frame"], 45)
+        self.assertEqual(out["poker"], "Poker: the best hand is Pair (K♥ K♦), first seen in frame 12.")
+        self.assertEqual(out["tennis"], "Tennis contact: 2 contacts, at 1.23 s, 3.50 s.")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -43,8 +43,8 @@ export function summaryText(interpretation) {
   if (interpreter === 'counter') {
     const labels = Object.entries(result.peak ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     if (!labels.length) return `Counter: nothing counted in ${result.frameCount ?? 0} frames.`;
-    const parts = labels.slice(0, 5).map(([l, n]) => `${l} up to ${n} at once (in ${result.framesWithLabel?.[l] ?? 0} frames)`);
-    return `Counter over ${result.frameCount} frames: ${parts.join(', ')}${labels.length > 5 ? `, and ${labels.length - 5} more classes` : ''}.`;
+    const parts = labels.slice(0, 5).map(([l, n]) => `${l}: up to ${n} at once, seen in ${result.framesWithLabel?.[l] ?? 0}`);
+    return `Counter over ${result.frameCount} frames: ${parts.join('; ')}${labels.length > 5 ? `; and ${labels.length - 5} more classes` : ''}.`;
   }
   if (interpreter === 'poker') {
     return result.cards?.length ? `Poker: the best hand is ${result.hand} (${result.cards.map(suit).join(' ')}), first seen in frame ${result.frame}.`
