@@ -43,7 +43,7 @@ export function summaryText(interpretation) {
   if (interpreter === 'counter') {
     const labels = Object.entries(result.peak ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     if (!labels.length) return `Counter: nothing counted in ${result.frameCount ?? 0} frames.`;
-    const parts = labels.slice(0, 5).map(([l, n]) => `${l}: up to ${n} at once, seen in ${result.framesWithLabel?.[l] ?? 0}`);
+    const parts = labels.slice(0, 5).map(([l, n]) => `${l}: up to ${n} at once, in ${result.framesWithLabel?.[l] ?? 0} frames`);
     return `Counter over ${result.frameCount} frames: ${parts.join('; ')}${labels.length > 5 ? `; and ${labels.length - 5} more classes` : ''}.`;
   }
   if (interpreter === 'poker') {
@@ -306,6 +306,13 @@ export function createVideoInput(page) {
       if (v.result && Object.keys(change).some((k) => k !== 'conf' && k !== 'classes')) {
         say('IoU, max detections, the interpreter and tracking apply when you press Start again.');
       }
+    },
+    /** Another model was chosen: the drawing stays (it is the job's), and the page says whose it is. */
+    modelChanged() {
+      if (!v.result) return;
+      drawAt(clip.currentTime, true);
+      const model = page.state.model?.id;
+      if (model && v.job?.model !== model) say(`These detections are from ${v.job.model}; press Start to run ${model} over the video.`);
     },
     /** The whole result document (the page's Results (JSON) button), or null before one is loaded. */
     resultLink() { return v.result ? $('video-json') : null; },

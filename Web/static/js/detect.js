@@ -127,6 +127,7 @@ function useModel(model) {
   if (classify) $('classes-box').hidden = true;
   clearDrawing();
   if (state.input === 'image') runImage();
+  else if (state.input === 'video') video.modelChanged();
   else restartLive();
 }
 
