@@ -38,8 +38,10 @@ public final class VideoWriter {
     ///   - width: Width of the frames that will be appended (≥ 2; odd is fine, see above).
     ///   - height: Height of the frames that will be appended (≥ 2).
     ///   - fps: Frame rate (> 0).
+    ///   - faststart: Put an MP4's index at the front when finishing (one more pass over the file), so a
+    ///     browser starts playing and seeking before the whole file has arrived.
     /// - Throws: ``MediaError`` `.encodeFailed` for a frame smaller than 2×2, a bad rate, no encoder or an unwritable path.
-    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double) throws {
+    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false) throws {
         guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
             throw MediaError(.encodeFailed, "Video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight).")
         }
@@ -88,7 +90,13 @@ public final class VideoWriter {
         st.pointee.avg_frame_rate = rate
         var rc = avcodec_parameters_from_context(st.pointee.codecpar, encoder.context)
         if rc >= 0 { rc = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE) }
-        if rc >= 0 { ioOpen = true; rc = avformat_write_header(ctx, nil) }
+        if rc >= 0 {
+            ioOpen = true
+            var options: OpaquePointer?
+            if faststart { av_dict_set(&options, "movflags", "+faststart", 0) }
+            rc = avformat_write_header(ctx, &options)
+            av_dict_free(&options)
+        }
         if rc < 0 {
             closeIO()
             avformat_free_context(ctx)

@@ -23,6 +23,12 @@ public struct DetectionRun: Sendable {
     /// session; 0 picks ``automaticWorkers(threads:cores:)``. Frames come out in order whatever the number;
     /// a session's thread count can change ONNX Runtime's summation order, so scores may differ in the last digits.
     public var workers: Int
+    /// When set, each frame's inference waits its turn here (the studio's queue, shared with the cameras);
+    /// the queue runs one inference at a time, so such a run uses one worker.
+    public var inferenceQueue: InferenceQueue?
+    /// Asked before every frame besides `Task.isCancelled` (a run on a thread of its own has no task):
+    /// `true` stops the run with the cancellation error.
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
                 videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
@@ -70,9 +76,11 @@ public struct DetectionRun: Sendable {
 
     private var sourceName: String { URL(fileURLWithPath: sourcePath).lastPathComponent }
 
-    /// Workers for this run: one for a picture, else ``workers`` or the automatic choice.
+    /// Workers for this run: one for a picture or behind a shared inference queue, else ``workers`` or the
+    /// automatic choice.
     private var workerCount: Int {
-        ImageIO.isImagePath(sourcePath) ? 1 : (workers > 0 ? workers : Self.automaticWorkers(threads: sessionOptions.intraOpThreads))
+        if ImageIO.isImagePath(sourcePath) || inferenceQueue != nil { return 1 }
+        return workers > 0 ? workers : Self.automaticWorkers(threads: sessionOptions.intraOpThreads)
     }
 
     /// Several workers share the cores: each session gets its share of threads unless the user chose them.
@@ -107,7 +115,7 @@ public struct DetectionRun: Sendable {
         if let savePath {
             // Only every stride-th frame is annotated, so the output plays at fps / stride.
             writer = try VideoWriter(path: savePath, width: reader.outputSize.width, height: reader.outputSize.height,
-                                     fps: fps / Double(videoStride))
+                                     fps: fps / Double(videoStride), faststart: true)
         }
         var frames: [DetectionDocument.Frame] = []
         // The tracker sees the processed frames only, so its buffer counts them at fps / stride.
@@ -118,9 +126,12 @@ public struct DetectionRun: Sendable {
         let predictors = try [predictor] + (1..<max(1, n)).map { _ in
             try YOLOPredictor(modelPath: modelPath, sessionOptions: videoSessionOptions)
         }
+        let queue = inferenceQueue
         let pool = OrderedWorkers<VideoFrame, (VideoFrame, YOLOResult)>(workers: n) { frame, worker in
-            (frame, try predictors[worker].predict(frame.image, options: options))
+            let run = { try predictors[worker].predict(frame.image, options: options) }
+            return (frame, try queue.map { try $0.runBlocking(run) } ?? run())
         }
+        let isCancelled = self.isCancelled
         defer { pool.close() }
         func handle(_ videoFrame: VideoFrame, _ result: YOLOResult) throws {
             if let tracked = objects?.update(result.detections, time: videoFrame.time) {
@@ -136,13 +147,13 @@ public struct DetectionRun: Sendable {
         // A window end far past any real video: read to the end. Frames the stride skips are decoded (the
         // codec needs them) but never converted to RGB.
         try reader.frames(from: 0, to: 1e9, stride: videoStride) { frame in
-            guard !Task.isCancelled else { return false }
+            guard !Task.isCancelled, !isCancelled() else { return false }
             pool.submit(frame)
             for (f, r) in try pool.ready() { try handle(f, r) }
             return true
         }
         for (f, r) in try pool.finish() { try handle(f, r) }
-        if Task.isCancelled { throw PipelineError.cancelled("detection", nothing: "written") }
+        if Task.isCancelled || isCancelled() { throw PipelineError.cancelled("detection", nothing: "written") }
         try writer?.finish()
         progress?("detect", 1)
         return frames

@@ -212,6 +212,12 @@ public final class InferenceQueue: Sendable {
             queue.async { continuation.resume(with: Result { try work() }) }
         }
     }
+
+    /// Runs `work` in its turn and blocks the calling thread until it is done: for work that runs on a
+    /// thread of its own (a studio video job), never on Swift's cooperative threads, and never from `work`.
+    public func runBlocking<T>(_ work: () throws -> T) rethrows -> T {
+        try queue.sync(execute: work)
+    }
 }
 
 /// One studio prediction on a picture held in memory: decode, run, interpret.
@@ -238,6 +244,9 @@ public struct StudioPrediction: Sendable {
     public struct Interpretation: Encodable, Sendable {
         public var interpreter: String
         public var result: any Encodable & Sendable
+
+        /// `result` of the interpreter called `interpreter` (one frame's, or a video's summary).
+        public init(interpreter: String, result: any Encodable & Sendable) { self.interpreter = interpreter; self.result = result }
 
         enum CodingKeys: String, CodingKey { case interpreter, result }
 

@@ -21,6 +21,8 @@ struct Studio: Sendable {
     let downloads = ModelDownloads()
     /// The last picture each model ran on (the page re-runs one picture as sliders move: one run, not many).
     let lastPictures = LastPictures()
+    /// Videos run through a model as jobs (`POST /api/detect/video`).
+    let videoJobs: DetectVideoJobs
 
     init(home: URL, catalog: ModelCatalog? = nil) {
         self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
@@ -31,6 +33,7 @@ struct Studio: Sendable {
         var staging = MediaStore(directory: home.appendingPathComponent("cache/uploads", isDirectory: true))
         staging.keptExtensions = ["onnx", "zip"]
         self.staging = staging
+        videoJobs = DetectVideoJobs(directory: home.appendingPathComponent("cache/detect-jobs", isDirectory: true))
     }
 
     /// The catalog model a request names with `model=ID`, loaded, with its settings: the model's stored
@@ -143,6 +146,7 @@ struct DetectRoutes: Sendable {
             let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
             return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
         }
+        DetectVideoRoutes(state: state).add(to: api)
     }
 
     static func query(_ request: Request) -> [String: String] {

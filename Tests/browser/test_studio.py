@@ -1,5 +1,5 @@
 """The model studio in a real browser (docs/studio.md): the /models catalog page and the /detect studio on a
-picture and on a (fake) camera, end to end against `swingmaster serve`.
+picture, on a (fake) camera and on a video, end to end against `swingmaster serve`.
 
 One server for the module (fresh home), headless Chromium per test; the camera test launches Chromium with
 a fake camera playing a y4m made with ffmpeg. The models are the SwingVision YOLO fixtures (random weights,
@@ -521,6 +521,119 @@ class CameraTests(StudioCase):
             self.assertGreater(self.drawn_pixels(), 0)
             self.js("window.scrollTo(0, 0)")
             screenshot(d, "studio-detect-camera")
+
+
+class VideoTests(StudioCase):
+    """The video input: a clip made here with ffmpeg (the photo panning, 3 s at 15 fps, H.264) runs as a job."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.clip = os.path.join(FILES, "rally.mp4")
+        ffmpeg("-loop", "1", "-i", ASTRONAUT, "-vf", "scale=640:640,crop=640:480:0:'80+60*sin(t)'", "-r", "15", "-t", "3",
+               "-pix_fmt", "yuv420p", "-c:v", "libx264", cls.clip)
+
+    def clip_js(self, script):
+        return self.js(f"const clip = document.getElementById('clip'); {script}")
+
+    def test_7_a_video_runs_as_a_job_and_plays_with_its_detections(self):
+        d = self.driver
+        ensure_model(YOLO11N)
+        patch_model("yolo11n", {"defaults": {"interpreter": "counter"}})
+        self.open("/detect?model=yolo11n")
+        wait(d, lambda d: self.by_id("model").get_attribute("value") == "yolo11n", 30)
+        d.find_element(By.CSS_SELECTOR, 'input[name="input"][value="video"]').find_element(By.XPATH, "..").click()
+        self.assertTrue(self.by_id("video-panel").is_displayed())
+        self.assertFalse(self.by_id("image-panel").is_displayed())
+        self.assertFalse(self.by_id("video-start").is_enabled(), "Start is offered before a video is chosen")
+
+        self.by_id("video-file").send_keys(self.clip)
+        self.assertIn("rally.mp4", self.by_id("video-name").text)
+        self.by_id("stride").clear()
+        self.by_id("stride").send_keys("3")
+        self.click(self.by_id("video-start"))
+        wait(d, lambda d: self.by_id("video-progress").get_attribute("value") == "1"
+             and "100 %" in self.by_id("video-state").text, 180,
+             f"the job did not reach 100 %; state: {self.by_id('video-state').text!r}, error: {self.by_id('error').text!r}; "
+             f"server log:\n{SERVER.log_text()}")
+        self.assertIn("15 frames", self.by_id("video-state").text)
+        self.assertIn("Counter over 15 frames", self.by_id("video-summary").text)
+
+        # The upload plays under the drawing; a seek draws the processed frame nearest the new time.
+        wait(d, lambda d: self.clip_js("return clip.readyState") >= 2, 30, "the video did not load")
+        self.assertTrue(self.by_id("clip").is_displayed())
+        self.assertFalse(self.by_id("placeholder").is_displayed())
+        self.clip_js("clip.currentTime = 1.0;")
+        wait(d, lambda d: self.by_id("overlay").get_attribute("data-frame") == "15" and self.drawn_pixels() > 0, 30,
+             f"nothing drawn for the frame at 1.0 s (frame {self.by_id('overlay').get_attribute('data-frame')!r})")
+        self.assertGreater(self.detections(), 0)
+        before = self.drawn_pixels()
+        self.set_range("lineWidth", 8)
+        wait(d, lambda d: self.drawn_pixels() > before, 10, "a wider line did not redraw the video's frame")
+        # Confidence applies at once, on the page: 0.99 leaves nothing; back to 0.25 brings the boxes back.
+        self.set_range("conf", 0.99)
+        wait(d, lambda d: self.detections() == 0 and self.drawn_pixels() == 0, 10, "conf 0.99 still draws on the video")
+        self.set_range("conf", 0.25)
+        wait(d, lambda d: self.detections() > 0, 10)
+
+        # Playing: the drawing follows the frames and the counter's banners come as playback passes them.
+        self.clip_js("clip.currentTime = 0; clip.play();")
+        wait(d, lambda d: self.clip_js("return clip.currentTime") > 1.5, 30, "the video does not play")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#banners .banner.counter"), 10, "no banner while playing")
+        self.assertNotEqual(self.by_id("overlay").get_attribute("data-frame"), "15", "the drawing did not follow playback")
+        self.clip_js("clip.pause(); clip.currentTime = 2.0;")
+        wait(d, lambda d: self.by_id("overlay").get_attribute("data-frame") == "30", 10)
+
+        # The downloads: the annotated MP4 and the JSON.
+        mp4 = self.by_id("video-mp4").get_attribute("href")
+        with urllib.request.urlopen(urllib.request.Request(mp4, headers={"Range": "bytes=0-1023"}), timeout=30) as r:
+            self.assertEqual((r.status, r.headers["Content-Type"]), (206, "video/mp4"))
+            self.assertEqual(len(r.read()), 1024)
+        with urllib.request.urlopen(self.by_id("video-json").get_attribute("href"), timeout=30) as r:
+            result = json.loads(r.read())
+        self.assertEqual(len(result["results"]), 15)
+        self.assertEqual(result["interpretation"]["interpreter"], "counter")
+        runs = SERVER.api("/api/models/yolo11n")["runs"]
+        self.assertEqual((runs[0]["source"], runs[0]["frames"]), ("video", 15))
+
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            time.sleep(0.6)
+            self.clip_js("clip.currentTime = 1.0;")
+            wait(d, lambda d: self.drawn_pixels() > 0, 10, f"nothing drawn at {size[0]} px")
+            self.assertTrue(no_horizontal_scroll(d), f"/detect (video) scrolls sideways at {size[0]} px")
+            self.js("window.scrollTo(0, 0)")
+            screenshot(d, "studio-detect-video")
+
+        # Back to a picture: the image input works as before and the video is put away.
+        d.find_element(By.CSS_SELECTOR, 'input[name="input"][value="image"]').find_element(By.XPATH, "..").click()
+        self.assertFalse(self.by_id("clip").is_displayed())
+        self.by_id("image-file").send_keys(os.path.join(FILES, "astronaut.png"))
+        self.wait_for_drawing("the image input drew nothing after the video")
+
+
+    def test_8_video_timing_rules(self):
+        self.open("/detect")
+        out = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/static/js/detect-video.js').then((m) => {
+              const frames = [0, 0.2, 0.4, 0.6].map((time, i) => ({ time, frame: 3 * i }));
+              done({
+                nearest: [-1, 0, 0.09, 0.11, 0.3, 0.5, 0.61, 9].map((t) => m.nearestFrame(frames, t)),
+                none: m.nearestFrame([], 1),
+                counter: m.timeline({ interpreter: 'counter', result: { frames: [{ frame: 0, time: 0, result: { counts: { a: 1 }, total: 1 } }] } }),
+                contact: m.timeline({ interpreter: 'tennis-contact', result: { contacts: [], frameContacts: [{ time: 1.5, frame: 45 }] } }),
+                poker: m.summaryText({ interpreter: 'poker', result: { hand: 'Pair', cards: ['KH', 'KD'], frame: 12 } }),
+                tennis: m.summaryText({ interpreter: 'tennis-contact', result: { contacts: [{ time: 1.234 }, { time: 3.5 }] } }),
+              });
+            }, (e) => done({ error: String(e) }));""")
+        self.assertNotIn("error", out, out.get("error"))
+        # Ties go to the earlier frame; before the first and after the last, the first and the last.
+        self.assertEqual(out["nearest"], [0, 0, 0, 1, 1, 2, 3, 3])
+        self.assertEqual(out["none"], -1)
+        self.assertEqual(out["counter"], [{"time": 0, "interpretation": {"interpreter": "counter", "result": {"counts": {"a": 1}, "total": 1}}}])
+        self.assertEqual(out["contact"][0]["interpretation"]["result"]["contact"]["frame"], 45)
+        self.assertEqual(out["poker"], "Poker: the best hand is Pair (K♥ K♦), first seen in frame 12.")
+        self.assertEqual(out["tennis"], "Tennis contact: 2 contacts, at 1.23 s, 3.50 s.")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import { api, el } from './api.js';
 import { classColor, drawResult } from './overlay.js';
 import { EXAMPLES } from './examples.js';
 import { Banners } from './banners.js';
+import { createVideoInput } from './detect-video.js';
 
 const $ = (id) => document.getElementById(id);
 const TASKS = ['detect', 'segment', 'classify', 'pose', 'obb'];
@@ -126,6 +127,7 @@ function useModel(model) {
   if (classify) $('classes-box').hidden = true;
   clearDrawing();
   if (state.input === 'image') runImage();
+  else if (state.input === 'video') video.modelChanged();
   else restartLive();
 }
 
@@ -174,7 +176,12 @@ function summarizeClasses() {
 const overlay = $('overlay');
 
 function displayed() {
-  return state.input === 'camera' ? $('camera') : $('image');
+  return state.input === 'camera' ? $('camera') : state.input === 'video' ? $('clip') : $('image');
+}
+
+/** The picture's own size: a video's frames, a canvas's pixels. */
+function naturalSize(media) {
+  return media instanceof HTMLVideoElement ? [media.videoWidth, media.videoHeight] : [media.width, media.height];
 }
 
 function redraw() {
@@ -223,8 +230,7 @@ function showRaw() {
  */
 function fitMedia() {
   const media = displayed();
-  const w = state.input === 'camera' ? media.videoWidth : media.width;
-  const h = state.input === 'camera' ? media.videoHeight : media.height;
+  const [w, h] = naturalSize(media);
   if (media.hidden || !w || !h) return;
   const room = $('picture').parentElement.clientWidth;
   const tall = window.innerHeight * (window.innerWidth >= 900 ? 0.72 : 0.62);
@@ -238,6 +244,7 @@ new ResizeObserver(() => fitMedia()).observe($('picture').parentElement);
 window.addEventListener('resize', fitMedia);
 $('camera').addEventListener('loadedmetadata', fitMedia);
 $('camera').addEventListener('resize', fitMedia);
+$('clip').addEventListener('loadedmetadata', fitMedia);
 
 function placeholder(show) { $('placeholder').hidden = !show; }
 
@@ -516,6 +523,7 @@ let pendingSettings = {}, settingsTimer = null;
 
 /** A changed setting: the image runs again (debounced), the camera sends it (coalesced). */
 function settingsChanged(change) {
+  if (state.input === 'video') { video.settingsChanged(change); return; }
   if (state.input === 'image') { scheduleRun(); return; }
   if (change.classes?.length === 0) { clearDrawing(); return; }   // no frame is sent while no class is kept
   Object.assign(pendingSettings, change);
@@ -551,8 +559,7 @@ function stamp() { return new Date().toISOString().slice(0, 19).replace(/[:T]/g,
 
 $('snapshot').addEventListener('click', () => {
   const media = displayed();
-  const width = state.input === 'camera' ? media.videoWidth : media.width;
-  const height = state.input === 'camera' ? media.videoHeight : media.height;
+  const [width, height] = naturalSize(media);
   if (!width || !height) return;
   const canvas = document.createElement('canvas');
   canvas.width = width; canvas.height = height;
@@ -568,6 +575,7 @@ $('snapshot').addEventListener('click', () => {
 });
 
 $('download').addEventListener('click', () => {
+  if (state.input === 'video' && video.resultLink()) { video.resultLink().click(); return; }
   if (!state.document) return;
   download(new Blob([JSON.stringify(state.document, null, 2)], { type: 'application/json' }),
     `studio-${state.model?.id ?? 'result'}-${stamp()}.json`);
@@ -584,7 +592,13 @@ function setInput(input) {
   error('');
   $('image-panel').hidden = input !== 'image';
   $('camera-panel').hidden = input !== 'camera';
-  if (input === 'camera') {
+  $('video-panel').hidden = input !== 'video';
+  if (input !== 'video') video.leave();
+  if (input === 'video') {
+    stopCamera();
+    $('camera-why').hidden = true;
+    video.enter();
+  } else if (input === 'camera') {
     $('image').hidden = true;
     $('status').textContent = 'Starting the camera…';
     startCamera();
@@ -636,11 +650,14 @@ for (const zone of [$('image-drop'), $('picture')]) {
     e.preventDefault(); zone.classList.remove('over');
     const file = e.dataTransfer.files[0];
     if (!file) return;
-    if (state.input !== 'image') { document.querySelector('input[name=input][value=image]').checked = true; setInput('image'); }
-    openImage(file);
+    const kind = file.type.startsWith('video/') ? 'video' : 'image';
+    if (state.input !== kind) { document.querySelector(`input[name=input][value=${kind}]`).checked = true; setInput(kind); }
+    if (kind === 'video') video.open(file); else openImage(file);
   });
 }
 window.addEventListener('pagehide', () => stopCamera());
+
+const video = createVideoInput({ state, query, sliderValue, showResult, clearDrawing, banner, error, status, fitMedia, placeholder });
 
 for (const k of sliders) showSlider(k);
 buildExamples();
