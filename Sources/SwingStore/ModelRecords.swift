@@ -71,7 +71,7 @@ public struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRec
     public var source: String?
     /// The interpreter that read the detections, if any.
     public var interpreter: String?
-    /// What the interpreter saw over the run, in one line ("peak 3 person", "2 contacts"); `nil` without one.
+    /// What the interpreter saw over the run, in one line ("peak 3× person", "2 contacts"); `nil` without one.
     public var summary: String?
 
     public init(id: Int64? = nil, modelId: String, startedAt: Date, endedAt: Date,

@@ -187,13 +187,13 @@ import Testing
         for dets in [[person], [person, person, dog], [person]] {
             s.add(counter.interpret(InterpreterFrame(detections: dets, width: 100, height: 100)))
         }
-        #expect(s.sentence == "peak 2 person, 1 dog")
+        #expect(s.sentence == "peak 2× person, 1× dog")
         var crossings = LineCrossings()
         for y in stride(from: 10.0, through: 90, by: 10) {
             crossings.update([.init(trackId: 1, label: "person", box: Rect(cx: 50, cy: y, w: 4, h: 4))], width: 100, height: 100, time: 0)
         }
         s.set(crossings: crossings.current)
-        #expect(s.sentence == "peak 2 person, 1 dog · 1 crossed the line")
+        #expect(s.sentence == "peak 2× person, 1× dog · 1 crossed the line")
 
         // Tennis contact: consecutive contact frames are one contact.
         let racket = Detection(classId: 38, label: "tennis racket", confidence: 0.9, box: Rect(x1: 0, y1: 0, x2: 40, y2: 40))

@@ -638,3 +638,52 @@ class VideoTests(StudioCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunsTests(StudioCase):
+    """The detection runs: the /detections page and the model card's recent runs, after real runs."""
+
+    def test_9_runs_are_listed_with_what_the_interpreter_saw(self):
+        d = self.driver
+        ensure_model(YOLO11N)
+        flipped = os.path.join(FILES, "astronaut-flipped.png")
+        ffmpeg("-i", os.path.join(FILES, "astronaut.png"), "-vf", "hflip", flipped)
+        # Two runs on two pictures with the counter.
+        for path in (os.path.join(FILES, "astronaut.png"), flipped):
+            with open(path, "rb") as f:
+                body = f.read()
+            req = urllib.request.Request(f"{SERVER.url}/api/detect?model=yolo11n&interpret=counter", data=body, method="POST")
+            with urllib.request.urlopen(req, timeout=60) as r:
+                self.assertEqual(r.status, 200)
+        runs = SERVER.api("/api/detections?model=yolo11n")["runs"]
+        self.assertGreaterEqual(len(runs), 2)
+
+        for width, height in (PHONE, DESKTOP):
+            d.set_window_size(width, height)
+            self.open("/detections")
+            wait(d, lambda d: self.by_id("runs").get_attribute("aria-busy") == "false", 30, "the runs page did not load")
+            items = d.find_elements(By.CSS_SELECTOR, "#runs li.run")
+            self.assertGreaterEqual(len(items), 2)
+            first = items[0].text
+            self.assertIn("yolo11n", first)
+            self.assertIn("a picture", first)
+            self.assertRegex(first, r"Counter: peak \d+× ")
+            self.assertTrue(no_horizontal_scroll(d), f"the runs page scrolls sideways at {width} px")
+            self.assertEqual(d.find_element(By.CSS_SELECTOR, '[data-nav="models"]').get_attribute("aria-current"), "page")
+            screenshot(d, "studio-detections")
+
+        # Filtering by a model that never ran: the empty state says what to do.
+        self.open("/detections?model=pose_detection")
+        wait(d, lambda d: self.by_id("runs").get_attribute("aria-busy") == "false", 30)
+        self.assertTrue(self.by_id("no-runs").is_displayed())
+        self.assertEqual(self.by_id("f-model").get_attribute("value"), "pose_detection")
+
+        # The model's card lists its latest runs and links to all of them.
+        self.open("/models")
+        self.wait_models_listed()
+        text = self.card_text("yolo11n")
+        self.assertIn("Recent runs", text)
+        self.assertIn("Counter: peak", text)
+        link = self.card("yolo11n").find_element(By.LINK_TEXT, "All runs of this model")
+        self.assertTrue(link.get_attribute("href").endswith("/detections?model=yolo11n"))
+        screenshot(d, "studio-models-runs")

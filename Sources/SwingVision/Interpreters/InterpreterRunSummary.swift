@@ -1,7 +1,7 @@
 import SwingCore
 
 /// What an interpreter saw over one run of a model (a picture, a camera session, a video), in one line a
-/// player can read on the model's card and the detections page: `peak 3 person, 1 dog · 4 crossed the
+/// player can read on the model's card and the detections page: `peak 3× person, 1× dog · 4 crossed the
 /// line`, `2 contacts`, `best hand: Full house, kings over threes`.
 ///
 /// It is fed each frame's result as it comes (or a video's summary at once) and keeps only the tally, so
@@ -71,7 +71,7 @@ public struct InterpreterRunSummary: Sendable {
             if top.isEmpty {
                 parts.append("nothing counted")
             } else {
-                let shown = top.prefix(4).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                let shown = top.prefix(4).map { "\($0.value)× \($0.key)" }.joined(separator: ", ")
                 parts.append("peak " + shown + (top.count > 4 ? ", …" : ""))
             }
             if let c = crossings {
