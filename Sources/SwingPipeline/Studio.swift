@@ -224,6 +224,10 @@ public struct StudioPrediction: Sendable {
     public var decodeMs: Double
     /// With tracking: each track's recent centres (set by the caller that tracks).
     public var trails: [Trail]? = nil
+    /// Tennis mode: milliseconds BlazePose took on the frame (``TennisMode``).
+    public var poseMs: Double? = nil
+    /// Tennis mode: milliseconds the YOLO model took on the frame (letterbox, inference, post-processing).
+    public var yoloMs: Double? = nil
 
     /// One track's recent centres, oldest first, pixels.
     public struct Trail: Encodable, Sendable {
