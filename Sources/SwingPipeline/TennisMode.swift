@@ -172,9 +172,6 @@ public final class TennisMode: @unchecked Sendable {
         return p
     }
 
-    /// Forgets the tracked person (a new stream starts).
-    public func reset() { lock.lock(); tracker.reset(); lock.unlock() }
-
     private struct Both: Sendable {
         var yolo: YOLOResult
         var pose: PoseFrame?
