@@ -3,18 +3,20 @@
 frame after another to `GET /api/detect/live` the way the studio page does (at most two frames in flight),
 for a bounded time. Prints one JSON line: per client the answers per second, and the server's timings.
 
-Run: python3 bench/live_client.py URL MODEL_ID JPEG CLIENTS SECONDS
+Run: python3 bench/live_client.py URL MODEL_ID JPEG CLIENTS SECONDS [QUERY]   (QUERY: more of the socket's query,
+     e.g. mode=tennis; the answers' poseMs / yoloMs are averaged when present)
 """
 import base64, json, os, socket, statistics, struct, sys, threading, time, urllib.parse
 
 url, model, jpeg, clients, seconds = sys.argv[1], sys.argv[2], open(sys.argv[3], "rb").read(), int(sys.argv[4]), float(sys.argv[5])
+extra = f"&{sys.argv[6]}" if len(sys.argv) > 6 and sys.argv[6] else ""
 u = urllib.parse.urlparse(url)
 
 
 def connect():
     s = socket.create_connection((u.hostname, u.port), timeout=30)
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /api/detect/live?model={model} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
+    s.sendall((f"GET /api/detect/live?model={model}{extra} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -70,11 +72,12 @@ def client(index, out):
             results.append(m)
     span = time.time() - (first or time.time())
     s.close()
-    t = lambda k: statistics.mean(r["timings"][k] for r in results) if results else 0
+    t = lambda k: statistics.mean(r["timings"].get(k, 0) for r in results) if results else 0
     out[index] = {"answers": len(results), "fps": (len(results) - 1) / span if span > 0 else 0, "sent": sent,
                   "dropped": results[-1]["dropped"] if results else 0,
                   "decodeMs": t("decodeMs"), "preMs": t("preMs"), "inferenceMs": t("inferenceMs"),
-                  "postMs": t("postMs"), "serverMs": t("serverMs")}
+                  "postMs": t("postMs"), "serverMs": t("serverMs"), "poseMs": t("poseMs"), "yoloMs": t("yoloMs"),
+                  "withPose": sum(1 for r in results if r.get("pose"))}
 
 
 out = [None] * clients

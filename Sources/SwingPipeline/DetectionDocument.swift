@@ -109,6 +109,8 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
         public var detections: [Item]
         /// Top-k classes (classify models only).
         public var classification: [ClassScore]?
+        /// The player's pose (the studio's tennis mode only).
+        public var pose: StudioPose?
 
         public init(source: String, frame: Int, time: Double, width: Int, height: Int, speed: Speed,
                     detections: [Detection], classification: [Classification]?) {

@@ -232,6 +232,10 @@ public struct StudioPrediction: Sendable {
     public var trails: [Trail]? = nil
     /// With tracking and the counter: the line-crossing counts so far (set by the caller that tracks).
     public var crossings: LineCrossings.Summary? = nil
+    /// Tennis mode: milliseconds BlazePose took on the frame (``TennisMode``).
+    public var poseMs: Double? = nil
+    /// Tennis mode: milliseconds the YOLO model took on the frame (letterbox, inference, post-processing).
+    public var yoloMs: Double? = nil
 
     /// One track's recent centres, oldest first, pixels.
     public struct Trail: Encodable, Sendable {

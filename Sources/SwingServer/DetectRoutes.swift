@@ -23,11 +23,16 @@ struct Studio: Sendable {
     let lastPictures = LastPictures()
     /// Videos run through a model as jobs (`POST /api/detect/video`).
     let videoJobs: DetectVideoJobs
+    /// BlazePose for tennis mode (`mode=tennis`), loaded on first use, and the YOLO models tennis mode runs
+    /// (the same as `loaded` unless its schedule wants other thread counts).
+    let pose = LoadedPose(threads: TennisSchedule.standard.threads)
+    let tennisModels: LoadedModels
 
     init(home: URL, catalog: ModelCatalog? = nil) {
         self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
             bundledDirectories: CatalogLocations.standard().bundledDirectories, home: home))
         loaded = LoadedModels()
+        tennisModels = TennisSchedule.standard.threads == 0 ? loaded : LoadedModels(capacity: 2, sessionOptions: TennisSchedule.standard.sessionOptions)
         queue = InferenceQueue()
         checksums = ModelChecksums()
         var staging = MediaStore(directory: home.appendingPathComponent("cache/uploads", isDirectory: true))
@@ -41,6 +46,7 @@ struct Studio: Sendable {
     /// - Throws: ``APIError`` (400 for a missing model or a bad value, 404 for an unknown model, 422 for a
     ///   model that is not a YOLO export).
     func open(_ query: [String: String], db: AppDatabase) async throws -> OpenModel {
+        let tennis = try Self.tennisMode(query)
         guard let id = query["model"], !id.isEmpty else {
             throw APIError(.badRequest, "Name the model with model=ID (GET /api/models lists them).")
         }
@@ -54,14 +60,16 @@ struct Studio: Sendable {
         }
         let model = try ResolvedModel.resolve(entry.id, db: db, catalog: catalog)
         let predictor: YOLOPredictor
-        do { predictor = try await loaded.predictor(path: entry.path) } catch let error as any UserFacingError {
+        do { predictor = try await (tennis ? tennisModels : loaded).predictor(path: entry.path) } catch let error as any UserFacingError {
             throw APIError(error)
         }
         var settings = DetectionSettings(model: model)
+        let mode = tennis ? try await tennisMode(for: predictor.info, id: entry.id) : nil
+        if tennis { settings.interpret = TennisContactInterpreter().name }
         settings = settings.applying(try Self.change(query, names: predictor.info.names))
         try check(settings, names: predictor.info.names)
         return OpenModel(model: model, predictor: predictor, settings: settings,
-                         interpreter: try interpreter(for: settings, model: model))
+                         interpreter: try interpreter(for: settings, model: model), tennis: mode)
     }
 
     /// The settings a query string changes (`conf`, `iou`, `maxDet`, `classes` as ids or names, `interpret`).
@@ -111,6 +119,8 @@ struct OpenModel: Sendable {
     var predictor: YOLOPredictor
     var settings: DetectionSettings
     var interpreter: AnyDetectionInterpreter?
+    /// Tennis mode (`mode=tennis`): BlazePose runs beside the model, with a pose tracker of this opening's own.
+    var tennis: TennisMode? = nil
 }
 
 /// `POST /api/detect` (one image) and `GET /api/detect/live` (the camera's WebSocket): docs/studio.md.
@@ -129,9 +139,15 @@ struct DetectRoutes: Sendable {
             let startedAt = Date()
             let prediction: StudioPrediction
             do {
-                prediction = try await StudioPrediction.run(image: Data(buffer: body), predictor: open.predictor,
-                                                            settings: open.settings, interpreter: open.interpreter,
-                                                            queue: studio.queue, source: "image")
+                if let tennis = open.tennis {
+                    prediction = try await tennis.run(
+                        image: Data(buffer: body), predictor: open.predictor, settings: open.settings,
+                        interpreter: open.interpreter, queue: studio.queue, source: "image")
+                } else {
+                    prediction = try await StudioPrediction.run(image: Data(buffer: body), predictor: open.predictor,
+                                                                settings: open.settings, interpreter: open.interpreter,
+                                                                queue: studio.queue, source: "image")
+                }
             } catch let error as any UserFacingError { throw APIError(error) }
             let document = DetectionDocument(model: .init(open.predictor.info), results: [prediction.frame])
             if studio.lastPictures.isNew(SHA256.hex(Data(buffer: body)), model: open.model.displayName) {
@@ -144,6 +160,7 @@ struct DetectRoutes: Sendable {
                 try open.model.recordUse(stats, in: state.db)
             }
             let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
+            if open.tennis != nil { return JSONResponse.bytes(try JSONResponse.encoder.encode(TennisAnswer(answer: answer))) }
             return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
         }
         DetectVideoRoutes(state: state).add(to: api)
@@ -199,7 +216,10 @@ struct LiveSocket: Sendable {
         let shared = LiveState(settings: open.settings, interpreter: open.interpreter)
         let startedAt = Date()
         let startedClock = ContinuousClock.now
-        try await LiveSocket.send(Ready(model: .init(open.predictor.info), settings: open.settings), to: outbound)
+        // Tennis mode: this camera's own pose tracker (it follows one person through one stream).
+        let tennis = open.tennis
+        try await LiveSocket.send(Ready(model: .init(open.predictor.info), settings: open.settings,
+                                        skeleton: tennis == nil ? nil : .blazePose), to: outbound)
         let stats = try await withThrowingTaskGroup(of: LiveTotals?.self) { group in
             group.addTask {
                 var totals = LiveTotals()
@@ -214,9 +234,16 @@ struct LiveSocket: Sendable {
                     let (settings, interpreter) = shared.current()
                     let started = clock.now
                     do {
-                        var p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
+                        var p: StudioPrediction
+                        if let tennis {
+                            p = try await tennis.run(image: frame.bytes, predictor: open.predictor, settings: settings,
+                                                     interpreter: interpreter, queue: studio.queue, source: "camera",
+                                                     frameIndex: frame.id, time: (started - startedClock).seconds)
+                        } else {
+                            p = try await StudioPrediction.run(image: frame.bytes, predictor: open.predictor, settings: settings,
                                                                interpreter: interpreter, queue: studio.queue,
                                                                source: "camera", frameIndex: frame.id)
+                        }
                         if settings.track {
                             if tracker == nil { tracker = ByteTracker() }
                             p.track(with: &tracker, time: (started - startedClock).seconds)
@@ -292,6 +319,8 @@ struct LiveSocket: Sendable {
         var type = "ready"
         var model: DetectionDocument.Model
         var settings: DetectionSettings
+        /// Tennis mode: how to draw the pose.
+        var skeleton: PoseSkeleton?
     }
 
     struct SettingsMessage: Encodable {
@@ -308,6 +337,8 @@ struct LiveSocket: Sendable {
     struct LiveResult: Encodable {
         struct Timings: Encodable {
             var decodeMs: Double, preMs: Double, inferenceMs: Double, postMs: Double, serverMs: Double
+            /// Tennis mode: each model's time on the frame.
+            var poseMs: Double?, yoloMs: Double?
         }
         var type = "result"
         var frameId: Int
@@ -315,6 +346,8 @@ struct LiveSocket: Sendable {
         var height: Int
         var detections: [DetectionDocument.Item]
         var classification: [DetectionDocument.ClassScore]?
+        /// Tennis mode: the player's pose, when a person was found.
+        var pose: StudioPose?
         var interpretation: StudioPrediction.Interpretation?
         /// With tracking on: each track's recent centres, oldest first, for drawing trails.
         var trails: [StudioPrediction.Trail]?
@@ -329,11 +362,12 @@ struct LiveSocket: Sendable {
             self.frameId = frameId
             width = p.frame.width; height = p.frame.height
             detections = p.frame.detections; classification = p.frame.classification
+            pose = p.frame.pose
             interpretation = p.interpretation
             trails = p.trails
             crossings = p.crossings
             timings = Timings(decodeMs: p.decodeMs, preMs: p.frame.speed.preMs, inferenceMs: p.frame.speed.inferenceMs,
-                              postMs: p.frame.speed.postMs, serverMs: serverMs)
+                              postMs: p.frame.speed.postMs, serverMs: serverMs, poseMs: p.poseMs, yoloMs: p.yoloMs)
             self.dropped = dropped; self.fps = fps
         }
     }

@@ -89,6 +89,7 @@ struct ModelRoutes: Sendable {
             try catalog.remove(id: model.id)
             try db.removeModelRecord(id: model.id)
             await state.studio.loaded.forget(path: model.path)
+            await state.studio.tennisModels.forget(path: model.path)
             return Response(status: .noContent)
         }
     }

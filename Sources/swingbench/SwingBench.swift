@@ -13,6 +13,7 @@ struct SwingBench: AsyncParsableCommand {
             InterpreterBench.self,
             ContactsBench.self,
             YOLOBench.self,
+            TennisBench.self,
         ]
     )
 }

@@ -635,6 +635,79 @@ class VideoTests(StudioCase):
         self.assertEqual(out["poker"], "Poker: the best hand is Pair (K♥ K♦), first seen in frame 12.")
         self.assertEqual(out["tennis"], "Tennis contact: 2 contacts, at 1.23 s, 3.50 s.")
 
+class TennisCameraTests(StudioCase):
+    """Tennis mode (docs/studio.md): a fake camera playing a photo of a footballer (SwingPose's messi5.jpg, a
+    real person for BlazePose) and tools/make_tennis_fixture.py's model, which finds a racket and a ball
+    touching on any picture that is not black."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.photo = os.path.join(ROOT, "Tests", "SwingPoseTests", "Fixtures", "messi5.jpg")
+        cls.video = os.path.join(FILES, "tennis.y4m")
+        if not os.path.exists(cls.video):
+            # The photo drifting slowly sideways (BlazePose tracks the player from frame to frame), 3 s at 15 fps.
+            ffmpeg("-loop", "1", "-i", cls.photo, "-vf", "scale=700:436,crop=640:400:'30+30*sin(t)':18", "-r", "15",
+                   "-t", "3", "-pix_fmt", "yuv420p", cls.video)
+
+    @property
+    def extra_args(self):
+        return ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={self.video}"]
+
+    def bones(self):
+        value = self.by_id("overlay").get_attribute("data-bones")
+        return int(value) if value not in (None, "") else -1
+
+    def test_10_tennis_mode_draws_the_player_with_the_boxes(self):
+        d = self.driver
+        ensure_model(os.path.join(FIXTURES, "tennis-contact.onnx"))
+        self.open("/detect?model=tennis-contact")
+        wait(d, lambda d: self.by_id("model").get_attribute("value") == "tennis-contact", 30)
+        self.assertTrue(self.by_id("tennis-row").is_displayed(), "no Tennis mode switch for a detect model")
+        self.click(self.by_id("tennis"))
+        self.assertEqual(self.by_id("interpreter").get_attribute("value"), "tennis-contact")
+
+        # A picture: the skeleton and the two boxes, and the contact banner.
+        self.by_id("image-file").send_keys(self.photo)
+        wait(d, lambda d: self.bones() > 5 and self.detections() == 2 and self.drawn_pixels() > 0, 60,
+             f"no skeleton over the picture; status: {self.by_id('status').text!r}, error: {self.by_id('error').text!r}")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#banners .banner.contact"), 30, "no contact banner on the picture")
+
+        # The camera: answers with the pose, the FPS, the time BlazePose took.
+        self.click(d.find_element(By.CSS_SELECTOR, 'input[name="input"][value="camera"]').find_element(By.XPATH, ".."))
+        wait(d, lambda d: self.status_fps() > 0 and self.bones() > 5 and self.drawn_pixels() > 0, 90,
+             f"no skeleton over the camera; live: {self.by_id('live-state').text!r}, error: {self.by_id('error').text!r}; "
+             f"server log:\n{SERVER.log_text()}")
+        self.assertEqual(self.detections(), 2)
+        self.assertRegex(self.by_id("status").text, r"pose \d+(\.\d)? ms")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#banners .banner.contact"), 30, "no contact banner on the camera")
+        text = self.by_id("banners").text
+        self.assertIn("Contact", text)
+        self.assertRegex(text, r"at \d+\.\d\d s · proximity rule")
+        # The ball stays on the racket frame after frame: one contact, one banner (not one every 0.8 s).
+        time.sleep(2.5)
+        camera_banners = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#banners .banner.contact") if "at 0.00 s" not in b.text]
+        self.assertEqual(len(camera_banners), 1, f"a lasting contact made {len(camera_banners)} banners: {camera_banners}")
+        self.assertGreater(self.status_fps(), 0)
+
+        # Off again: the socket reopens without the pose; the boxes stay.
+        self.click(self.by_id("tennis"))
+        wait(d, lambda d: self.bones() == 0 and self.detections() == 2, 60, "tennis mode off, but the skeleton is still drawn")
+        self.click(self.by_id("tennis"))
+        wait(d, lambda d: self.bones() > 5, 60, "tennis mode on again, but no skeleton")
+
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            time.sleep(1.5)
+            self.assertTrue(no_horizontal_scroll(d), f"/detect (tennis mode) scrolls sideways at {size[0]} px")
+            self.assertGreater(self.bones(), 5)
+            self.js("window.scrollTo(0, 0)")
+            screenshot(d, "studio-tennis-camera")
+
+        # Only detect models have the switch.
+        self.click(self.by_id("tab-classify"))
+        wait(d, lambda d: not self.by_id("tennis-row").is_displayed(), 10, "the Tennis mode switch shows for a classifier tab")
+
 
 if __name__ == "__main__":
     unittest.main()

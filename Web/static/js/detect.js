@@ -5,6 +5,7 @@ import { classColor, drawResult } from './overlay.js';
 import { EXAMPLES } from './examples.js';
 import { Banners } from './banners.js';
 import { createVideoInput } from './detect-video.js';
+import { TennisSwitch, drawPlayer } from './tennis.js';
 
 const $ = (id) => document.getElementById(id);
 const TASKS = ['detect', 'segment', 'classify', 'pose', 'obb'];
@@ -45,7 +46,7 @@ function query() {
   // Always said, "none" included: an unset value would take the model's stored default interpreter.
   q.set('interpret', $('interpreter').value || 'none');
   if ($('track').checked) q.set('track', '1');
-  return q;
+  return tennis.query(q);
 }
 
 function applyDefaults(model) {
@@ -120,6 +121,7 @@ function useModel(model) {
     history.replaceState(null, '', `?${q}`);
     applyDefaults(model);
   }
+  tennis.useModel(model);
   buildChips(model?.labels ?? []);
   // A classifier answers its top five classes: overlap, a box count and a class filter mean nothing to it.
   const classify = model?.task === 'classify';
@@ -194,6 +196,7 @@ function redraw() {
   const ctx = overlay.getContext('2d');
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   drawResult(ctx, state.result, { width, height }, { lineWidth: sliderValue('lineWidth') });
+  overlay.dataset.bones = String(drawPlayer(ctx, state.result?.pose, state.skeleton, { width, height }, { lineWidth: sliderValue('lineWidth') }));
 }
 
 function clearDrawing() {
@@ -254,7 +257,7 @@ function error(message) { const p = $('error'); p.textContent = message ?? ''; p
 
 const ms = (v) => (v == null || Number.isNaN(v) ? '–' : v < 10 ? v.toFixed(1) : v.toFixed(0));
 
-function status({ live: isLive = false, fps = null, pre, inference, post, network, count, width, height, dropped = null }) {
+function status({ live: isLive = false, fps = null, pre, inference, post, network, count, width, height, dropped = null, pose = null }) {
   const m = state.model;
   const size = m?.inputSize?.length === 2 ? `${m.inputSize[1]}×${m.inputSize[0]}` : '';
   const s = $('status');
@@ -266,6 +269,7 @@ function status({ live: isLive = false, fps = null, pre, inference, post, networ
       isLive ? `${(fps ?? 0).toFixed(1)} FPS` : fps ? `≈ ${fps.toFixed(1)} FPS` : 'one picture'),
     el('span', { title: 'preprocess / inference / postprocess / network, in milliseconds' },
       `pre ${ms(pre)} · inference ${ms(inference)} · post ${ms(post)} · network ${ms(network)} ms`),
+    pose == null ? null : el('span', { title: 'BlazePose on this frame, in milliseconds (tennis mode)' }, `pose ${ms(pose)} ms`),
     el('span', { class: 'st-count' }, count == null ? '' : m?.task === 'classify' ? 'top classes' : `${count} found`),
     dropped ? el('span', {}, `${dropped} dropped`) : null,
   ].filter(Boolean));
@@ -323,6 +327,7 @@ async function runImage() {
     const sp = frame.speed ?? {};
     const server = (sp.preMs ?? 0) + (sp.inferenceMs ?? 0) + (sp.postMs ?? 0);
     error('');
+    state.skeleton = body.skeleton;
     showResult(frame, body);
     status({ fps: server > 0 ? 1000 / server : null, pre: sp.preMs, inference: sp.inferenceMs, post: sp.postMs, network: Math.max(0, took - server),
       count: frame.detections?.length ?? 0, width: frame.width, height: frame.height });
@@ -431,6 +436,7 @@ function openSocket() {
   const q = query();
   const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/detect/live?${q}`);
   socket.binaryType = 'arraybuffer';
+  tennis.reset();
   live.socket = socket; live.ready = false; live.sent = 0; live.answered = 0; live.sentAt.clear(); live.arrivals = [];
   $('live-state').textContent = 'Connecting…';
   socket.onopen = () => { $('live-state').textContent = 'Connected, waiting for the model…'; };
@@ -488,6 +494,7 @@ function pump() {
 function message(m) {
   if (m.type === 'ready') {
     live.ready = true;
+    state.skeleton = m.skeleton;
     live.lastAnswerAt = performance.now();
     $('live-state').textContent = 'Live';
     error('');
@@ -508,8 +515,8 @@ function message(m) {
     showResult(m, m);
     status({ live: true, fps, pre: (t.decodeMs ?? 0) + (t.preMs ?? 0), inference: t.inferenceMs, post: t.postMs,
       network: sentAt == null ? null : Math.max(0, now - Math.max(sentAt, previous) - (t.serverMs ?? 0)),
-      count: m.detections?.length ?? 0, width: m.width, height: m.height, dropped: m.dropped });
-    if (m.interpretation) banner(m.interpretation, m.crossings);
+      count: m.detections?.length ?? 0, width: m.width, height: m.height, dropped: m.dropped, pose: t.poseMs });
+    if (m.interpretation && tennis.admit(m.interpretation)) banner(m.interpretation, m.crossings);
   } else if (m.type === 'settings') {
     live.settings = m.settings;
   } else if (m.type === 'error') {
@@ -570,6 +577,7 @@ $('snapshot').addEventListener('click', () => {
   // The lines keep the thickness they have on screen, relative to the picture.
   const lw = sliderValue('lineWidth') * width / Math.max(media.clientWidth, 1);
   drawResult(ctxOverlay.getContext('2d'), state.result, { width, height }, { lineWidth: lw });
+  drawPlayer(ctxOverlay.getContext('2d'), state.result?.pose, state.skeleton, { width, height }, { lineWidth: lw });
   ctx.drawImage(ctxOverlay, 0, 0);
   canvas.toBlob((blob) => blob && download(blob, `studio-${state.model?.id ?? 'picture'}-${stamp()}.png`), 'image/png');
 });
@@ -631,6 +639,11 @@ $('model').addEventListener('change', (e) => useModel(state.models.find((m) => m
 $('interpreter').replaceChildren(...INTERPRETERS.map(([value, label]) => el('option', { value }, label)));
 $('interpreter').addEventListener('change', (e) => settingsChanged({ interpret: e.target.value || null }));
 $('track').addEventListener('change', (e) => settingsChanged({ track: e.target.checked }));
+// Tennis mode is chosen when the socket opens: switching it reconnects the camera (or re-runs the picture).
+const tennis = new TennisSwitch($('tennis'), $('tennis-row'), $('interpreter'), () => {
+  clearDrawing();
+  if (state.input === 'image') runImage(); else restartLive();
+});
 $('classes-all').addEventListener('click', () => setAllClasses(true));
 $('classes-none').addEventListener('click', () => setAllClasses(false));
 $('pause').addEventListener('click', () => {
