@@ -108,7 +108,9 @@ public struct DetectionRun: Sendable {
 
     private func runVideo(_ predictor: YOLOPredictor, _ options: PredictionOptions,
                           progress: ProgressHandler?) throws -> [DetectionDocument.Frame] {
-        let reader = try VideoFrameReader(path: sourcePath)
+        // With several inference workers on the cores, one decoding thread keeps up and wastes none on
+        // frame-threading hand-offs (as the pose workers decode).
+        let reader = try VideoFrameReader(path: sourcePath, decoderThreads: workerCount > 1 ? 1 : 0)
         let fps = reader.info.frameRate > 0 ? reader.info.frameRate : 30
         let total = reader.info.frameCount ?? 0
         var writer: VideoWriter?
