@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
+import HummingbirdWebSocket
 import NIOCore
 import SwingCore
 import SwingMedia
@@ -259,13 +260,8 @@ import Testing
             let frame = try Self.jpeg()
             let messages = LockedMessages()
             try await client.ws("/api/detect/live?model=det&conf=0.25", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
-                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                func next() async throws -> [String: Any] {
-                    guard case .text(let text) = try await iterator.next() else { return [:] }
-                    let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-                    messages.append(object)
-                    return object
-                }
+                var reader = SocketReader(inbound, log: messages)
+                func next() async throws -> [String: Any] { try await reader.next() }
                 #expect(try await next()["type"] as? String == "ready")
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
                 let first = try await next()
@@ -345,11 +341,8 @@ import Testing
             // stored run says what the counter saw, crossings included.
             let frame = try Self.jpeg()
             try await client.ws("/api/detect/live?model=det&conf=0.25&interpret=counter&track=1", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
-                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                func next() async throws -> [String: Any] {
-                    guard case .text(let text) = try await iterator.next() else { return [:] }
-                    return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-                }
+                var reader = SocketReader(inbound)
+                func next() async throws -> [String: Any] { try await reader.next() }
                 #expect(try await next()["type"] as? String == "ready")
                 for _ in 0..<3 {
                     try await outbound.write(.binary(ByteBuffer(bytes: frame)))
@@ -475,6 +468,25 @@ final class StaticHTTPServer: @unchecked Sendable {
 }
 
 /// Messages a socket test saw (its handler is `@Sendable`).
+/// Reads a studio socket's text messages as JSON objects, one at a time, keeping each in `log` when given.
+struct SocketReader {
+    private var iterator: WebSocketInboundMessageStream.AsyncIterator
+    private let log: LockedMessages?
+
+    init(_ inbound: WebSocketInboundStream, log: LockedMessages? = nil) {
+        iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+        self.log = log
+    }
+
+    /// The next message as a JSON object (empty for a binary message, one that is not an object, or the end).
+    mutating func next() async throws -> [String: Any] {
+        guard case .text(let text) = try await iterator.next() else { return [:] }
+        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+        log?.append(object)
+        return object
+    }
+}
+
 final class LockedMessages: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [[String: Any]] = []

@@ -112,13 +112,8 @@ import Testing
             let photo = try Data(contentsOf: Self.player)
             let messages = LockedMessages()
             try await client.ws("/api/detect/live?model=racket-ball&mode=tennis", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
-                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                func next() async throws -> [String: Any] {
-                    guard case .text(let text) = try await iterator.next() else { return [:] }
-                    let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-                    messages.append(object)
-                    return object
-                }
+                var reader = SocketReader(inbound, log: messages)
+                func next() async throws -> [String: Any] { try await reader.next() }
                 let ready = try await next()
                 #expect(ready["type"] as? String == "ready")
                 #expect(((ready["skeleton"] as? [String: Any])?["bones"] as? [Any])?.isEmpty == false)
