@@ -16,6 +16,36 @@ public enum WAVFile {
         return d
     }
 
+    /// Reads a mono or multi-channel IEEE-float32 WAV (format 3, or extensible with a float sub-format,
+    /// as scipy and FFmpeg write them), channels averaged.
+    /// - Returns: the samples and the sample rate.
+    /// - Throws: `CocoaError(.fileReadCorruptFile)` for anything else.
+    public static func readFloat32(_ url: URL) throws -> (samples: [Float], sampleRate: Double) {
+        let d = try Data(contentsOf: url)
+        func u16(_ i: Int) -> Int { Int(d[i]) | Int(d[i + 1]) << 8 }
+        func u32(_ i: Int) -> Int { u16(i) | u16(i + 2) << 16 }
+        guard d.count >= 12, String(decoding: d[0..<4], as: UTF8.self) == "RIFF" else { throw CocoaError(.fileReadCorruptFile) }
+        var i = 12, channels = 0, rate = 0, bits = 0
+        while i + 8 <= d.count {
+            let id = String(decoding: d[i..<i + 4], as: UTF8.self), size = u32(i + 4)
+            if id == "fmt ", i + 24 <= d.count {
+                let format = u16(i + 8)
+                channels = u16(i + 10); rate = u32(i + 12); bits = u16(i + 22)
+                let float = format == 3 || (format == 0xFFFE && i + 34 <= d.count && u16(i + 32) == 3)
+                guard float, bits == 32, channels > 0 else { throw CocoaError(.fileReadCorruptFile) }
+            } else if id == "data", channels > 0 {
+                let body = d[(i + 8)..<min(d.count, i + 8 + size)]
+                let all = body.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                guard channels > 1 else { return (all, Double(rate)) }
+                let frames = all.count / channels
+                let mono = (0..<frames).map { f in (0..<channels).reduce(Float(0)) { $0 + all[f * channels + $1] } / Float(channels) }
+                return (mono, Double(rate))
+            }
+            i += 8 + size + (size & 1)
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
     private static func header(format: UInt16, bitsPerSample: UInt16, sampleRate: Int, dataBytes: Int) -> Data {
         var d = Data()
         let blockAlign = bitsPerSample / 8

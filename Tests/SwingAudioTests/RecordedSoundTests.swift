@@ -39,22 +39,6 @@ struct RecordedSoundTests {
         }
     }
 
-    /// A float32 mono WAV as written by scipy (`fmt ` format 3, then `data`).
-    static func readFloatWAV(_ url: URL) throws -> [Float] {
-        let d = try Data(contentsOf: url)
-        var i = 12
-        while i + 8 <= d.count {
-            let id = String(decoding: d[i..<i + 4], as: UTF8.self)
-            let size = Int(d[i + 4]) | Int(d[i + 5]) << 8 | Int(d[i + 6]) << 16 | Int(d[i + 7]) << 24
-            if id == "data" {
-                let body = d[(i + 8)..<min(d.count, i + 8 + size)]
-                return body.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            }
-            i += 8 + size + (size & 1)
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
-
     static func track(_ condition: String, seed: Int, corpus: String = "freetennis") throws -> ([Float], Truth) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -64,7 +48,7 @@ struct RecordedSoundTests {
                                     (corpus == "tennix" ? tennixSounds : sounds).path, prefix, "--corpus", corpus,
                                     "--condition", condition, "--seed", "\(seed)"])
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))
-        return (try readFloatWAV(URL(fileURLWithPath: prefix + ".wav")), truth)
+        return (try WAVFile.readFloat32(URL(fileURLWithPath: prefix + ".wav")).samples, truth)
     }
 
     @Test("Practice on recorded hits of every stroke: one contact per hit, at its first transient",
