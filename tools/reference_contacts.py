@@ -16,12 +16,13 @@ import sys
 
 import numpy as np
 from scipy.io import wavfile
-from scipy.signal import butter, sosfiltfilt
+from scipy.signal import butter, lfilter, sosfiltfilt
 
 DEFAULTS = dict(
     lowHz=1000.0, highHz=4000.0, filterOrder=4, envelopeWindowMs=5.0,
-    noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0, noiseFloorHopSeconds=0.5,
-    noiseFloorDecimationMs=1.0, peakThresholdFactor=2.5, maxImpactFWHMMs=40.0, minGapMs=300.0, hitSpreadMs=80.0,
+    noiseFloorPercentile=50.0, noiseFloorWindowSeconds=0.5, noiseFloorHopSeconds=0.05,
+    noiseFloorDecimationMs=1.0, peakThresholdFactor=2.5, maxImpactFWHMMs=40.0, maxImpactRiseMs=30.0, minGapMs=300.0,
+    hitSpreadMs=80.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
     envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
     prominenceWindowMs=150.0, timeReference="onset", onsetLevel=0.2, amplitudeReferencePercentile=90.0,
@@ -31,7 +32,8 @@ DEFAULTS = dict(
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
                     timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
-                    hitSpreadMs=0.0)
+                    hitSpreadMs=0.0, maxImpactRiseMs=0.0, noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0,
+                    noiseFloorHopSeconds=0.5)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
 HIT_SPREAD_MIN_RELATIVE_AMPLITUDE = 0.25  # ContactDetectorParameters.hitSpreadMinRelativeAmplitude
 EVENT_MS, BACKGROUND_MS, MARGIN_MS = (-2.0, 30.0), (-120.0, -20.0), 30.0
@@ -221,6 +223,31 @@ def click_band_content(x, y, p, fs):
     return band / main if main > 0 else None
 
 
+COMPRESSED_BELOW_DB, CREST_WINDOW_S, CREST_MAX_WINDOWS, CREST_HIGH_PASS_HZ = 21.0, 5.0, 24, 300.0  # Dynamics.swift
+
+
+def crest_factor_db(x, fs):
+    """Median over 5 s windows (at most 24, spread evenly) of 20·log10(peak / RMS) of the samples
+    high-passed at 300 Hz (2nd-order Butterworth, one causal pass from 50 ms before each window);
+    Dynamics.crestFactorDb in Swift."""
+    n = len(x)
+    if fs <= 4 * CREST_HIGH_PASS_HZ or n < fs:
+        return None
+    w = min(n, int(CREST_WINDOW_S * fs))
+    count = min(n // w, CREST_MAX_WINDOWS)
+    warm = int(0.05 * fs)
+    b, a = butter(2, CREST_HIGH_PASS_HZ, btype="high", fs=fs)
+    crests = []
+    for k in range(count):
+        start = 0 if count == 1 else (n - w) * k // (count - 1)
+        lo = max(0, start - warm)
+        y = lfilter(b, a, np.asarray(x[lo:start + w], dtype=np.float64))[start - lo:]
+        rms = float(np.sqrt(np.mean(y * y)))
+        if rms > 0:
+            crests.append(20 * np.log10(float(np.abs(y).max()) / rms))
+    return float(np.median(crests)) if crests else None
+
+
 def detect(x, fs, params=None):
     p = dict(DEFAULTS, **(params or {}))
     x = np.asarray(x, dtype=np.float64)
@@ -245,7 +272,10 @@ def detect(x, fs, params=None):
     for pk in peaks:
         h, prom, left, right, onset = measure(env, pk, p, fs)
         fwhm = (right - left) / fs * 1000
-        if fwhm > p["maxImpactFWHMMs"]:
+        # Wider than an impact: kept only as a hit whose decay a compressor stretched (fast rise, longer fall).
+        rise, fall = pk - left, right - pk
+        stretched = fwhm <= 2 * p["maxImpactFWHMMs"] and rise / fs * 1000 <= p["maxImpactRiseMs"] and fall > rise
+        if fwhm > p["maxImpactFWHMMs"] and not stretched:
             continue
         if p["peakPicking"] == "prominence" and prom < (p["peakThresholdFactor"] - 1) * floor[pk]:
             continue
@@ -359,7 +389,8 @@ def main(argv=None):
         print(json.dumps({"seconds": med(walls), "cpuSeconds": med(cpus), "audioSeconds": len(x) / fs,
                           "contacts": len(contacts)}), file=sys.stderr)
     if a.json:
-        print(json.dumps({"file": a.file, "duration": len(x) / fs, "sampleRate": int(fs), "contacts": contacts}))
+        print(json.dumps({"file": a.file, "duration": len(x) / fs, "sampleRate": int(fs), "contacts": contacts,
+                          "crestFactorDb": crest_factor_db(x.astype(np.float32), fs)}))
     else:
         for c in contacts:
             print(f"{c['time']:9.4f}  confidence {c['confidence']:.2f}  fwhm {c['fwhmMs']:5.1f} ms  "

@@ -43,6 +43,9 @@ public struct ContactDetection: Sendable, Equatable {
     /// Share of the recording's loud candidates with a broadband click (`nil` when not measured or fewer
     /// than three were loud); below 0.15 the broadband gate is skipped.
     public var broadbandShare: Double?
+    /// The recording's crest factor, dB (``Dynamics/crestFactorDb(_:sampleRate:)``; `nil` when not
+    /// measurable); below ``Dynamics/compressedBelowDb`` the recording is reported as compressed.
+    public var crestFactorDb: Double?
 }
 
 /// Finds racket–ball contacts in mono audio (the recipe of `docs/contacts.md`):
@@ -79,10 +82,17 @@ public struct ContactDetector: Sendable {
         func samplesFor(ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
 
         let main = ZeroPhaseFilter(sections: Butterworth.bandPass(order: p.filterOrder, lowHz: p.lowHz, highHz: p.highHz, sampleRate: fs))
-        guard samples.count > main.padLength else { progress?("contacts", 1); return ContactDetection(contacts: [], notes: [], clickBandContent: nil, broadbandShare: nil) }
+        guard samples.count > main.padLength else {
+            progress?("contacts", 1)
+            return ContactDetection(contacts: [], notes: [], clickBandContent: nil, broadbandShare: nil, crestFactorDb: nil)
+        }
         let y = main.apply(samples) { progress?("contacts", 0.8 * $0) }
 
         var notes: [String] = []
+        let crest = Dynamics.crestFactorDb(samples, sampleRate: fs)
+        if let crest, crest < Dynamics.compressedBelowDb {
+            notes.append(Dynamics.compressedNote(crestFactorDb: crest))
+        }
         var clickContent: Double?
         var broadbandShare: Double?
         if p.requireBroadband {
@@ -119,7 +129,10 @@ public struct ContactDetector: Sendable {
         for i in peaks {
             let m = PeakShape.measure(env, peak: i, picking: p.peakPicking, onsetLevel: p.onsetLevel, window: samplesFor(ms: p.prominenceWindowMs), floor: floorAt(i))
             let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
-            guard fwhm <= p.maxImpactFWHMMs else { continue }
+            // Wider than an impact: kept only as a hit whose decay a compressor stretched (fast rise, longer fall).
+            let rise = Double(m.peakIndex) - m.leftCrossing, fall = m.rightCrossing - Double(m.peakIndex)
+            let stretched = fwhm <= 2 * p.maxImpactFWHMMs && rise / fs * 1000 <= p.maxImpactRiseMs && fall > rise
+            guard fwhm <= p.maxImpactFWHMMs || stretched else { continue }
             // In prominence mode "above 3 × floor" means the event itself rises that far: from its base by
             // at least (factor − 1) × floor. Bumps on a voice or squeak plateau do not.
             if p.peakPicking == .prominence, m.prominence < (p.peakThresholdFactor - 1) * m.floor { continue }
@@ -192,6 +205,6 @@ public struct ContactDetector: Sendable {
             spread: p.hitSpreadMs / 1000, minRelativeAmplitude: ContactDetectorParameters.hitSpreadMinRelativeAmplitude)
         progress?("contacts", 1)
         return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent,
-                                broadbandShare: broadbandShare)
+                                broadbandShare: broadbandShare, crestFactorDb: crest)
     }
 }

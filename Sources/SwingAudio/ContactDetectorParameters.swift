@@ -44,15 +44,19 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     public var filterOrder = 4
     /// Envelope smoothing window, ms (centred moving average).
     public var envelopeWindowMs = 5.0
-    /// Percentile of the envelope taken as the noise floor.
-    public var noiseFloorPercentile = 75.0
-    /// Length of the sliding window the noise floor percentile is taken over, s. 5 s follows gusts of
-    /// wind and crowd changes yet holds ≥ 80 % background even in a fast rally (an impact occupies
-    /// ~30 ms of envelope above the floor, so even 10 impacts per window shift the 75th percentile little).
-    public var noiseFloorWindowSeconds = 5.0
+    /// Percentile of the envelope taken as the noise floor. The median of a short window: a hit's ~30 ms
+    /// above the floor is well under half of 0.5 s, so it never lifts its own floor.
+    public var noiseFloorPercentile = 50.0
+    /// Length of the sliding window the noise floor percentile is taken over, s. Phones ride the gain
+    /// (automatic gain control, a compressor's release): between hits the background comes up by 10–30 dB
+    /// within a few hundred ms, and a floor taken over 5 s (the original recipe, 75th percentile) sits
+    /// below it, so the raised background passes for hits and the hits under a crowd fall below
+    /// `peakThresholdFactor` × a floor set by the loudest stretch. 0.5 s follows the gain; measured on the
+    /// phone-chain sweep (docs/contacts.md, "Phone recordings").
+    public var noiseFloorWindowSeconds = 0.5
     /// The floor is evaluated every `noiseFloorHopSeconds` on the envelope sampled every
     /// `noiseFloorDecimationMs`, then linearly interpolated — O(n) overall for any file length.
-    public var noiseFloorHopSeconds = 0.5
+    public var noiseFloorHopSeconds = 0.05
     /// Envelope sampling step used for the floor percentile, ms.
     public var noiseFloorDecimationMs = 1.0
     /// A candidate's envelope peak must exceed this factor × the local noise floor. The original recipe's
@@ -60,8 +64,15 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// raises); 2.5 keeps them, and the thud, broadband and loudness gates answer for what else it lets in
     /// (docs/contacts.md, "Recorded sound").
     public var peakThresholdFactor = 2.5
-    /// Peaks wider than this (full width at half maximum / half prominence) are not impacts, ms.
+    /// Peaks wider than this (full width at half maximum / half prominence) are not impacts, ms — unless
+    /// they rise within ``maxImpactRiseMs`` (see there).
     public var maxImpactFWHMMs = 40.0
+    /// A compressor stretches a hit's decay but not its attack: after a 6:1 compressor with a 5 ms attack,
+    /// recorded hits measure 44–54 ms at half height. A peak up to twice ``maxImpactFWHMMs`` wide is still
+    /// an impact when its envelope rises from half height to the peak within this many ms and falls for
+    /// longer than it rose; voices rise slower, and squeaks fall as they rose. 30 ms measured better than
+    /// 20 on the phone-chain sweep (a recorded hit builds over up to 30 ms). 0 turns the exception off.
+    public var maxImpactRiseMs = 30.0
     /// Non-maximum suppression: two contacts are never closer than this, ms.
     public var minGapMs = 300.0
     /// A recorded hit sounds as 2–3 transients within ~60 ms (ball on strings, frame, a reflection); the
@@ -151,6 +162,10 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         p.rejectThuds = false
         p.requireBroadband = false
         p.hitSpreadMs = 0
+        p.maxImpactRiseMs = 0
+        p.noiseFloorPercentile = 75
+        p.noiseFloorWindowSeconds = 5
+        p.noiseFloorHopSeconds = 0.5
         return p
     }
 
@@ -205,6 +220,9 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
             throw bad(name, "must span at least one sample (\(1000 / sampleRate) ms at \(Int(sampleRate)) Hz; got \(ms) ms)")
         }
         guard peakThresholdFactor <= Self.maxRatio else { throw bad("peak-threshold-factor", "must be at most \(Self.maxRatio) (got \(peakThresholdFactor))") }
+        guard maxImpactRiseMs.isFinite, maxImpactRiseMs >= 0, maxImpactRiseMs <= 1000 else {
+            throw bad("max-rise-ms", "must be 0…1000 ms (got \(maxImpactRiseMs))")
+        }
         guard minGapMs.isFinite, minGapMs >= 0 else { throw bad("min-gap-ms", "must be ≥ 0 (got \(minGapMs))") }
         guard hitSpreadMs.isFinite, hitSpreadMs >= 0 else { throw bad("hit-spread-ms", "must be ≥ 0 (got \(hitSpreadMs))") }
         for (name, v) in [("noise-floor-percentile", noiseFloorPercentile),

@@ -64,6 +64,8 @@ enum ContactsJob {
         var sampleRate: Int
         var start: Double
         var parameters: ContactDetectorParameters
+        /// The recording's crest factor, dB; below 18 it is reported as compressed (docs/contacts.md).
+        var crestFactorDb: Double?
         var contacts: [ContactCandidate]
     }
 
@@ -89,7 +91,8 @@ enum ContactsJob {
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         let output = Output(
             file: path, duration: pcm.duration, statedDuration: try MediaValidator.selectedLength(info, range: range),
-            sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters, contacts: contacts)
+            sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters,
+            crestFactorDb: detection.crestFactorDb.map { ($0 * 10).rounded() / 10 }, contacts: contacts)
         return Report(output: output, info: info, warnings: warnings + detection.notes)
     }
 }

@@ -21,6 +21,7 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("noise-window-s"), help: "Sliding noise-floor window, s (default \(Self.D.noiseFloorWindowSeconds))") var noiseFloorWindowSeconds: Double?
     @Option(name: .customLong("threshold-factor"), help: "Peak threshold × noise floor (default \(Self.D.peakThresholdFactor))") var peakThresholdFactor: Double?
     @Option(name: .customLong("max-fwhm-ms"), help: "Widest accepted impact, ms (default \(Self.D.maxImpactFWHMMs))") var maxImpactFWHMMs: Double?
+    @Option(name: .customLong("max-rise-ms"), help: "A peak up to twice --max-fwhm-ms wide still counts when it rises within this many ms (a compressor stretches a hit's decay); 0 = off (default \(Self.D.maxImpactRiseMs))") var maxImpactRiseMs: Double?
     @Option(name: .customLong("min-gap-ms"), help: "Minimum gap between contacts, ms (default \(Self.D.minGapMs))") var minGapMs: Double?
     @Option(name: .customLong("hit-spread-ms"), help: "Report a hit at its earliest transient within this many ms before the loudest; 0 = the loudest (default \(Self.D.hitSpreadMs))") var hitSpreadMs: Double?
     @Option(name: .customLong("amplitude-weight"), help: "Confidence weight of amplitude (default \(Self.D.amplitudeWeight))") var amplitudeWeight: Double?
@@ -64,6 +65,7 @@ struct DetectorOptions: ParsableArguments {
         set(\.envelopeSmoothingPasses, envelopeSmoothingPasses)
         set(\.noiseFloorPercentile, noiseFloorPercentile); set(\.noiseFloorWindowSeconds, noiseFloorWindowSeconds)
         set(\.peakThresholdFactor, peakThresholdFactor); set(\.maxImpactFWHMMs, maxImpactFWHMMs)
+        set(\.maxImpactRiseMs, maxImpactRiseMs)
         set(\.minGapMs, minGapMs); set(\.hitSpreadMs, hitSpreadMs); set(\.amplitudeWeight, amplitudeWeight); set(\.narrownessWeight, narrownessWeight)
         set(\.symmetryWeight, symmetryWeight); set(\.minConfidence, minConfidence); set(\.peakPicking, peakPicking)
         set(\.timeReference, timeReference); set(\.onsetLevel, onsetLevel); set(\.minRelativeAmplitude, minRelativeAmplitude)

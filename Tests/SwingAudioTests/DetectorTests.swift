@@ -72,6 +72,7 @@ struct DetectorTests {
 
         var narrow = ContactDetectorParameters()
         narrow.maxImpactFWHMMs = 3  // synthetic impacts are ≥ 6 ms wide after 5 ms smoothing
+        narrow.maxImpactRiseMs = 0
         #expect(try ContactDetector(parameters: narrow).detect(samples: track.samples, sampleRate: track.sampleRate).isEmpty)
     }
 
