@@ -16,8 +16,9 @@ public struct SpeedStats: Sendable, Equatable, Codable {
     public var meanCmS: Double
 }
 
-/// Statistics over the shots with a person ("no person" shots are left out).
-public struct SessionStats: Sendable, Equatable {
+/// Statistics over the shots with a person ("no person" shots are left out): the one shape of a session's
+/// statistics, in `measure --json`, the session document's `stats`, the store and the session listings.
+public struct SessionStats: Codable, Sendable, Equatable {
     public var shotCount: Int
     public var forward: AxisStats?
     public var lateral: AxisStats?
@@ -27,12 +28,13 @@ public struct SessionStats: Sendable, Equatable {
     public var wristSpeed: SpeedStats?
 
     /// Computes the statistics of the `ok` shots in `shots`.
-    public init(shots: [ShotMetrics]) {
+    public init(shots: [Shot]) {
         let ok = shots.filter { $0.status == .ok }
+        let contacts = ok.compactMap(\.contact)
         shotCount = ok.count
-        forward = Self.axis(ok.compactMap(\.forwardCm))
-        lateral = Self.axis(ok.compactMap(\.lateralCm))
-        height = Self.axis(ok.compactMap(\.heightCm))
+        forward = Self.axis(contacts.map(\.forwardCm))
+        lateral = Self.axis(contacts.map(\.lateralCm))
+        height = Self.axis(contacts.map(\.heightCm))
         if let f = forward, let l = lateral, let h = height {
             consistency = Self.consistency(sdForwardCm: f.sdCm, sdLateralCm: l.sdCm, sdHeightCm: h.sdCm)
         } else {

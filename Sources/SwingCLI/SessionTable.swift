@@ -71,7 +71,7 @@ enum SessionTable {
     }
 
     /// "  [both +40 ms]" after a shot line when a detector ran.
-    static func sourceNote(_ shot: SessionDocument.Shot) -> String {
+    static func sourceNote(_ shot: Shot) -> String {
         guard let source = shot.source else { return "" }
         return "  [\(source.rawValue)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
     }

@@ -66,8 +66,8 @@ extension SessionAnalysis {
     /// array per shot of ``result`` — what the shot view and the annotated video show.
     public func shotFrames(hand: Hand) -> [[ShotFrame]] {
         let scale = displayScale
-        return result.shots.map { metrics in
-            metrics.windowFrames.compactMap { i -> ShotFrame? in
+        return result.measured.map { measured in
+            measured.windowFrames.compactMap { i -> ShotFrame? in
                 guard track.samples.indices.contains(i) else { return nil }
                 return ShotJoints.frame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
             }

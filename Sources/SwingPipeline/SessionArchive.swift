@@ -124,22 +124,22 @@ public enum SessionArchive {
     static func legacyDocument(_ detail: SessionDetail) throws -> SessionDocument {
         let r = detail.session
         let dec = SessionDocument.decoder
-        let shots = detail.shots.map { shot -> SessionDocument.Shot in
-            var contact: Report.Contact?
+        let shots = detail.shots.map { shot -> Shot in
+            var contact: ContactPoint?
             if let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
-                contact = Report.Contact(forwardCm: f, lateralCm: l, heightCm: h)
+                contact = ContactPoint(forwardCm: f, lateralCm: l, heightCm: h)
             }
-            return SessionDocument.Shot(
+            return Shot(
                 index: shot.index, time: shot.time, contactTime: shot.time, confidence: shot.confidence,
                 status: shot.status, contact: contact,
                 wristSpeedCmS: shot.wristSpeedCmS,
                 classification: shot.classification,
                 contactVideoFrame: shot.contactVideoFrame, groundCm: nil,
-                arc: shot.arcJSON.flatMap { try? dec.decode(Report.Arc.self, from: Data($0.utf8)) },
+                arc: shot.arcJSON.flatMap { try? dec.decode(SwingArc.self, from: Data($0.utf8)) },
                 source: shot.source, visualOffsetMs: shot.visualOffsetMs)
         }
-        let stats: Report.Stats
-        do { stats = try dec.decode(Report.Stats.self, from: Data(r.statsJSON.utf8)) } catch {
+        let stats: SessionStats
+        do { stats = try dec.decode(SessionStats.self, from: Data(r.statsJSON.utf8)) } catch {
             throw StoreError.databaseError("The stored statistics of session \(r.id ?? 0) are damaged: \(error).")
         }
         return SessionDocument(session: .init(

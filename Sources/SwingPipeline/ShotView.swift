@@ -16,7 +16,7 @@ public struct ShotView: Codable, Sendable, Equatable {
     public var joints: [String]
     /// Pairs of joint positions joined by a bone.
     public var bones: [[Int]]
-    public var shot: SessionDocument.Shot
+    public var shot: Shot
     public var frames: [ShotFrame]
 
     /// The video's display size and frame rate.

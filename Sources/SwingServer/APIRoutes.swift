@@ -140,7 +140,7 @@ struct APIRoutes: Sendable {
             guard let id = r.id else { return nil }
             self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
             consistency = r.consistency
-            let stats = try? JSONDecoder().decode(Report.Stats.self, from: Data(r.statsJSON.utf8))
+            let stats = try? JSONDecoder().decode(SessionStats.self, from: Data(r.statsJSON.utf8))
             meanForwardCm = stats?.forward?.meanCm; meanLateralCm = stats?.lateral?.meanCm
             meanHeightCm = stats?.height?.meanCm; meanWristSpeedCmS = stats?.wristSpeed?.meanCmS
         }

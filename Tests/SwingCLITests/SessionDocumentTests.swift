@@ -67,8 +67,8 @@ import SwingStore
             // pixels; the arc is smoothed, so it passes within a few pixels, not through every joint).
             let arc = try #require(shot.arc?.image)
             let gaps = view.frames.compactMap { frame -> Double? in
-                guard let joint = frame.image?[wrist], let point = arc.first(where: { abs($0[2] - frame.time) < 1e-6 }) else { return nil }
-                return hypot(point[0] - joint[0], point[1] - joint[1])
+                guard let joint = frame.image?[wrist], let point = arc.first(where: { abs($0.time - frame.time) < 1e-6 }) else { return nil }
+                return hypot(point.x - joint[0], point.y - joint[1])
             }.sorted()
             #expect(gaps.count > 5 && gaps[gaps.count / 2] < 15, "shot \(shot.index): arc to wrist \(gaps) px")
         }
