@@ -7,6 +7,8 @@ public struct AxisStats: Sendable, Equatable, Codable {
     public var meanCm: Double
     /// Population SD (ddof 0, numpy's default).
     public var sdCm: Double
+
+    public init(meanCm: Double, sdCm: Double) { self.meanCm = meanCm; self.sdCm = sdCm }
 }
 
 /// Min / max / mean wrist speed, cm/s.
@@ -14,6 +16,10 @@ public struct SpeedStats: Sendable, Equatable, Codable {
     public var minCmS: Double
     public var maxCmS: Double
     public var meanCmS: Double
+
+    public init(minCmS: Double, maxCmS: Double, meanCmS: Double) {
+        self.minCmS = minCmS; self.maxCmS = maxCmS; self.meanCmS = meanCmS
+    }
 }
 
 /// Statistics over the shots with a person ("no person" shots are left out): the one shape of a session's
@@ -26,6 +32,13 @@ public struct SessionStats: Codable, Sendable, Equatable {
     /// 100·exp(−0.5·(sdF² + sdL² + sdH²)) with the SDs in decimetres; `nil` without shots.
     public var consistency: Double?
     public var wristSpeed: SpeedStats?
+
+    /// Statistics as given (e.g. read back from elsewhere).
+    public init(shotCount: Int, forward: AxisStats? = nil, lateral: AxisStats? = nil, height: AxisStats? = nil,
+                consistency: Double? = nil, wristSpeed: SpeedStats? = nil) {
+        self.shotCount = shotCount; self.forward = forward; self.lateral = lateral; self.height = height
+        self.consistency = consistency; self.wristSpeed = wristSpeed
+    }
 
     /// Computes the statistics of the `ok` shots in `shots`.
     public init(shots: [Shot]) {

@@ -69,7 +69,7 @@ extension SessionAnalysis {
         return result.measured.map { measured in
             measured.windowFrames.compactMap { i -> ShotFrame? in
                 guard track.samples.indices.contains(i) else { return nil }
-                return ShotJoints.frame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
+                return ShotFrame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
             }
         }
     }

@@ -98,14 +98,15 @@ public enum SessionOverlay {
 
     /// Draws the 17-joint skeleton (rows `[x, y, visibility]` in display pixels) scaled to the output.
     static func drawSkeleton(_ points: [[Double]], scale: (x: Double, y: Double), thickness: Int, on image: inout ImageBuffer) {
-        guard points.count == ShotJoints.names.count, points.allSatisfy({ $0.count >= 3 }) else { return }
+        let joints = SkeletonJoints.landmarks
+        guard points.count == joints.count, points.allSatisfy({ $0.count >= 3 }) else { return }
         func visible(_ i: Int) -> Bool { points[i][2] >= minVisibility }
         func at(_ i: Int) -> Point2 { Point2(x: points[i][0] * scale.x, y: points[i][1] * scale.y) }
-        for bone in ShotJoints.bones where bone.count == 2 && visible(bone[0]) && visible(bone[1]) {
+        for bone in SkeletonJoints.bones where bone.count == 2 && visible(bone[0]) && visible(bone[1]) {
             image.drawLine(from: at(bone[0]), to: at(bone[1]), thickness: thickness, color: boneColor)
         }
         for i in points.indices where visible(i) {
-            let left = ShotJoints.names[i].hasPrefix("left")
+            let left = joints[i].isLeft
             let p = at(i)
             image.fillCircle(x: p.x, y: p.y, radius: thickness * 2, color: left ? .green : .red)
         }

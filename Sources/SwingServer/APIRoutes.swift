@@ -47,7 +47,7 @@ struct APIRoutes: Sendable {
             let path = state.media.derived(session: id, "thumb.jpg")
             if !FileManager.default.fileExists(atPath: path) {
                 // At the first contact: the player mid-stroke says more than the first frame.
-                let time = try db.shot(sessionId: id, index: 1)?.time ?? 1
+                let time = try db.shot(sessionId: id, index: 1)?.shot.time ?? 1
                 let source = record.filePath
                 do {
                     try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
@@ -138,11 +138,11 @@ struct APIRoutes: Sendable {
         /// `nil` for a record that was never stored (fetched records always have an id).
         init?(_ r: SessionRecord) {
             guard let id = r.id else { return nil }
-            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
-            consistency = r.consistency
-            let stats = try? JSONDecoder().decode(SessionStats.self, from: Data(r.statsJSON.utf8))
-            meanForwardCm = stats?.forward?.meanCm; meanLateralCm = stats?.lateral?.meanCm
-            meanHeightCm = stats?.height?.meanCm; meanWristSpeedCmS = stats?.wristSpeed?.meanCmS
+            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.stats.shotCount
+            let stats = r.stats
+            consistency = stats.consistency
+            meanForwardCm = stats.forward?.meanCm; meanLateralCm = stats.lateral?.meanCm
+            meanHeightCm = stats.height?.meanCm; meanWristSpeedCmS = stats.wristSpeed?.meanCmS
         }
     }
 

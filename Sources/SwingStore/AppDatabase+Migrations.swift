@@ -1,4 +1,5 @@
 import GRDB
+import SwingBiomech
 import SwingCore
 
 extension AppDatabase {
@@ -158,6 +159,71 @@ extension AppDatabase {
         // A detection run keeps its interpreter's one-line summary (the studio's run lists show it).
         migrator.registerMigration("v8-run-summary") { db in
             try db.alter(table: "detectionSession") { t in t.add(column: "summary", .text) }
+        }
+        // One shape for a shot: each row holds the shot as the session document has it (a JSON column the
+        // record decodes into `Shot`) and its posed frames (a JSON column), instead of a column per field
+        // with the arc and the frames as JSON text. Sessions with a document take their shots from it (it
+        // has contactTime and groundCm, which the columns never had); older ones are built from the
+        // columns (contactTime = the heard time, as their documents were always rebuilt). `index` is
+        // generated from the shot and keys the row; the enum values are checked inside the JSON. The
+        // pre-v3 `jointsJSON` is carried over untouched (read by nothing, dropped by nothing). The
+        // session's statistics become one JSON column too, with the `shotCount` / `consistency` copies
+        // folded into it (the statistics' own `shotCount` wins where it was written).
+        migrator.registerMigration("v9-shot-json") { db in
+            func values<T: RawRepresentable<String>>(_ cases: [T]) -> String {
+                cases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            }
+            try db.execute(sql: """
+                CREATE TABLE shotNew (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sessionId INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                    shot TEXT NOT NULL CHECK (
+                        json_valid(shot)
+                        AND json_type(shot, '$.index') = 'integer'
+                        AND json_extract(shot, '$.status') IN (\(values(ShotStatus.allCases)))
+                        AND COALESCE(json_extract(shot, '$.classification') IN (\(values(ContactClassification.allCases))), 1)
+                        AND COALESCE(json_extract(shot, '$.source') IN (\(values(ContactSource.allCases))), 1)),
+                    frames TEXT CHECK (frames IS NULL OR json_valid(frames)),
+                    jointsJSON TEXT,
+                    "index" INTEGER GENERATED ALWAYS AS (json_extract(shot, '$.index')) VIRTUAL,
+                    UNIQUE (sessionId, "index"))
+                """)
+            try db.execute(sql: """
+                INSERT INTO shotNew (id, sessionId, shot, frames, jointsJSON)
+                SELECT s.id, s.sessionId,
+                    COALESCE(
+                        (SELECT j.value FROM session d,
+                             json_each(CASE WHEN json_valid(d.documentJSON) THEN d.documentJSON END, '$.session.shots') j
+                         WHERE d.id = s.sessionId AND json_extract(j.value, '$.index') = s."index"),
+                        json_object(
+                            'index', s."index", 'time', s.time, 'contactTime', s.time, 'confidence', s.confidence,
+                            'status', s.status,
+                            'contact', CASE WHEN s.forwardCm IS NOT NULL AND s.lateralCm IS NOT NULL AND s.heightCm IS NOT NULL
+                                THEN json_object('forwardCm', s.forwardCm, 'lateralCm', s.lateralCm, 'heightCm', s.heightCm) END,
+                            'wristSpeedCmS', s.wristSpeedCmS, 'classification', s.classification,
+                            'contactVideoFrame', s.contactVideoFrame,
+                            'arc', CASE WHEN json_valid(s.arcJSON) AND json_type(s.arcJSON, '$.body') = 'array'
+                                THEN json(s.arcJSON) END,
+                            'source', s.source, 'visualOffsetMs', s.visualOffsetMs)),
+                    CASE WHEN json_valid(s.framesJSON) THEN s.framesJSON END,
+                    s.jointsJSON
+                FROM shot s
+                """)
+            try db.drop(table: "shot")
+            try db.rename(table: "shotNew", to: "shot")
+
+            try db.alter(table: "session") { t in t.rename(column: "statsJSON", to: "stats") }
+            try db.execute(sql: """
+                UPDATE session SET stats = CASE
+                    WHEN json_valid(stats) AND json_type(stats) = 'object' THEN
+                        CASE WHEN json_type(stats, '$.shotCount') = 'integer' THEN stats
+                             ELSE json_set(stats, '$.shotCount', shotCount) END
+                    ELSE json_object('shotCount', shotCount, 'consistency', consistency) END
+                """)
+            try db.alter(table: "session") { t in
+                t.drop(column: "shotCount")
+                t.drop(column: "consistency")
+            }
         }
         return migrator
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 import SwingTestSupport
 import Testing
 import SwingMedia
@@ -46,7 +47,7 @@ import SwingStore
         // reported contact point (the metrics interpolate between the frames either side of contactTime;
         // frames are stored to 0.1 cm, so 0.1 cm of slack).
         #expect(document.session.width == 1280 && document.session.height == 720)
-        let wrist = try #require(ShotJoints.names.firstIndex(of: "rightWrist"))
+        let wrist = SkeletonJoints.wristPosition(of: .right)
         for shot in document.session.shots where shot.status == .ok {
             let view = try #require(try SessionArchive.shotView(id: id, number: shot.index, in: db))
             #expect(view.shot == shot && view.shotCount == document.session.shots.count)

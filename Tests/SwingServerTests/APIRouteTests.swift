@@ -3,6 +3,7 @@ import SwingTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SwingBiomech
 import SwingCore
 import SwingMedia
 import SwingPipeline
@@ -108,10 +109,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestServer.demoVideo, to: own)
         let db = try server.database()
-        let stats = #"{"shotCount":0}"#
         let id = try db.saveSession(SessionRecord(filePath: own.path, fileSHA256: try SHA256.hex(ofFile: own.path),
-                                                  durationSeconds: 6, fps: 30, hand: .right, statsJSON: stats,
-                                                  shotCount: 0, consistency: nil), shots: [])
+                                                  durationSeconds: 6, fps: 30, hand: .right,
+                                                  stats: SessionStats(shotCount: 0)), shots: [])
         try await server.run { client in
             let thumb = try await client.execute(uri: "/api/sessions/\(id)/thumbnail.jpg", method: .get, headers: [:], body: nil)
             #expect(thumb.status == .ok)
@@ -259,7 +259,7 @@ import Testing
 
         try await server.run(analyze: { job, _ in
             try db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
-                                             hand: .right, statsJSON: #"{"shotCount":0}"#, shotCount: 0, consistency: nil), shots: [])
+                                             hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
         }) { client in
             let final = try await client.waitForJob(id, timeout: 30)
             #expect(final["state"] as? String == "done", "\(final)")
