@@ -76,3 +76,12 @@ public enum SkeletonJoints {
         landmarks.firstIndex(of: BodyLandmark.wrist(of: hand)) ?? 0
     }
 }
+
+extension Array {
+    /// The element of `landmark` in an array in BlazePose's order (image points, world points,
+    /// visibilities); the caller has checked that the array holds ``BodyLandmark/count`` elements.
+    public subscript(_ landmark: BodyLandmark) -> Element {
+        get { self[landmark.index] }
+        set { self[landmark.index] = newValue }
+    }
+}

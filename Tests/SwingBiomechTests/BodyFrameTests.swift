@@ -57,7 +57,7 @@ import SwingCore
 
     @Test func frameWithStackedHipsHasNoBodyFrame() {
         var w = Skeleton().world
-        w[Landmark.rightHip] = w[Landmark.leftHip] + Vec3(x: 0, y: -0.2, z: 0)
+        w[BodyLandmark.rightHip] = w[BodyLandmark.leftHip] + Vec3(x: 0, y: -0.2, z: 0)
         #expect(BodyFrame(world: w, hand: .right) == nil)
         #expect(BodyFrame(world: Array(w.prefix(17)), hand: .right) == nil)
     }

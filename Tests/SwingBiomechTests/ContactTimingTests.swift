@@ -100,7 +100,7 @@ import SwingCore
             var sk = Skeleton()
             sk.heading = 0.5 * t
             var s = sk.sample(at: t)
-            s.world[Landmark.rightWrist] = sk.pelvis + Vec3(x: 0.3, y: 0, z: 0.2) + v * t
+            s.world[BodyLandmark.rightWrist] = sk.pelvis + Vec3(x: 0.3, y: 0, z: 0.2) + v * t
             return s
         }
         let s = try shot(track, at: 0.5)
@@ -112,7 +112,7 @@ import SwingCore
         // 8 fps keeps every time exact in binary, so the tie below is a real tie.
         let track = try makeTrack(fps: 8, count: 20) { _, t in
             var s = Skeleton().sample(at: t)
-            s.world[Landmark.rightWrist] = Skeleton().pelvis + Vec3(x: t * t, y: 0, z: 0)
+            s.world[BodyLandmark.rightWrist] = Skeleton().pelvis + Vec3(x: t * t, y: 0, z: 0)
             return s
         }
         // Nearest frame 1 (t = 0.125): indices −2 → 0 and 4 → speed (0 + 0.5) m/s.

@@ -40,7 +40,7 @@ import SwingCore
             // so min/max/mean speeds are distinct and the contact metrics stay exact.
             var s = sk.sample(at: t)
             let dx = Double(k + 1) * (t - (0.5 + Double(k)))
-            s.world[Landmark.rightWrist] = s.world[Landmark.rightWrist] + Vec3(x: dx, y: 0, z: 0)
+            s.world[BodyLandmark.rightWrist] = s.world[BodyLandmark.rightWrist] + Vec3(x: dx, y: 0, z: 0)
             return s
         }
         let contacts = [0.5, 1.5, 2.5].map { ContactEvent(time: $0 + 1e-9, confidence: 1) }

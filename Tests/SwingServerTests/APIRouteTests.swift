@@ -47,6 +47,14 @@ import Testing
             #expect(status == .ok)
             let frames = try #require(shot["frames"] as? [[String: Any]])
             #expect(frames.count > 5)
+            // The pages find the hitting wrist's row through the landmark vocabulary, not by spelling it.
+            let (_, vocabulary) = try await client.json("/api/landmarks")
+            let joints = try #require(vocabulary["joints"] as? [String])
+            #expect(joints == shot["joints"] as? [String])
+            #expect((shot["bones"] as? [[Int]]) == vocabulary["bones"] as? [[Int]])
+            let wrist = try #require((vocabulary["wrist"] as? [String: Int])?["right"])
+            #expect(joints[wrist] == "rightWrist" && (vocabulary["wrist"] as? [String: Int])?["left"].map { joints[$0] } == "leftWrist")
+            #expect((vocabulary["landmarks"] as? [String])?.count == 33 && (vocabulary["edges"] as? [[Int]])?.count == 35)
             let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
             #expect(missing == .notFound && (error["error"] as? String).map(ErrorSentence.isWellFormed) == true)
 
