@@ -1,5 +1,6 @@
 import Foundation
 import SwingBiomech
+import SwingCore
 import SwingPipeline
 
 /// Text renderings of an analysed session for the terminal and CSV export.

@@ -225,6 +225,25 @@ extension AppDatabase {
                 t.drop(column: "consistency")
             }
         }
+        // A job's stage is the analysis' typed stage (its raw value, checked), not a number beside a name
+        // the server made up: NULL before the analysis starts. Stages 1…4 of the old numbering map to the
+        // four stages a job runs.
+        migrator.registerMigration("v10-job-stage") { db in
+            let stages = AnalysisStage.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.alter(table: "job") { t in
+                t.add(column: "analysisStage", .text).check(sql: "analysisStage IN (\(stages))")
+            }
+            try db.execute(sql: """
+                UPDATE job SET analysisStage = CASE stage
+                    WHEN 1 THEN 'extracting audio' WHEN 2 THEN 'detecting contacts'
+                    WHEN 3 THEN 'running body pose' WHEN 4 THEN 'computing statistics' END
+                """)
+            try db.alter(table: "job") { t in
+                t.drop(column: "stage")
+                t.drop(column: "stageName")
+                t.rename(column: "analysisStage", to: "stage")
+            }
+        }
         return migrator
     }
 }

@@ -220,7 +220,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { _, report in
-            report(2, 0.5)
+            report(.detectingContacts, 0.5)
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until cancelled
         }) { client in
             let r = try await client.upload(video)
@@ -250,7 +250,7 @@ import Testing
         let started = Flag()
         let job = JobBox()
         try await server.run(analyze: { _, report in
-            report(3, 0.5)
+            report(.runningPose, 0.5)
             started.set()
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until the shutdown cancels it
         }, keepHome: true) { client in
@@ -284,7 +284,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { job, report in
-            for stage in 1...3 {
+            for stage in JobView.stages.prefix(3) {
                 report(stage, 0.5)
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -322,7 +322,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { job, report in
-            report(1, 0.3)
+            report(.extractingAudio, 0.3)
             try await Task.sleep(for: .milliseconds(300))
             throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in
