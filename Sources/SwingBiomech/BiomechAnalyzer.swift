@@ -2,8 +2,23 @@ import SwingCore
 
 /// The result of measuring a track: one entry per contact (in time order) and the session statistics.
 public struct MeasureResult: Sendable, Equatable {
-    public var shots: [ShotMetrics]
+    public var measured: [MeasuredShot]
     public var stats: SessionStats
+
+    /// The shots, in time order.
+    public var shots: [Shot] { measured.map(\.shot) }
+
+    public init(measured: [MeasuredShot]) {
+        self.measured = measured
+        stats = SessionStats(shots: measured.map(\.shot))
+    }
+}
+
+/// A shot as measured on a track, with the track frames it was measured on.
+public struct MeasuredShot: Sendable, Equatable {
+    public var shot: Shot
+    /// Track indices of the posed frames in the swing window (empty for a no-person shot).
+    public var windowFrames: [Int]
 }
 
 /// Computes contact-point metrics from a pose track and contact times (issue 5, scope 2).
@@ -35,22 +50,21 @@ public enum BiomechAnalyzer {
             FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
         }
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        let shots = ordered.enumerated().map { n, contact in
+        return MeasureResult(measured: ordered.enumerated().map { n, contact in
             measure(contact: contact, index: n + 1, track: track, posed: posed, parameters: parameters)
-        }
-        return MeasureResult(shots: shots, stats: SessionStats(shots: shots))
+        })
     }
 
     static func measure(contact: ContactEvent, index: Int, track: PoseTrack, posed: [FrameMeasure],
-                        parameters p: BiomechParameters) -> ShotMetrics {
+                        parameters p: BiomechParameters) -> MeasuredShot {
         let tc = contact.time - p.soundDelayMs / 1000
-        var shot = ShotMetrics(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence,
-                               status: .noPerson, windowFrames: [])
+        var shot = Shot(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence)
+        let noPerson = MeasuredShot(shot: shot, windowFrames: [])
         guard let first = track.samples.first?.time, let last = track.samples.last?.time,
-              tc >= first, tc <= last else { return shot }
+              tc >= first, tc <= last else { return noPerson }
         let lo = tc - max(p.windowBefore, 0), hi = tc + max(p.windowAfter, 0)
         let window = posed.enumerated().filter { $0.element.time >= lo && $0.element.time <= hi }
-        guard !window.isEmpty else { return shot }
+        guard !window.isEmpty else { return noPerson }
 
         let ground = median(window.map(\.element.lowestFoot))
         // Position in `posed` of the posed frame nearest t_c (earlier on a tie).
@@ -72,7 +86,7 @@ public enum BiomechAnalyzer {
             case let (nil, a?):
                 (forward, lateral, wristUp) = (a.forward, a.lateral, a.wristUp)
             case (nil, nil):
-                return shot   // unreachable: the window is not empty
+                return noPerson   // unreachable: the window is not empty
             }
             speedCentre = nearest
         case .bestConfidence:
@@ -90,17 +104,14 @@ public enum BiomechAnalyzer {
         }
 
         shot.status = .ok
-        shot.forwardCm = forward * 100
-        shot.lateralCm = lateral * 100
-        shot.heightCm = (wristUp - ground) * 100
+        shot.contact = ContactPoint(forwardCm: forward * 100, lateralCm: lateral * 100, heightCm: (wristUp - ground) * 100)
         shot.groundCm = ground * 100
         shot.wristSpeedCmS = wristSpeed(posed: posed, centre: speedCentre, halfSpan: max(p.speedHalfSpan, 1))
         shot.classification = ContactClassification.classify(forwardCm: forward * 100, lateBelowCm: p.lateBelowCm,
                                                              earlyAboveCm: p.earlyAboveCm)
-        shot.contactTrackIndex = posed[speedCentre].trackIndex
-        shot.windowFrames = window.map(\.element.trackIndex)
+        shot.contactFrame = posed[speedCentre].trackIndex
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
-        return shot
+        return MeasuredShot(shot: shot, windowFrames: window.map(\.element.trackIndex))
     }
 
     /// |(W−P)(i+k) − (W−P)(i−k)| / (t(i+k) − t(i−k)) over posed frames, indices clamped; cm/s.

@@ -22,8 +22,8 @@ public struct BodyFrame: Sendable, Equatable {
     /// The body frame of `world` (33 landmarks), or `nil` when the hips are missing or vertically
     /// stacked (no horizontal right direction) — such a frame is treated as having no pose.
     public init?(world: [Vec3], hand: Hand) {
-        guard world.count == Landmark.count else { return nil }
-        let lh = world[Landmark.leftHip], rh = world[Landmark.rightHip]
+        guard world.count == BodyLandmark.count else { return nil }
+        let lh = world[BodyLandmark.leftHip], rh = world[BodyLandmark.rightHip]
         let u = Self.worldUp
         let across = rh - lh
         guard let r = (across - u * across.dot(u)).normalized else { return nil }
@@ -50,7 +50,7 @@ struct FrameMeasure: Sendable {
     let forward: Double
     let lateral: Double
     let wristUp: Double
-    /// min over landmarks 29–32 of (F − P)·u.
+    /// min over the feet (``BodyLandmark/feet``) of (F − P)·u.
     let lowestFoot: Double
     /// W − P in world axes (rotation not removed), for the wrist speed.
     let wristFromPelvis: Vec3
@@ -59,16 +59,16 @@ struct FrameMeasure: Sendable {
 
     init?(sample: PoseSample, trackIndex: Int, hand: Hand) {
         guard let frame = BodyFrame(world: sample.world, hand: hand) else { return nil }
-        let wristIndex = hand == .right ? Landmark.rightWrist : Landmark.leftWrist
-        let w = frame.coordinates(of: sample.world[wristIndex])
+        let wrist = BodyLandmark.wrist(of: hand)
+        let w = frame.coordinates(of: sample.world[wrist])
         self.trackIndex = trackIndex
         time = sample.time
         forward = w.x
         lateral = w.y
         wristUp = w.z
-        lowestFoot = Landmark.feet.map { (sample.world[$0] - frame.pelvis).dot(frame.up) }.min() ?? 0
-        wristFromPelvis = sample.world[wristIndex] - frame.pelvis
+        lowestFoot = BodyLandmark.feet.map { (sample.world[$0] - frame.pelvis).dot(frame.up) }.min() ?? 0
+        wristFromPelvis = sample.world[wrist] - frame.pelvis
         confidence = sample.confidence
-        if let image = sample.image, image.count == Landmark.count { imageWrist = image[wristIndex] } else { imageWrist = nil }
+        if let image = sample.image, image.count == BodyLandmark.count { imageWrist = image[wrist] } else { imageWrist = nil }
     }
 }

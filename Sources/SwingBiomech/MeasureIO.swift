@@ -54,11 +54,14 @@ public enum MeasureIO {
     }
 
     /// The `{"shots": […], "stats": {…}}` report as pretty, key-sorted JSON.
-    /// - Parameter includeImageArc: `measure` leaves `arc.image` out; `analyze` includes it.
+    /// - Parameter includeImageArc: `measure` leaves `arc.image` out (its units are the track's).
+    /// - Throws: `EncodingError` for a non-finite number.
     public static func encodeReport(_ result: MeasureResult, includeImageArc: Bool = false) throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try enc.encode(Report(result, includeImageArc: includeImageArc))
+        var shots = result.shots
+        if !includeImageArc { for i in shots.indices { shots[i].arc?.image = nil } }
+        return try enc.encode(MeasureReport(shots: shots, stats: result.stats))
     }
 
     static func summary(_ error: any Error) -> String {
@@ -96,65 +99,8 @@ private struct ContactsFile: Decodable {
     var contacts: [Contact]
 }
 
-/// The JSON shapes of issue 5 (`analyze --json` / `measure --json`).
-public struct Report: Encodable, Sendable {
-    /// The dominant wrist at contact relative to the pelvis (height from the ground), cm.
-    public struct Contact: Codable, Sendable, Equatable {
-        public var forwardCm, lateralCm, heightCm: Double
-        public init(forwardCm: Double, lateralCm: Double, heightCm: Double) {
-            self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
-        }
-    }
-    /// The wrist path: `body` rows are [forward, lateral, height cm, t s], `image` rows [x px, y px, t s].
-    public struct Arc: Codable, Sendable, Equatable {
-        public var body: [[Double]]
-        public var image: [[Double]]?
-        public init(body: [[Double]], image: [[Double]]?) { self.body = body; self.image = image }
-    }
-    public struct Shot: Encodable, Sendable {
-        var index: Int
-        var time: Double
-        var contactTime: Double
-        var confidence: Double
-        var status: ShotStatus
-        public var contact: Contact?
-        var wristSpeedCmS: Double?
-        var classification: ContactClassification?
-        /// Index into the input track's `frames` of the contact frame.
-        var contactFrame: Int?
-        var groundCm: Double?
-        public var arc: Arc?
-    }
-    /// Session statistics over the shots with a person.
-    public struct Stats: Codable, Sendable, Equatable {
-        public var shotCount: Int
-        public var forward, lateral, height: AxisStats?
-        public var consistency: Double?
-        public var wristSpeed: SpeedStats?
-        public init(shotCount: Int, forward: AxisStats?, lateral: AxisStats?, height: AxisStats?,
-                    consistency: Double?, wristSpeed: SpeedStats?) {
-            self.shotCount = shotCount; self.forward = forward; self.lateral = lateral; self.height = height
-            self.consistency = consistency; self.wristSpeed = wristSpeed
-        }
-    }
-    public var shots: [Shot]
-    public var stats: Stats
-
-    /// The report of `result`; `arc.image` only when `includeImageArc`.
-    public init(_ result: MeasureResult, includeImageArc: Bool) {
-        shots = result.shots.map { s in
-            var contact: Contact?
-            if let f = s.forwardCm, let l = s.lateralCm, let h = s.heightCm { contact = Contact(forwardCm: f, lateralCm: l, heightCm: h) }
-            let arc = s.arc.map { a in
-                Arc(body: a.body.map { [$0.forwardCm, $0.lateralCm, $0.heightCm, $0.time] },
-                    image: includeImageArc ? a.image.map { $0.map { [$0.x, $0.y, $0.time] } } : nil)
-            }
-            return Shot(index: s.index, time: s.time, contactTime: s.contactTime, confidence: s.confidence,
-                        status: s.status, contact: contact, wristSpeedCmS: s.wristSpeedCmS,
-                        classification: s.classification, contactFrame: s.contactTrackIndex, groundCm: s.groundCm, arc: arc)
-        }
-        let st = result.stats
-        stats = Stats(shotCount: st.shotCount, forward: st.forward, lateral: st.lateral, height: st.height,
-                      consistency: st.consistency, wristSpeed: st.wristSpeed)
-    }
+/// `measure --json`: `{"shots": […], "stats": {…}}`, the shots and statistics in their one shape.
+private struct MeasureReport: Encodable {
+    var shots: [Shot]
+    var stats: SessionStats
 }

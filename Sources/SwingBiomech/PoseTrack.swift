@@ -42,18 +42,18 @@ public struct PoseTrack: Sendable, Equatable {
     public init(samples: [PoseSample]) throws {
         for (i, s) in samples.enumerated() {
             guard s.time.isFinite else { throw BiomechError.invalidTrack("Frame \(i) of the track has a non-finite time.") }
-            guard s.world.isEmpty || s.world.count == Landmark.count else {
+            guard s.world.isEmpty || s.world.count == BodyLandmark.count else {
                 throw BiomechError.invalidTrack(
-                    "Frame \(i) of the track has \(s.world.count) world landmarks; expected \(Landmark.count) (BlazePose) or none.")
+                    "Frame \(i) of the track has \(s.world.count) world landmarks; expected \(BodyLandmark.count) (BlazePose) or none.")
             }
             guard s.world.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
                 throw BiomechError.invalidTrack("Frame \(i) of the track has a non-finite world landmark.")
             }
-            if let image = s.image, !image.isEmpty, image.count != Landmark.count {
-                throw BiomechError.invalidTrack("Frame \(i) of the track has \(image.count) image landmarks; expected \(Landmark.count).")
+            if let image = s.image, !image.isEmpty, image.count != BodyLandmark.count {
+                throw BiomechError.invalidTrack("Frame \(i) of the track has \(image.count) image landmarks; expected \(BodyLandmark.count).")
             }
-            if let v = s.visibility, !v.isEmpty, v.count != Landmark.count {
-                throw BiomechError.invalidTrack("Frame \(i) of the track has \(v.count) visibilities; expected \(Landmark.count).")
+            if let v = s.visibility, !v.isEmpty, v.count != BodyLandmark.count {
+                throw BiomechError.invalidTrack("Frame \(i) of the track has \(v.count) visibilities; expected \(BodyLandmark.count).")
             }
         }
         let sorted = samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -71,15 +71,4 @@ public struct ContactEvent: Sendable, Equatable, Codable {
     /// Detector confidence in 0…1.
     public var confidence: Double
     public init(time: Double, confidence: Double) { self.time = time; self.confidence = confidence }
-}
-
-/// BlazePose landmark indices used by the biomechanics.
-public enum Landmark {
-    public static let count = 33
-    public static let leftWrist = 15
-    public static let rightWrist = 16
-    public static let leftHip = 23
-    public static let rightHip = 24
-    /// Left heel, right heel, left foot index, right foot index.
-    public static let feet = [29, 30, 31, 32]
 }

@@ -7,6 +7,8 @@ public struct AxisStats: Sendable, Equatable, Codable {
     public var meanCm: Double
     /// Population SD (ddof 0, numpy's default).
     public var sdCm: Double
+
+    public init(meanCm: Double, sdCm: Double) { self.meanCm = meanCm; self.sdCm = sdCm }
 }
 
 /// Min / max / mean wrist speed, cm/s.
@@ -14,10 +16,15 @@ public struct SpeedStats: Sendable, Equatable, Codable {
     public var minCmS: Double
     public var maxCmS: Double
     public var meanCmS: Double
+
+    public init(minCmS: Double, maxCmS: Double, meanCmS: Double) {
+        self.minCmS = minCmS; self.maxCmS = maxCmS; self.meanCmS = meanCmS
+    }
 }
 
-/// Statistics over the shots with a person ("no person" shots are left out).
-public struct SessionStats: Sendable, Equatable {
+/// Statistics over the shots with a person ("no person" shots are left out): the one shape of a session's
+/// statistics, in `measure --json`, the session document's `stats`, the store and the session listings.
+public struct SessionStats: Codable, Sendable, Equatable {
     public var shotCount: Int
     public var forward: AxisStats?
     public var lateral: AxisStats?
@@ -26,13 +33,21 @@ public struct SessionStats: Sendable, Equatable {
     public var consistency: Double?
     public var wristSpeed: SpeedStats?
 
+    /// Statistics as given (e.g. read back from elsewhere).
+    public init(shotCount: Int, forward: AxisStats? = nil, lateral: AxisStats? = nil, height: AxisStats? = nil,
+                consistency: Double? = nil, wristSpeed: SpeedStats? = nil) {
+        self.shotCount = shotCount; self.forward = forward; self.lateral = lateral; self.height = height
+        self.consistency = consistency; self.wristSpeed = wristSpeed
+    }
+
     /// Computes the statistics of the `ok` shots in `shots`.
-    public init(shots: [ShotMetrics]) {
+    public init(shots: [Shot]) {
         let ok = shots.filter { $0.status == .ok }
+        let contacts = ok.compactMap(\.contact)
         shotCount = ok.count
-        forward = Self.axis(ok.compactMap(\.forwardCm))
-        lateral = Self.axis(ok.compactMap(\.lateralCm))
-        height = Self.axis(ok.compactMap(\.heightCm))
+        forward = Self.axis(contacts.map(\.forwardCm))
+        lateral = Self.axis(contacts.map(\.lateralCm))
+        height = Self.axis(contacts.map(\.heightCm))
         if let f = forward, let l = lateral, let h = height {
             consistency = Self.consistency(sdForwardCm: f.sdCm, sdLateralCm: l.sdCm, sdHeightCm: h.sdCm)
         } else {

@@ -80,7 +80,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let analyzer = try SessionAnalyzer(options: options, visualPredictor: visual?.predictor)
         let path = video
         let progress = ProgressBar.stagedHandler()
-        let task = Task.detached { try analyzer.analyze(path: path, progress: progress) }
+        let task = Task.detached { try analyzer.analyze(path: path) { stage, fraction in progress(stage.rawValue, fraction) } }
         cancellation.attach { task.cancel() }
         let analysis = try await task.value
         if cancellation.isCancelled { throw PipelineError.cancelled() }

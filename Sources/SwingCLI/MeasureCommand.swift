@@ -83,8 +83,8 @@ enum ShotTable {
         var out = "Shot   Time s  Conf  Forward  Lateral  Height   Speed cm/s  Class\n"
         for s in result.shots {
             let head = pad("\(s.index)", 4) + pad(fmt(s.time, 3), 9) + pad(fmt(s.confidence, 2), 6)
-            if let f = s.forwardCm, let l = s.lateralCm, let h = s.heightCm {
-                out += head + pad(fmt(f, 1), 9) + pad(fmt(l, 1), 9) + pad(fmt(h, 1), 8)
+            if let c = s.contact {
+                out += head + pad(fmt(c.forwardCm, 1), 9) + pad(fmt(c.lateralCm, 1), 9) + pad(fmt(c.heightCm, 1), 8)
                     + pad(s.wristSpeedCmS.map { fmt($0, 1) } ?? "-", 13) + "  " + (s.classification?.rawValue ?? "-") + "\n"
             } else {
                 out += head + "  no person\n"

@@ -1,5 +1,6 @@
 import Foundation
 import SwingBiomech
+import SwingCore
 import SwingPipeline
 
 /// Text renderings of an analysed session for the terminal and CSV export.
@@ -71,7 +72,7 @@ enum SessionTable {
     }
 
     /// "  [both +40 ms]" after a shot line when a detector ran.
-    static func sourceNote(_ shot: SessionDocument.Shot) -> String {
+    static func sourceNote(_ shot: Shot) -> String {
         guard let source = shot.source else { return "" }
         return "  [\(source.rawValue)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
     }

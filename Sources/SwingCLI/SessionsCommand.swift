@@ -83,7 +83,7 @@ enum SessionsFormat {
         var out = "   ID  Date              " + padRight("File") + "  Shots  Consistency\n"
         for s in sessions {
             out += ShotTable.pad(s.id.map { "\($0)" } ?? "-", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
-                + ShotTable.pad("\(s.shotCount)", 7) + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
+                + ShotTable.pad("\(s.stats.shotCount)", 7) + ShotTable.pad(s.stats.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
         }
         return out
     }

@@ -3,15 +3,6 @@ import SwingBiomech
 import SwingMedia
 import SwingPose
 
-/// The reported stages of a session analysis, in order (visual contacts only with a detector).
-public enum AnalysisStage: String, Sendable, CaseIterable, Codable {
-    case extractingAudio = "extracting audio"
-    case detectingContacts = "detecting contacts"
-    case detectingVisualContacts = "detecting visual contacts"
-    case runningPose = "running body pose"
-    case computingStatistics = "computing statistics"
-}
-
 /// Every knob of `swingmaster analyze`, with the product defaults.
 public struct AnalysisOptions: Sendable {
     /// Trim: analyse only this part of the file (`nil` = all of it).

@@ -66,10 +66,10 @@ extension SessionAnalysis {
     /// array per shot of ``result`` — what the shot view and the annotated video show.
     public func shotFrames(hand: Hand) -> [[ShotFrame]] {
         let scale = displayScale
-        return result.shots.map { metrics in
-            metrics.windowFrames.compactMap { i -> ShotFrame? in
+        return result.measured.map { measured in
+            measured.windowFrames.compactMap { i -> ShotFrame? in
                 guard track.samples.indices.contains(i) else { return nil }
-                return ShotJoints.frame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
+                return ShotFrame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
             }
         }
     }
@@ -136,10 +136,10 @@ public struct SessionAnalyzer: Sendable {
     /// Analyses the session video at `path`.
     /// - Parameters:
     ///   - path: A video file with an audio track.
-    ///   - progress: Receives (stage name, fraction) for the four ``AnalysisStage``s.
+    ///   - progress: Receives (stage, fraction) for each ``AnalysisStage`` as it runs.
     /// - Throws: `MediaError` for unusable input, `PipelineError` for no contacts / no person /
     ///   cancellation, `PoseError`/`InferenceError` for model failures.
-    public func analyze(path: String, progress: ProgressHandler? = nil) throws -> SessionAnalysis {
+    public func analyze(path: String, progress: AnalysisProgress? = nil) throws -> SessionAnalysis {
         var clock = StageClock()
         let info = try MediaProbe.probe(path)
         var (video, warnings) = try MediaValidator.validateSession(info, limits: options.limits, range: options.range)
@@ -179,7 +179,7 @@ public struct SessionAnalyzer: Sendable {
                                     frameRate: video.frameRate).run(segments: segments, progress: progress)
         let frames = posed.frames
         let detectorRuns = posed.detectorRuns
-        progress?(AnalysisStage.runningPose.rawValue, 1)
+        progress?(.runningPose, 1)
         clock.lap(.runningPose)
 
         // 4. Metrics and statistics.
@@ -187,7 +187,7 @@ public struct SessionAnalyzer: Sendable {
         let frameOfTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         let trackVideoFrames = track.samples.map { frameOfTime[$0.time] ?? -1 }
         let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech)
-        progress?(AnalysisStage.computingStatistics.rawValue, 1)
+        progress?(.computingStatistics, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) else {
             throw PipelineError(.noPerson, "No person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view.")
@@ -205,18 +205,18 @@ public struct SessionAnalyzer: Sendable {
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.
     /// The PCM lives only inside this call, so its memory (106 MB for 10 minutes) is gone before pose.
-    private func audioContacts(path: String, info: MediaInfo, clock: inout StageClock, progress: ProgressHandler?) throws
+    private func audioContacts(path: String, info: MediaInfo, clock: inout StageClock, progress: AnalysisProgress?) throws
         -> (contacts: [ContactCandidate], start: Double, duration: Double, notes: [String]) {
         let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
         let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range) {
-            progress?(AnalysisStage.extractingAudio.rawValue, $1)
+            progress?(.extractingAudio, $1)
         }
         let shortfall = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: options.limits, range: options.range)
         try checkCancelled()
         clock.lap(.extractingAudio)
 
         let detection = try ContactDetector(parameters: options.detector).run(
-            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(AnalysisStage.detectingContacts.rawValue, $1) }
+            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(.detectingContacts, $1) }
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         guard !contacts.isEmpty || options.visualContacts != nil else {

@@ -21,25 +21,13 @@ public enum SessionArchive {
                             beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) throws -> (id: Int64, json: Data) {
         let checksum = try SHA256.hex(ofFile: mediaPath)
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
-        let compact = JSONEncoder()
-        compact.outputFormatting = [.sortedKeys]
-        var shots: [ShotRecord] = []
-        for (entry, frames) in zip(document.session.shots, analysis.shotFrames(hand: hand)) {
-            shots.append(ShotRecord(
-                index: entry.index, time: entry.time, confidence: entry.confidence, status: entry.status,
-                forwardCm: entry.contact?.forwardCm, lateralCm: entry.contact?.lateralCm, heightCm: entry.contact?.heightCm,
-                wristSpeedCmS: entry.wristSpeedCmS, classification: entry.classification,
-                contactVideoFrame: entry.contactVideoFrame,
-                arcJSON: try entry.arc.map { String(decoding: try compact.encode($0), as: UTF8.self) },
-                source: entry.source, visualOffsetMs: entry.visualOffsetMs,
-                framesJSON: frames.isEmpty ? nil : String(decoding: try compact.encode(frames), as: UTF8.self)))
+        let shots = zip(document.session.shots, analysis.shotFrames(hand: hand)).map { shot, frames in
+            ShotRecord(shot, frames: frames.isEmpty ? nil : frames)
         }
         let record = SessionRecord(
             filePath: mediaPath, fileName: URL(fileURLWithPath: file).lastPathComponent, fileSHA256: checksum,
             createdAt: document.session.createdAt, durationSeconds: document.session.duration, fps: document.session.fps,
-            hand: hand,
-            statsJSON: String(decoding: try compact.encode(document.session.stats), as: UTF8.self),
-            shotCount: document.session.stats.shotCount, consistency: document.session.stats.consistency)
+            hand: hand, stats: document.session.stats)
         let id = try db.saveSession(record, shots: shots) { id in
             var stored = document
             stored.session.id = id
@@ -59,7 +47,7 @@ public enum SessionArchive {
         if let text = record.documentJSON { return try decodeStored(text, id: id) }
         // Stored before the documents were kept: rebuild it from the shot columns.
         guard let detail = try db.session(id: id) else { return nil }
-        return try legacyDocument(detail)
+        return legacyDocument(detail)
     }
 
     /// The session document's bytes (`analyze --json`), `nil` if there is no session `id`.
@@ -78,15 +66,8 @@ public enum SessionArchive {
               let record = try db.shot(sessionId: id, index: number) else { return nil }
         let s = document.session
         return ShotView(sessionId: id, number: number, shotCount: s.shots.count, hand: s.hand,
-                        video: .init(width: s.width, height: s.height, fps: s.fps), joints: ShotJoints.names,
-                        bones: ShotJoints.bones, shot: s.shots[number - 1], frames: try frames(of: record, sessionId: id))
-    }
-
-    private static func frames(of record: ShotRecord, sessionId id: Int64) throws -> [ShotFrame] {
-        guard let text = record.framesJSON else { return [] }
-        do { return try SessionDocument.decoder.decode([ShotFrame].self, from: Data(text.utf8)) } catch {
-            throw StoreError.databaseError("The stored frames of shot \(record.index) of session \(id) are damaged: \(error).")
-        }
+                        video: .init(width: s.width, height: s.height, fps: s.fps), joints: SkeletonJoints.names,
+                        bones: SkeletonJoints.bones, shot: s.shots[number - 1], frames: record.frames ?? [])
     }
 
     /// Every shot's posed frames (``ShotView/frames``), in shot order — what ``SessionOverlay`` draws;
@@ -94,10 +75,8 @@ public enum SessionArchive {
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
     public static func shotFrames(id: Int64, in db: AppDatabase) throws -> (SessionDocument, [[ShotFrame]])? {
         guard let document = try document(id: id, in: db), let detail = try db.session(id: id) else { return nil }
-        let byIndex = Dictionary(detail.shots.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
-        let frames = try document.session.shots.map { shot in
-            try byIndex[shot.index].map { try Self.frames(of: $0, sessionId: id) } ?? []
-        }
+        let byIndex = Dictionary(detail.shots.map { ($0.shot.index, $0) }, uniquingKeysWith: { a, _ in a })
+        let frames = document.session.shots.map { byIndex[$0.index]?.frames ?? [] }
         return (document, frames)
     }
 
@@ -119,32 +98,14 @@ public enum SessionArchive {
         }
     }
 
-    /// The document of a session stored before v3: what the shot columns hold (no pose info, no video
-    /// size, `contactTime` = the heard time).
-    static func legacyDocument(_ detail: SessionDetail) throws -> SessionDocument {
+    /// The document of a session stored before v3: its stored shots and statistics (no pose info, no video
+    /// size; `contactTime` is the heard time).
+    static func legacyDocument(_ detail: SessionDetail) -> SessionDocument {
         let r = detail.session
-        let dec = SessionDocument.decoder
-        let shots = detail.shots.map { shot -> SessionDocument.Shot in
-            var contact: Report.Contact?
-            if let f = shot.forwardCm, let l = shot.lateralCm, let h = shot.heightCm {
-                contact = Report.Contact(forwardCm: f, lateralCm: l, heightCm: h)
-            }
-            return SessionDocument.Shot(
-                index: shot.index, time: shot.time, contactTime: shot.time, confidence: shot.confidence,
-                status: shot.status, contact: contact,
-                wristSpeedCmS: shot.wristSpeedCmS,
-                classification: shot.classification,
-                contactVideoFrame: shot.contactVideoFrame, groundCm: nil,
-                arc: shot.arcJSON.flatMap { try? dec.decode(Report.Arc.self, from: Data($0.utf8)) },
-                source: shot.source, visualOffsetMs: shot.visualOffsetMs)
-        }
-        let stats: Report.Stats
-        do { stats = try dec.decode(Report.Stats.self, from: Data(r.statsJSON.utf8)) } catch {
-            throw StoreError.databaseError("The stored statistics of session \(r.id ?? 0) are damaged: \(error).")
-        }
+        let shots = detail.shots.map(\.shot)
         return SessionDocument(session: .init(
             id: r.id, file: r.filePath, createdAt: SessionDocument.wholeSeconds(r.createdAt), duration: r.durationSeconds,
-            fps: r.fps, width: 0, height: 0, hand: r.hand, shots: shots, stats: stats,
+            fps: r.fps, width: 0, height: 0, hand: r.hand, shots: shots, stats: r.stats,
             contactsHeard: shots.count, warnings: [], pose: nil, visualDetector: nil))
     }
 }

@@ -8,8 +8,9 @@ import SwingVision
 ///
 /// `analyze --json`, `sessions export --json` and the HTTP API's `GET /api/sessions/{id}` all print the
 /// bytes of ``jsonData()`` for the same value (the store keeps those bytes), so the three are identical
-/// for one session. Frame indices are named for what they index: ``Shot/contactVideoFrame`` is a frame of
-/// the video (0-based, decode order).
+/// for one session. Its shots and statistics are the one ``Shot`` and ``SessionStats`` of SwingBiomech. Frame
+/// indices are named for what they index: a shot here carries ``Shot/contactVideoFrame`` (a frame of the
+/// video, 0-based, decode order), never the track's ``Shot/contactFrame``.
 public struct SessionDocument: Codable, Sendable, Equatable {
     public struct Session: Codable, Sendable, Equatable {
         /// The stored session's id; `nil` (not encoded) when the analysis was not stored.
@@ -32,7 +33,7 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var height: Int
         public var hand: Hand
         public var shots: [Shot]
-        public var stats: Report.Stats
+        public var stats: SessionStats
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
         public var warnings: [String]
@@ -50,31 +51,6 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var outerStep: Int
         /// Parallel pose workers.
         public var workers: Int
-    }
-
-    /// One shot: where the wrist met the ball relative to the pelvis, and the swing around it.
-    public struct Shot: Codable, Sendable, Equatable {
-        /// 1-based, in contact time order.
-        public var index: Int
-        /// The contact as heard (media time, seconds).
-        public var time: Double
-        /// The contact on the video clock (``time`` minus the sound delay), seconds.
-        public var contactTime: Double
-        public var confidence: Double
-        public var status: ShotStatus
-        public var contact: Report.Contact?
-        public var wristSpeedCmS: Double?
-        public var classification: ContactClassification?
-        /// The video frame (0-based) whose pose was the speed/contact centre.
-        public var contactVideoFrame: Int?
-        /// Ground (lowest foot) relative to the pelvis, cm; ``Report/Contact/heightCm`` is measured from it.
-        public var groundCm: Double?
-        /// Wrist path over the swing window: `body` [forward, lateral, height cm, t], `image` [x px, y px, t].
-        public var arc: Report.Arc?
-        /// `both`, `audio` or `visual` (only with a detector).
-        public var source: ContactSource?
-        /// Visual − audio contact time for `both` shots, milliseconds.
-        public var visualOffsetMs: Double?
     }
 
     /// What `analyze --detector` saw and how the contacts were fused.
@@ -108,24 +84,24 @@ public struct SessionDocument: Codable, Sendable, Equatable {
     ///   - file: How the user named the video.
     ///   - createdAt: When the analysis finished (rounded down to whole seconds).
     public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
-        let report = Report(analysis.result, includeImageArc: true)
         let scale = analysis.displayScale
-        let shots = zip(report.shots, analysis.result.shots).map { entry, shot in
+        let shots = analysis.result.shots.map { measured in
+            var shot = measured
             // The track's image points are in pose pixels; the document's are in display pixels.
-            var arc = entry.arc
-            if let image = arc?.image { arc?.image = image.map { p in [p[0] * scale.x, p[1] * scale.y, p[2]] } }
-            let fused = analysis.contactSource(shotIndex: shot.index)
-            return Shot(index: shot.index, time: shot.time, contactTime: shot.contactTime, confidence: shot.confidence,
-                        status: shot.status, contact: entry.contact, wristSpeedCmS: shot.wristSpeedCmS,
-                        classification: shot.classification,
-                        contactVideoFrame: shot.contactTrackIndex.flatMap { analysis.videoFrame(ofTrackIndex: $0) },
-                        groundCm: shot.groundCm, arc: arc, source: fused?.source,
-                        visualOffsetMs: fused?.offset.map { $0 * 1000 })
+            if let image = shot.arc?.image {
+                shot.arc?.image = image.map { ImageArcPoint(x: $0.x * scale.x, y: $0.y * scale.y, time: $0.time) }
+            }
+            shot.contactVideoFrame = measured.contactFrame.flatMap { analysis.videoFrame(ofTrackIndex: $0) }
+            shot.contactFrame = nil
+            let fused = analysis.contactSource(shotIndex: measured.index)
+            shot.source = fused?.source
+            shot.visualOffsetMs = fused?.offset.map { $0 * 1000 }
+            return shot
         }
         let size: (width: Int, height: Int) = analysis.info.video?.displaySize ?? (0, 0)
         session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
                           start: analysis.analysedStart, duration: analysis.analysedDuration, statedDuration: analysis.statedDuration, fps: analysis.info.video?.frameRate ?? 0,
-                          width: size.width, height: size.height, hand: hand, shots: shots, stats: report.stats,
+                          width: size.width, height: size.height, hand: hand, shots: shots, stats: analysis.result.stats,
                           contactsHeard: analysis.visualContacts?.summary.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,

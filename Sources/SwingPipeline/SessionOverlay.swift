@@ -74,7 +74,7 @@ public enum SessionOverlay {
     struct Layers {
         var posed: [Int: ShotFrame] = [:]
         /// Shots with a person: their window (first…last posed time) and arc points `(x, y, time)`.
-        var windows: [(range: ClosedRange<Double>, arc: [(x: Double, y: Double, time: Double)])] = []
+        var windows: [(range: ClosedRange<Double>, arc: [ImageArcPoint])] = []
         var contactFrames = Set<Int>()
 
         init(_ document: SessionDocument, shotFrames: [[ShotFrame]]) {
@@ -84,13 +84,12 @@ public enum SessionOverlay {
                 if let v = shot.contactVideoFrame { contactFrames.insert(v) }
                 let times = frames.map(\.time)
                 guard let first = times.min(), let last = times.max() else { continue }
-                let arc = (shot.arc?.image ?? []).filter { $0.count >= 3 }.map { (x: $0[0], y: $0[1], time: $0[2]) }
-                windows.append((first...last, arc))
+                windows.append((first...last, shot.arc?.image ?? []))
             }
         }
 
         /// The arc up to `time` of the shot whose window holds `time` (`nil` outside every window).
-        func arc(at time: Double) -> [(x: Double, y: Double, time: Double)]? {
+        func arc(at time: Double) -> [ImageArcPoint]? {
             guard let w = windows.first(where: { $0.range.contains(time) }) else { return nil }
             let upToNow = w.arc.filter { $0.time <= time + 1e-6 }
             return upToNow.count > 1 ? upToNow : nil
@@ -99,14 +98,15 @@ public enum SessionOverlay {
 
     /// Draws the 17-joint skeleton (rows `[x, y, visibility]` in display pixels) scaled to the output.
     static func drawSkeleton(_ points: [[Double]], scale: (x: Double, y: Double), thickness: Int, on image: inout ImageBuffer) {
-        guard points.count == ShotJoints.names.count, points.allSatisfy({ $0.count >= 3 }) else { return }
+        let joints = SkeletonJoints.landmarks
+        guard points.count == joints.count, points.allSatisfy({ $0.count >= 3 }) else { return }
         func visible(_ i: Int) -> Bool { points[i][2] >= minVisibility }
         func at(_ i: Int) -> Point2 { Point2(x: points[i][0] * scale.x, y: points[i][1] * scale.y) }
-        for bone in ShotJoints.bones where bone.count == 2 && visible(bone[0]) && visible(bone[1]) {
+        for bone in SkeletonJoints.bones where bone.count == 2 && visible(bone[0]) && visible(bone[1]) {
             image.drawLine(from: at(bone[0]), to: at(bone[1]), thickness: thickness, color: boneColor)
         }
         for i in points.indices where visible(i) {
-            let left = ShotJoints.names[i].hasPrefix("left")
+            let left = joints[i].isLeft
             let p = at(i)
             image.fillCircle(x: p.x, y: p.y, radius: thickness * 2, color: left ? .green : .red)
         }

@@ -31,16 +31,16 @@ public struct StudioPose: Codable, Equatable, Sendable {
 
 /// How a tennis-mode pose is drawn: BlazePose's landmark names and the bones between them.
 public struct PoseSkeleton: Codable, Equatable, Sendable {
-    /// The 33 landmark names (``PoseLandmarkName``), in the order of ``StudioPose/landmarks``.
+    /// The 33 landmark names (``BodyLandmark/name``), in the order of ``StudioPose/landmarks``.
     public var names: [String]
-    /// Bones as pairs of landmark indices: the shot view's 17-joint skeleton (``ShotJoints/bones``, the list
+    /// Bones as pairs of landmark indices: the shot view's 17-joint skeleton (``SkeletonJoints/boneLandmarks``, the list
     /// the sessions pages hand to skeleton.js) mapped to BlazePose's landmarks, so both pages draw one body.
     public var bones: [[Int]]
 
     /// BlazePose's skeleton.
     public static let blazePose = PoseSkeleton(
-        names: PoseLandmarkName.allCases.map { "\($0)" },
-        bones: ShotJoints.bones.map { $0.map { ShotJoints.blazePose[$0] } })
+        names: BodyLandmark.allCases.map(\.name),
+        bones: SkeletonJoints.boneLandmarks.map { [$0.index, $1.index] })
 }
 
 /// How a tennis-mode frame runs its two models.

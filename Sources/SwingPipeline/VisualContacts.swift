@@ -108,7 +108,7 @@ enum VisualContactStage {
     /// - Throws: `MediaError` (decoding), the predictor's error, `PipelineError.cancelled`.
     static func run(path: String, predictor: any FramePredictor, options: VisualContactOptions, audio: [ContactCandidate],
                     clip: ClosedRange<Double>, frameRate: Double, biomech: BiomechParameters,
-                    progress: ProgressHandler?) throws -> (contacts: [ContactEvent], report: VisualContactReport) {
+                    progress: AnalysisProgress?) throws -> (contacts: [ContactEvent], report: VisualContactReport) {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedAt = Date()
         let delay = biomech.soundDelayMs / 1000
@@ -130,7 +130,7 @@ enum VisualContactStage {
                 let result = interpreter.interpret(f)
                 f.detections = []   // summarising needs only the result; keep memory flat on long sessions
                 interpreted.append((f, result))
-                progress?(AnalysisStage.detectingVisualContacts.rawValue, min(1, Double(interpreted.count + sofar) / expected))
+                progress?(.detectingVisualContacts, min(1, Double(interpreted.count + sofar) / expected))
                 return true
             }
             if !done { throw PipelineError.cancelled() }
@@ -139,7 +139,7 @@ enum VisualContactStage {
         }
         let stats = loop.statistics
         let processed = stats.framesProcessed, detections = stats.detectionCount, timing = stats.totalTimings
-        progress?(AnalysisStage.detectingVisualContacts.rawValue, 1)
+        progress?(.detectingVisualContacts, 1)
         let tolerance = options.tolerance(frameRate: fps)
         let contacts = fuse(audio: audio, visual: events, delay: delay, tolerance: tolerance, options: options.fusion)
         let n = Double(max(processed, 1))

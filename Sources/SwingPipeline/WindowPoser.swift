@@ -28,7 +28,7 @@ struct WindowPoser: Sendable {
 
     /// Poses every window in `segments` (sorted, non-overlapping).
     /// - Throws: the first decoding / inference error of any worker, `PipelineError.cancelled` on cancellation.
-    func run(segments: [ClosedRange<Double>], progress: ProgressHandler?) throws -> Output {
+    func run(segments: [ClosedRange<Double>], progress: AnalysisProgress?) throws -> Output {
         let state = State(segmentCount: segments.count, expected: expectedFrames(segments))
         let workers = max(1, min(estimators.count, segments.count))
         let group = DispatchGroup()
@@ -50,7 +50,7 @@ struct WindowPoser: Sendable {
     }
 
     private func work(estimator: PoseEstimator, parallel: Bool, segments: [ClosedRange<Double>], state: State,
-                      progress: ProgressHandler?, watchCancellation: Bool = false) {
+                      progress: AnalysisProgress?, watchCancellation: Bool = false) {
         do {
             let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0)
             let tracker = PoseTracker(estimator: estimator)
@@ -63,7 +63,7 @@ struct WindowPoser: Sendable {
                     if state.isStopped { return false }
                     let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
                     frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
-                    progress?(AnalysisStage.runningPose.rawValue, state.framePosed())
+                    progress?(.runningPose, state.framePosed())
                     return true
                 }
                 state.finish(segment: i, frames: frames, detectorRuns: tracker.detectorRuns)

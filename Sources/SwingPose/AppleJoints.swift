@@ -24,26 +24,27 @@ public enum AppleJoints {
 
     /// The 17 joints from 33 world landmarks (empty for fewer than 33).
     public static func derive(from w: [Vec3]) -> [String: Vec3] {
-        guard w.count >= 33 else { return [:] }
-        typealias L = PoseLandmarkName
-        func p(_ l: L) -> Vec3 { w[l.rawValue] }
+        guard w.count >= BodyLandmark.count else { return [:] }
+        func p(_ l: BodyLandmark) -> Vec3 { w[l] }
         let root = Vec3.lerp(p(.leftHip), p(.rightHip), 0.5)
         let centerShoulder = Vec3.lerp(p(.leftShoulder), p(.rightShoulder), 0.5)
         let centerHead = Vec3.lerp(p(.leftEar), p(.rightEar), 0.5)
         let earDistance = (p(.leftEar) - p(.rightEar)).length
         let up = (centerHead - centerShoulder).normalized ?? Vec3(x: 0, y: -1, z: 0)
-        return [
+        var joints = [
             "topHead": centerHead + up * (earDistance * topHeadFactor),
             "centerHead": centerHead,
             "centerShoulder": centerShoulder,
-            "leftShoulder": p(.leftShoulder), "rightShoulder": p(.rightShoulder),
-            "leftElbow": p(.leftElbow), "rightElbow": p(.rightElbow),
-            "leftWrist": p(.leftWrist), "rightWrist": p(.rightWrist),
             "spine": Vec3.lerp(root, centerShoulder, 0.5),
             "root": root,
-            "leftHip": p(.leftHip), "rightHip": p(.rightHip),
-            "leftKnee": p(.leftKnee), "rightKnee": p(.rightKnee),
-            "leftAnkle": p(.leftAnkle), "rightAnkle": p(.rightAnkle),
         ]
+        for l in limbJoints { joints[l.name] = p(l) }
+        return joints
     }
+
+    /// The 12 joints Apple names as BlazePose does (same name, same point).
+    public static let limbJoints: [BodyLandmark] = [
+        .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist, .rightWrist,
+        .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
+    ]
 }

@@ -14,7 +14,7 @@ struct RawLandmarks: Sendable {
 enum LandmarkDecoder {
     static let inputSize = 256
     static let modelLandmarks = 39
-    static let bodyLandmarks = 33
+    static let bodyLandmarks = BodyLandmark.count
     static let heatmapSize = 64
 
     @inline(__always) static func sigmoid(_ v: Double) -> Double { 1 / (1 + exp(-v)) }

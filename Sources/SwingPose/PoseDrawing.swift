@@ -2,14 +2,6 @@ import SwingCore
 
 /// Draws a pose skeleton onto an image (for `swingmaster pose --save`).
 public enum PoseDrawing {
-    /// BlazePose's skeleton edges (landmark index pairs), as MediaPipe's `POSE_CONNECTIONS`.
-    public static let connections: [(Int, Int)] = [
-        (0, 1), (1, 2), (2, 3), (3, 7), (0, 4), (4, 5), (5, 6), (6, 8), (9, 10),
-        (11, 12), (11, 13), (13, 15), (15, 17), (15, 19), (15, 21), (17, 19),
-        (12, 14), (14, 16), (16, 18), (16, 20), (16, 22), (18, 20),
-        (11, 23), (12, 24), (23, 24), (23, 25), (24, 26), (25, 27), (26, 28),
-        (27, 29), (28, 30), (29, 31), (30, 32), (27, 31), (28, 32),
-    ]
 
     /// Landmarks less visible than this are not drawn.
     public static let minVisibility = 0.5
@@ -18,15 +10,15 @@ public enum PoseDrawing {
     public static func draw(_ frame: PoseFrame, on image: ImageBuffer) -> ImageBuffer {
         var out = image
         let lms = frame.landmarks
-        guard lms.count == 33 else { return out }
+        guard lms.count == BodyLandmark.count else { return out }
         let thickness = max(1, min(image.width, image.height) / 300)
-        for (a, b) in connections where lms[a].visibility >= minVisibility && lms[b].visibility >= minVisibility {
+        for (a, b) in BodyLandmark.edges where lms[a].visibility >= minVisibility && lms[b].visibility >= minVisibility {
             out.drawLine(from: Point2(x: lms[a].x, y: lms[a].y), to: Point2(x: lms[b].x, y: lms[b].y),
                          thickness: thickness, color: .white)
         }
-        for (i, l) in lms.enumerated() where l.visibility >= minVisibility {
-            let left = (i >= 11 && i % 2 == 1) || [1, 2, 3, 7, 9].contains(i)
-            out.fillCircle(x: l.x, y: l.y, radius: thickness * 2, color: left ? .green : .red)
+        for landmark in BodyLandmark.allCases where lms[landmark].visibility >= minVisibility {
+            let l = lms[landmark]
+            out.fillCircle(x: l.x, y: l.y, radius: thickness * 2, color: landmark.isLeft ? .green : .red)
         }
         return out
     }

@@ -47,7 +47,7 @@ public struct PoseFrame: Sendable, Codable, Equatable {
     public var time: Double
     /// The landmark model's pose-presence score in [0, 1].
     public var score: Double
-    /// The 33 BlazePose landmarks (``PoseLandmarkName`` order), in image pixels and normalised.
+    /// The 33 BlazePose landmarks (``BodyLandmark`` order), in image pixels and normalised.
     public var landmarks: [PoseLandmark]
     /// The 33 landmarks in metres, origin between the hips, MediaPipe axes (x to the image right,
     /// y down, z away from the camera).
@@ -66,14 +66,4 @@ public struct PoseFrame: Sendable, Codable, Equatable {
         self.worldLandmarks = worldLandmarks; self.joints = joints; self.region = region
         self.detectorRan = detectorRan
     }
-}
-
-/// BlazePose's landmark order (index = raw value).
-public enum PoseLandmarkName: Int, CaseIterable, Sendable {
-    case nose, leftEyeInner, leftEye, leftEyeOuter, rightEyeInner, rightEye, rightEyeOuter
-    case leftEar, rightEar, mouthLeft, mouthRight
-    case leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
-    case leftPinky, rightPinky, leftIndex, rightIndex, leftThumb, rightThumb
-    case leftHip, rightHip, leftKnee, rightKnee, leftAnkle, rightAnkle
-    case leftHeel, rightHeel, leftFootIndex, rightFootIndex
 }

@@ -23,6 +23,7 @@ struct APIRoutes: Sendable {
             guard let job = try db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
             return try JSONResponse.make(JobView(job))
         }
+        api.get("landmarks") { _, _ in try JSONResponse.make(Landmarks()) }
         api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try db.sessions().compactMap(SessionSummary.init)]) }
         api.get("sessions/:id") { _, context in
             let id = try Self.id(context, "id", what: "session")
@@ -47,7 +48,7 @@ struct APIRoutes: Sendable {
             let path = state.media.derived(session: id, "thumb.jpg")
             if !FileManager.default.fileExists(atPath: path) {
                 // At the first contact: the player mid-stroke says more than the first frame.
-                let time = try db.shot(sessionId: id, index: 1)?.time ?? 1
+                let time = try db.shot(sessionId: id, index: 1)?.shot.time ?? 1
                 let source = record.filePath
                 do {
                     try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
@@ -122,6 +123,18 @@ struct APIRoutes: Sendable {
     /// The 202 body of an annotated video still being drawn.
     struct Drawing: Encodable { var state = "drawing"; var progress: Double }
 
+    /// `GET /api/landmarks`: the body-landmark vocabulary the pages draw with (``BodyLandmark``,
+    /// ``SkeletonJoints``), so no page spells a landmark's index itself.
+    struct Landmarks: Encodable {
+        /// BlazePose's 33 landmark names, in array order, and its skeleton edges as index pairs.
+        var landmarks = BodyLandmark.allCases.map(\.name)
+        var edges = BodyLandmark.edges.map { [$0.index, $1.index] }
+        /// The shot view's 17 joints (its `joints`, `bones`) and the hitting wrist's position among them per hand.
+        var joints = SkeletonJoints.names
+        var bones = SkeletonJoints.bones
+        var wrist = Dictionary(uniqueKeysWithValues: Hand.allCases.map { ($0.rawValue, SkeletonJoints.wristPosition(of: $0)) })
+    }
+
     /// One row of `GET /api/sessions`.
     struct SessionSummary: Encodable {
         var id: Int64
@@ -138,11 +151,11 @@ struct APIRoutes: Sendable {
         /// `nil` for a record that was never stored (fetched records always have an id).
         init?(_ r: SessionRecord) {
             guard let id = r.id else { return nil }
-            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.shotCount
-            consistency = r.consistency
-            let stats = try? JSONDecoder().decode(Report.Stats.self, from: Data(r.statsJSON.utf8))
-            meanForwardCm = stats?.forward?.meanCm; meanLateralCm = stats?.lateral?.meanCm
-            meanHeightCm = stats?.height?.meanCm; meanWristSpeedCmS = stats?.wristSpeed?.meanCmS
+            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.stats.shotCount
+            let stats = r.stats
+            consistency = stats.consistency
+            meanForwardCm = stats.forward?.meanCm; meanLateralCm = stats.lateral?.meanCm
+            meanHeightCm = stats.height?.meanCm; meanWristSpeedCmS = stats.wristSpeed?.meanCmS
         }
     }
 

@@ -51,7 +51,7 @@ struct ServerState: Sendable {
 public func buildApplication(
     configuration: ServerConfiguration,
     logger: Logger = Logger(label: "swingmaster"),
-    analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil
+    analyze: (@Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64)? = nil
 ) async throws -> some ApplicationProtocol {
     try configuration.check()
     let home = configuration.home ?? SwingmasterHome.url()

@@ -28,7 +28,7 @@ public struct JobRunner: Service {
     /// Where job and stage durations are recorded.
     let metrics: ServerMetrics
     /// Runs one analysis; injectable so tests can run a fast stand-in.
-    let analyze: @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64
+    let analyze: @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64
 
     public func run() async throws {
         let me = "serve-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
@@ -67,11 +67,10 @@ public struct JobRunner: Service {
         let throttle = Throttle(interval: Self.reportInterval)
         let cancelRequested = Flag()
         let stages = StageClock(metrics: metrics)
-        let report: @Sendable (Int, Double) -> Void = { stage, fraction in
+        let report: AnalysisProgress = { stage, fraction in
             stages.enter(stage)
             guard throttle.shouldFire(force: fraction >= 1) else { return }
-            let name = JobView.stageNames[min(max(stage, 1), 4) - 1]
-            if (try? db.reportJobProgress(id: id, stage: stage, stageName: name, progress: fraction)) == true {
+            if (try? db.reportJobProgress(id: id, stage: stage, progress: fraction)) == true {
                 cancelRequested.set()
             }
         }
@@ -215,7 +214,7 @@ final class Flag: @unchecked Sendable {
 extension JobRunner {
     /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range, stored through
     /// `SessionArchive` (the same document as `analyze --json`).
-    static func analysis(db: AppDatabase) -> @Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64 {
+    static func analysis(db: AppDatabase) -> @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64 {
         { job, report in
             let stored = try db.dominantHand()
             let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
@@ -223,15 +222,14 @@ extension JobRunner {
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
             options.biomech = BiomechParameters(hand: hand)
             let analyzer = try SessionAnalyzer(options: options)
-            let order = AnalysisStage.allCases.filter { $0 != .detectingVisualContacts }
             let path = job.mediaPath
-            // Stage 1 ("Extracting audio") first makes the browser-playable copy when one is needed,
-            // in the first half of the stage: both are reading the upload before the analysis proper.
-            let copied = try await makePlaybackCopy(job: job, db: db) { report(1, 0.5 * $0) }
+            // "Extracting audio" first makes the browser-playable copy when one is needed, in the first
+            // half of the stage: both are reading the upload before the analysis proper.
+            let copied = try await makePlaybackCopy(job: job, db: db) { report(.extractingAudio, 0.5 * $0) }
             let task = Task.detached {
                 try analyzer.analyze(path: path) { stage, fraction in
-                    guard let s = AnalysisStage(rawValue: stage), let n = order.firstIndex(of: s) else { return }
-                    report(n + 1, n == 0 && copied ? 0.5 + 0.5 * fraction : fraction)
+                    guard JobView.stages.contains(stage) else { return }
+                    report(stage, stage == .extractingAudio && copied ? 0.5 + 0.5 * fraction : fraction)
                 }
             }
             let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }

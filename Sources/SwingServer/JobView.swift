@@ -1,12 +1,14 @@
 import Foundation
+import SwingCore
 import SwingStore
 
 /// `JOB` of the HTTP API: `{"id", "state", "stage", "stageName", "progress", "sessionId", "error", …}`.
 public struct JobView: Codable, Sendable, Equatable {
     public var id: Int64
     public var state: JobState
-    /// 0 before the analysis starts, then 1…4.
+    /// 0 before the analysis starts, then 1…4: the position of the job's ``AnalysisStage`` in ``stages``.
     public var stage: Int
+    /// The stage's ``AnalysisStage/title``.
     public var stageName: String?
     public var progress: Double
     public var sessionId: Int64?
@@ -19,12 +21,17 @@ public struct JobView: Codable, Sendable, Equatable {
     public var startedAt: Date?
     public var finishedAt: Date?
 
-    /// The four stages as the pages name them, in order.
-    public static let stageNames = ["Extracting audio", "Detecting contacts", "Running body pose", "Computing statistics"]
+    /// The stages a job runs (the server analyses from the sound alone), numbered from 1 in this order.
+    public static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
+
+    /// The number of `stage` as jobs report it (0 for none, or a stage jobs do not run).
+    public static func number(of stage: AnalysisStage?) -> Int {
+        stage.flatMap { stages.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+    }
 
     public init(_ job: JobRecord) {
-        id = job.id ?? 0; state = job.state; stage = job.stage
-        stageName = job.stage >= 1 && job.stage <= 4 ? Self.stageNames[job.stage - 1] : nil
+        id = job.id ?? 0; state = job.state; stage = Self.number(of: job.stage)
+        stageName = stage > 0 ? job.stage?.title : nil
         progress = job.progress; sessionId = job.sessionId; error = job.error; errorCode = job.errorCode
         warnings = job.warnings; file = job.fileName; createdAt = job.createdAt; startedAt = job.startedAt
         finishedAt = job.finishedAt

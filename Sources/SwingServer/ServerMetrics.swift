@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
+import SwingCore
 import SwingStore
 
 /// The server's metrics for `GET /metrics`: swift-metrics counters, timers and gauges, exported in
@@ -52,10 +53,9 @@ struct ServerMetrics: Sendable {
         Timer(label: Name.jobSeconds, dimensions: [("state", state.rawValue)], factory: factory).recordSeconds(seconds)
     }
 
-    /// Stage `stage` (1–4, named as the job shows it) of a job took `seconds`.
-    func stage(_ stage: Int, seconds: Double) {
-        let name = JobView.stageNames[min(max(stage, 1), JobView.stageNames.count) - 1]
-        Timer(label: Name.stageSeconds, dimensions: [("stage", name)], factory: factory).recordSeconds(seconds)
+    /// Stage `stage` of a job took `seconds` (labelled as the job names it).
+    func stage(_ stage: AnalysisStage, seconds: Double) {
+        Timer(label: Name.stageSeconds, dimensions: [("stage", stage.title)], factory: factory).recordSeconds(seconds)
     }
 
     /// The text `GET /metrics` answers, with the jobs in the store counted by state now.
@@ -73,13 +73,13 @@ struct ServerMetrics: Sendable {
 final class StageClock: @unchecked Sendable {   // state guarded by `lock`
     private let lock = NSLock()
     private let metrics: ServerMetrics
-    private var current: (stage: Int, started: ContinuousClock.Instant)?
+    private var current: (stage: AnalysisStage, started: ContinuousClock.Instant)?
     let started = ContinuousClock.now
 
     init(metrics: ServerMetrics) { self.metrics = metrics }
 
     /// The job reports `stage`; a new stage ends the one before.
-    func enter(_ stage: Int) {
+    func enter(_ stage: AnalysisStage) {
         lock.lock(); defer { lock.unlock() }
         if let c = current, c.stage == stage { return }
         let now = ContinuousClock.now

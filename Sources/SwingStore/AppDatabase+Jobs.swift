@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwingCore
 
 /// Analysis jobs. Every statement is plain SQL that PostgreSQL runs too (a later store moves there), and
 /// a claim is one conditional UPDATE, so two workers can never take the same job.
@@ -44,7 +45,7 @@ extension AppDatabase {
             while let candidate = try JobRecord.filter(JobRecord.Columns.state == JobState.queued)
                 .order(JobRecord.Columns.createdAt, JobRecord.Columns.id).fetchOne(db), let id = candidate.id {
                 try db.execute(sql: """
-                    UPDATE job SET state = 'running', workerId = ?, startedAt = ?, heartbeatAt = ?, stage = 0, progress = 0
+                    UPDATE job SET state = 'running', workerId = ?, startedAt = ?, heartbeatAt = ?, stage = NULL, progress = 0
                     WHERE id = ? AND state = 'queued'
                     """, arguments: [workerId, now, now, id])
                 if db.changesCount == 1 { return try JobRecord.fetchOne(db, key: id) }
@@ -56,10 +57,10 @@ extension AppDatabase {
     /// Records progress (and the worker's heartbeat) of a running job.
     /// - Returns: Whether cancellation was requested (the worker should stop).
     @discardableResult
-    public func reportJobProgress(id: Int64, stage: Int, stageName: String, progress: Double, now: Date = Date()) throws -> Bool {
+    public func reportJobProgress(id: Int64, stage: AnalysisStage, progress: Double, now: Date = Date()) throws -> Bool {
         try write("record the job's progress") { db in
-            try db.execute(sql: "UPDATE job SET stage = ?, stageName = ?, progress = ?, heartbeatAt = ? WHERE id = ? AND state = 'running'",
-                           arguments: [stage, stageName, min(max(progress, 0), 1), now, id])
+            try db.execute(sql: "UPDATE job SET stage = ?, progress = ?, heartbeatAt = ? WHERE id = ? AND state = 'running'",
+                           arguments: [stage, min(max(progress, 0), 1), now, id])
             return try Bool.fetchOne(db, sql: "SELECT cancelRequested FROM job WHERE id = ?", arguments: [id]) ?? true
         }
     }
@@ -99,7 +100,7 @@ extension AppDatabase {
     @discardableResult
     public func requeueJobs(workerId: String? = nil, staleBefore: Date? = nil) throws -> Int {
         try write("re-queue interrupted jobs") { db in
-            let reset = "UPDATE job SET state = 'queued', workerId = NULL, stage = 0, progress = 0, cancelRequested = 0 WHERE state = 'running'"
+            let reset = "UPDATE job SET state = 'queued', workerId = NULL, stage = NULL, progress = 0, cancelRequested = 0 WHERE state = 'running'"
             if let workerId {
                 try db.execute(sql: reset + " AND workerId = ?", arguments: [workerId])
             } else {

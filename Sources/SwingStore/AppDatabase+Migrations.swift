@@ -1,4 +1,5 @@
 import GRDB
+import SwingBiomech
 import SwingCore
 
 extension AppDatabase {
@@ -158,6 +159,88 @@ extension AppDatabase {
         // A detection run keeps its interpreter's one-line summary (the studio's run lists show it).
         migrator.registerMigration("v8-run-summary") { db in
             try db.alter(table: "detectionSession") { t in t.add(column: "summary", .text) }
+        }
+        // One shape for a shot: each row holds the shot as the session document has it (a JSON column the
+        // record decodes into `Shot`) and its posed frames (a JSON column), instead of a column per field
+        // with the arc and the frames as JSON text. Sessions with a document take their shots from it (it
+        // has contactTime and groundCm, which the columns never had); older ones are built from the
+        // columns (contactTime = the heard time, as their documents were always rebuilt). `index` is
+        // generated from the shot and keys the row; the enum values are checked inside the JSON. The
+        // pre-v3 `jointsJSON` is carried over untouched (read by nothing, dropped by nothing). The
+        // session's statistics become one JSON column too, with the `shotCount` / `consistency` copies
+        // folded into it (the statistics' own `shotCount` wins where it was written).
+        migrator.registerMigration("v9-shot-json") { db in
+            // Structural checks only: a migration is history and must write the same schema whatever the
+            // enums become, and SQLite cannot change a CHECK later, so the values inside the JSON are
+            // checked where they are decoded, not here.
+            try db.execute(sql: """
+                CREATE TABLE shotNew (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sessionId INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                    shot TEXT NOT NULL CHECK (
+                        json_valid(shot)
+                        AND json_type(shot, '$.index') = 'integer'
+                        AND json_type(shot, '$.status') = 'text'),
+                    frames TEXT CHECK (frames IS NULL OR json_valid(frames)),
+                    jointsJSON TEXT,
+                    "index" INTEGER GENERATED ALWAYS AS (json_extract(shot, '$.index')) VIRTUAL,
+                    UNIQUE (sessionId, "index"))
+                """)
+            try db.execute(sql: """
+                INSERT INTO shotNew (id, sessionId, shot, frames, jointsJSON)
+                SELECT s.id, s.sessionId,
+                    COALESCE(
+                        (SELECT j.value FROM session d,
+                             json_each(CASE WHEN json_valid(d.documentJSON) THEN d.documentJSON END, '$.session.shots') j
+                         WHERE d.id = s.sessionId AND json_extract(j.value, '$.index') = s."index"),
+                        json_object(
+                            'index', s."index", 'time', s.time, 'contactTime', s.time, 'confidence', s.confidence,
+                            'status', s.status,
+                            'contact', CASE WHEN s.forwardCm IS NOT NULL AND s.lateralCm IS NOT NULL AND s.heightCm IS NOT NULL
+                                THEN json_object('forwardCm', s.forwardCm, 'lateralCm', s.lateralCm, 'heightCm', s.heightCm) END,
+                            'wristSpeedCmS', s.wristSpeedCmS, 'classification', s.classification,
+                            'contactVideoFrame', s.contactVideoFrame,
+                            'arc', CASE WHEN json_valid(s.arcJSON) AND json_type(s.arcJSON, '$.body') = 'array'
+                                THEN json(s.arcJSON) END,
+                            'source', s.source, 'visualOffsetMs', s.visualOffsetMs)),
+                    CASE WHEN json_valid(s.framesJSON) THEN s.framesJSON END,
+                    s.jointsJSON
+                FROM shot s
+                """)
+            try db.drop(table: "shot")
+            try db.rename(table: "shotNew", to: "shot")
+
+            try db.alter(table: "session") { t in t.rename(column: "statsJSON", to: "stats") }
+            try db.execute(sql: """
+                UPDATE session SET stats = CASE
+                    WHEN json_valid(stats) AND json_type(stats) = 'object' THEN
+                        CASE WHEN json_type(stats, '$.shotCount') = 'integer' THEN stats
+                             ELSE json_set(stats, '$.shotCount', shotCount) END
+                    ELSE json_object('shotCount', shotCount, 'consistency', consistency) END
+                """)
+            try db.alter(table: "session") { t in
+                t.drop(column: "shotCount")
+                t.drop(column: "consistency")
+            }
+        }
+        // A job's stage is the analysis' typed stage (its raw value, checked), not a number beside a name
+        // the server made up: NULL before the analysis starts. Stages 1…4 of the old numbering map to the
+        // four stages a job runs.
+        migrator.registerMigration("v10-job-stage") { db in
+            // No CHECK on the names: the stages may grow, and SQLite cannot change a CHECK later.
+            try db.alter(table: "job") { t in
+                t.add(column: "analysisStage", .text)
+            }
+            try db.execute(sql: """
+                UPDATE job SET analysisStage = CASE stage
+                    WHEN 1 THEN 'extracting audio' WHEN 2 THEN 'detecting contacts'
+                    WHEN 3 THEN 'running body pose' WHEN 4 THEN 'computing statistics' END
+                """)
+            try db.alter(table: "job") { t in
+                t.drop(column: "stage")
+                t.drop(column: "stageName")
+                t.rename(column: "analysisStage", to: "stage")
+            }
         }
         return migrator
     }

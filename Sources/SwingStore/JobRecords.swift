@@ -1,5 +1,9 @@
 import Foundation
 import GRDB
+import SwingCore
+
+/// A job's stage is stored as its raw value; the schema's CHECK lists the same values.
+extension AnalysisStage: DatabaseValueConvertible {}
 
 /// Where an analysis job is. `queued` → `running` → `done` | `failed` | `cancelled`; a running job whose
 /// worker stopped (shutdown, crash) goes back to `queued`.
@@ -18,10 +22,8 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public static let databaseTableName = "job"
     public var id: Int64?
     public var state: JobState
-    /// 0 before the analysis starts, then 1…4 (extracting audio, detecting contacts, running body pose,
-    /// computing statistics).
-    public var stage: Int
-    public var stageName: String?
+    /// The stage the analysis reported last; `nil` before it starts (and after a re-queue).
+    public var stage: AnalysisStage?
     /// Progress of the current stage, 0…1.
     public var progress: Double
     /// The sentence a failed job ends with, and its status code (the CLI's exit code).
@@ -62,7 +64,7 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     /// A queued job for an uploaded file.
     public init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
                 duration: Double?, warnings: [String] = [], createdAt: Date = Date()) {
-        id = nil; state = .queued; stage = 0; stageName = nil; progress = 0; error = nil; errorCode = nil
+        id = nil; state = .queued; stage = nil; progress = 0; error = nil; errorCode = nil
         warningsJSON = warnings.isEmpty ? nil : (try? String(decoding: JSONEncoder().encode(warnings), as: UTF8.self))
         sessionId = nil; self.mediaSHA256 = mediaSHA256; self.mediaPath = mediaPath; self.fileName = fileName
         playbackPath = nil; self.hand = hand; self.start = start; self.duration = duration; cancelRequested = false

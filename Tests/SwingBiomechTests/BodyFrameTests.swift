@@ -18,10 +18,10 @@ import SwingCore
                                              parameters: BiomechParameters())
         let shot = try #require(result.shots.first)
         #expect(shot.status == .ok)
-        #expect(abs(try #require(shot.forwardCm) - 41.2) < tol)
-        #expect(abs(try #require(shot.lateralCm) - 58.0) < tol)
+        #expect(abs(try #require(shot.contact?.forwardCm) - 41.2) < tol)
+        #expect(abs(try #require(shot.contact?.lateralCm) - 58.0) < tol)
         // g = min foot up = −0.97 m in every frame → height = −0.7 cm + 97 cm.
-        #expect(abs(try #require(shot.heightCm) - 96.3) < tol)
+        #expect(abs(try #require(shot.contact?.heightCm) - 96.3) < tol)
         #expect(abs(try #require(shot.groundCm) + 97) < tol)
         #expect(shot.classification == .optimal)
     }
@@ -44,20 +44,20 @@ import SwingCore
         let l = BiomechAnalyzer.analyze(track: left, contacts: contacts, parameters: p)
         for (a, b) in zip(r.shots, l.shots) {
             #expect(a.status == .ok && b.status == .ok)
-            #expect(abs((a.forwardCm ?? .nan) - (b.forwardCm ?? .nan)) < tol)
-            #expect(abs((a.lateralCm ?? .nan) - (b.lateralCm ?? .nan)) < tol)
-            #expect(abs((a.heightCm ?? .nan) - (b.heightCm ?? .nan)) < tol)
+            #expect(abs((a.contact?.forwardCm ?? .nan) - (b.contact?.forwardCm ?? .nan)) < tol)
+            #expect(abs((a.contact?.lateralCm ?? .nan) - (b.contact?.lateralCm ?? .nan)) < tol)
+            #expect(abs((a.contact?.heightCm ?? .nan) - (b.contact?.heightCm ?? .nan)) < tol)
             #expect(abs((a.wristSpeedCmS ?? .nan) - (b.wristSpeedCmS ?? .nan)) < 1e-7)
         }
         // …and using the wrong hand on the mirrored track is visibly different (the test can fail).
         p.hand = .right
         let wrong = BiomechAnalyzer.analyze(track: left, contacts: contacts, parameters: p)
-        #expect(abs((wrong.shots[0].lateralCm ?? 0) - (r.shots[0].lateralCm ?? 0)) > 1)
+        #expect(abs((wrong.shots[0].contact?.lateralCm ?? 0) - (r.shots[0].contact?.lateralCm ?? 0)) > 1)
     }
 
     @Test func frameWithStackedHipsHasNoBodyFrame() {
         var w = Skeleton().world
-        w[Landmark.rightHip] = w[Landmark.leftHip] + Vec3(x: 0, y: -0.2, z: 0)
+        w[BodyLandmark.rightHip] = w[BodyLandmark.leftHip] + Vec3(x: 0, y: -0.2, z: 0)
         #expect(BodyFrame(world: w, hand: .right) == nil)
         #expect(BodyFrame(world: Array(w.prefix(17)), hand: .right) == nil)
     }

@@ -17,24 +17,28 @@ import SwingCore
         }
     }
 
-    func shot(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters()) throws -> ShotMetrics {
+    func shot(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters()) throws -> Shot {
+        try measured(track, at: time, p).shot
+    }
+
+    func measured(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters()) throws -> MeasuredShot {
         try #require(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: time, confidence: 0.8)],
-                                             parameters: p).shots.first)
+                                             parameters: p).measured.first)
     }
 
     @Test func metricsAreInterpolatedLinearlyBetweenTheFramesAroundContact() throws {
         let track = try steppedTrack()
         let t0 = 60.0 / 60, t1 = 61.0 / 60
         let s = try shot(track, at: t0 + 0.3 * (t1 - t0))
-        #expect(abs(try #require(s.forwardCm) - 36) < 1e-6)     // 30 + 0.3 · 20
-        #expect(abs(try #require(s.heightCm) - (97 + 3)) < 1e-6) // up 0 → 10 cm, 30 % of the way
-        #expect(s.contactTrackIndex == 60)                             // nearest frame
+        #expect(abs(try #require(s.contact?.forwardCm) - 36) < 1e-6)     // 30 + 0.3 · 20
+        #expect(abs(try #require(s.contact?.heightCm) - (97 + 3)) < 1e-6) // up 0 → 10 cm, 30 % of the way
+        #expect(s.contactFrame == 60)                             // nearest frame
     }
 
     @Test func contactExactlyOnAFrameUsesThatFrame() throws {
         let s = try shot(try steppedTrack(), at: 61.0 / 60)
-        #expect(abs(try #require(s.forwardCm) - 50) < tol)
-        #expect(s.contactTrackIndex == 61)
+        #expect(abs(try #require(s.contact?.forwardCm) - 50) < tol)
+        #expect(s.contactFrame == 61)
     }
 
     @Test func soundDelayShiftsTheContactEarlier() throws {
@@ -43,14 +47,14 @@ import SwingCore
         // audio 1.0 + 0.7 frame; minus 10 ms (0.6 frame) → 0.1 of the way from frame 60 to 61.
         let s = try shot(try steppedTrack(), at: 1.0 + 0.7 / 60 + 0.0, p)
         #expect(abs(s.contactTime - (1.0 + 0.7 / 60 - 0.010)) < 1e-12)
-        #expect(abs(try #require(s.forwardCm) - 32) < 1e-6)
+        #expect(abs(try #require(s.contact?.forwardCm) - 32) < 1e-6)
     }
 
     @Test func framesWithoutPoseAreSkippedWhenInterpolating() throws {
         // Frame 61 missing: interpolate between 60 (0.30) and 62 (0.50) at the midpoint of 60…62.
-        let s = try shot(try steppedTrack(missing: [61]), at: 61.0 / 60)
-        #expect(abs(try #require(s.forwardCm) - 40) < 1e-6)
-        #expect(s.windowFrames.contains(61) == false)
+        let m = try measured(try steppedTrack(missing: [61]), at: 61.0 / 60)
+        #expect(abs(try #require(m.shot.contact?.forwardCm) - 40) < 1e-6)
+        #expect(m.windowFrames.contains(61) == false)
     }
 
     @Test func contactOutsideTheTrackOrWithoutPoseIsNoPerson() throws {
@@ -63,16 +67,16 @@ import SwingCore
         #expect(r.shots.map(\.index) == [1, 2, 3, 4])
         #expect(r.stats.shotCount == 1)
         // Only posed frames after t_c: the nearest one (frame 40) is held, not extrapolated.
-        #expect(abs((r.shots[2].forwardCm ?? 0) - 30) < tol)
+        #expect(abs((r.shots[2].contact?.forwardCm ?? 0) - 30) < tol)
     }
 
     @Test func oneFrameWindowUsesThatFrame() throws {
         var p = BiomechParameters()
         p.windowBefore = 0.001; p.windowAfter = 0.001
         let s = try shot(try steppedTrack(), at: 61.0 / 60)
-        let narrow = BiomechAnalyzer.analyze(track: try steppedTrack(), contacts: [ContactEvent(time: 61.0 / 60, confidence: 1)], parameters: p).shots[0]
+        let narrow = BiomechAnalyzer.analyze(track: try steppedTrack(), contacts: [ContactEvent(time: 61.0 / 60, confidence: 1)], parameters: p).measured[0]
         #expect(narrow.windowFrames == [61])
-        #expect(narrow.forwardCm == s.forwardCm)
+        #expect(narrow.shot.contact?.forwardCm == s.contact?.forwardCm)
     }
 
     @Test func groundIsTheMedianOfTheWindowFramesLowestFoot() throws {
@@ -86,7 +90,7 @@ import SwingCore
         }
         let s = try shot(track, at: 0.1)
         #expect(abs(try #require(s.groundCm) + 96) < tol)
-        #expect(abs(try #require(s.heightCm) - 96) < tol)
+        #expect(abs(try #require(s.contact?.heightCm) - 96) < tol)
     }
 
     @Test func wristSpeedUsesFramesThreeEitherSideInWorldAxes() throws {
@@ -96,7 +100,7 @@ import SwingCore
             var sk = Skeleton()
             sk.heading = 0.5 * t
             var s = sk.sample(at: t)
-            s.world[Landmark.rightWrist] = sk.pelvis + Vec3(x: 0.3, y: 0, z: 0.2) + v * t
+            s.world[BodyLandmark.rightWrist] = sk.pelvis + Vec3(x: 0.3, y: 0, z: 0.2) + v * t
             return s
         }
         let s = try shot(track, at: 0.5)
@@ -108,14 +112,14 @@ import SwingCore
         // 8 fps keeps every time exact in binary, so the tie below is a real tie.
         let track = try makeTrack(fps: 8, count: 20) { _, t in
             var s = Skeleton().sample(at: t)
-            s.world[Landmark.rightWrist] = Skeleton().pelvis + Vec3(x: t * t, y: 0, z: 0)
+            s.world[BodyLandmark.rightWrist] = Skeleton().pelvis + Vec3(x: t * t, y: 0, z: 0)
             return s
         }
         // Nearest frame 1 (t = 0.125): indices −2 → 0 and 4 → speed (0 + 0.5) m/s.
         #expect(abs(try #require(try shot(track, at: 0.125).wristSpeedCmS) - 50) < 1e-9)
         // Tie between frames 5 and 6 (t = 0.6875) → frame 5: indices 2 and 8 → (0.25 + 1.0) m/s.
         let tie = try shot(track, at: 0.6875)
-        #expect(tie.contactTrackIndex == 5)
+        #expect(tie.contactFrame == 5)
         #expect(abs(try #require(tie.wristSpeedCmS) - 125) < 1e-9)
         // Nearest frame 19 (last): indices 16 and 19 → (2.0 + 2.375) m/s.
         #expect(abs(try #require(try shot(track, at: 2.375).wristSpeedCmS) - 437.5) < 1e-9)
@@ -131,10 +135,10 @@ import SwingCore
         var p = BiomechParameters()
         p.contactFrame = .bestConfidence
         let s = try shot(track, at: 61.0 / 60, p)
-        #expect(s.contactTrackIndex == 63)
-        #expect(abs(try #require(s.forwardCm) - 63) < 1e-9)
+        #expect(s.contactFrame == 63)
+        #expect(abs(try #require(s.contact?.forwardCm) - 63) < 1e-9)
         // Interpolate mode on the same input gives frame 61's value.
-        #expect(abs(try #require(try shot(track, at: 61.0 / 60).forwardCm) - 61) < 1e-9)
+        #expect(abs(try #require(try shot(track, at: 61.0 / 60).contact?.forwardCm) - 61) < 1e-9)
     }
 
     @Test func bestConfidenceFallsBackToMeanVisibilityAndPrefersTheNearerFrame() throws {
@@ -148,6 +152,6 @@ import SwingCore
         var p = BiomechParameters()
         p.contactFrame = .bestConfidence
         // Frames 58 and 64 tie on confidence; 64 is 2 frames from t_c (frame 62), 58 is 4.
-        #expect(try shot(track, at: 62.0 / 60, p).contactTrackIndex == 64)
+        #expect(try shot(track, at: 62.0 / 60, p).contactFrame == 64)
     }
 }

@@ -75,9 +75,9 @@ import SwingCore
                 #expect(abs(a.contactTime - b.contactTime) < 1e-12)
                 guard a.status == .ok, let bc = b.contact else { noPerson += 1; continue }
                 okShots += 1
-                #expect(abs((a.forwardCm ?? .nan) - bc.forwardCm) < 1e-3, "\(where_)")
-                #expect(abs((a.lateralCm ?? .nan) - bc.lateralCm) < 1e-3, "\(where_)")
-                #expect(abs((a.heightCm ?? .nan) - bc.heightCm) < 1e-3, "\(where_)")
+                #expect(abs((a.contact?.forwardCm ?? .nan) - bc.forwardCm) < 1e-3, "\(where_)")
+                #expect(abs((a.contact?.lateralCm ?? .nan) - bc.lateralCm) < 1e-3, "\(where_)")
+                #expect(abs((a.contact?.heightCm ?? .nan) - bc.heightCm) < 1e-3, "\(where_)")
                 #expect(abs((a.wristSpeedCmS ?? .nan) - (b.wristSpeedCmS ?? .nan)) < 1e-3, "\(where_)")
                 #expect(a.classification?.rawValue == b.classification, "\(where_)")
             }

@@ -28,12 +28,12 @@ struct Skeleton {
 
     var world: [Vec3] {
         var w = (0..<33).map { i in point(forward: 0.05 * Double(i % 3), right: 0.01 * Double(i % 5), up: 0.02 * Double(i)) }
-        w[Landmark.leftHip] = pelvis - right * halfWidth - up * hipTilt
-        w[Landmark.rightHip] = pelvis + right * halfWidth + up * hipTilt
+        w[BodyLandmark.leftHip] = pelvis - right * halfWidth - up * hipTilt
+        w[BodyLandmark.rightHip] = pelvis + right * halfWidth + up * hipTilt
         let lateralSign = hand == .right ? 1.0 : -1.0
-        let wristIndex = hand == .right ? Landmark.rightWrist : Landmark.leftWrist
+        let wristIndex = hand == .right ? BodyLandmark.rightWrist : BodyLandmark.leftWrist
         w[wristIndex] = point(forward: wrist.x, right: lateralSign * wrist.y, up: wrist.z)
-        for (k, i) in Landmark.feet.enumerated() { w[i] = point(forward: 0.1 * Double(k), right: 0.2 - 0.1 * Double(k), up: feetUp[k]) }
+        for (k, i) in BodyLandmark.feet.enumerated() { w[i] = point(forward: 0.1 * Double(k), right: 0.2 - 0.1 * Double(k), up: feetUp[k]) }
         return w
     }
 

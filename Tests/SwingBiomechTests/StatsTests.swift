@@ -40,7 +40,7 @@ import SwingCore
             // so min/max/mean speeds are distinct and the contact metrics stay exact.
             var s = sk.sample(at: t)
             let dx = Double(k + 1) * (t - (0.5 + Double(k)))
-            s.world[Landmark.rightWrist] = s.world[Landmark.rightWrist] + Vec3(x: dx, y: 0, z: 0)
+            s.world[BodyLandmark.rightWrist] = s.world[BodyLandmark.rightWrist] + Vec3(x: dx, y: 0, z: 0)
             return s
         }
         let contacts = [0.5, 1.5, 2.5].map { ContactEvent(time: $0 + 1e-9, confidence: 1) }
@@ -85,7 +85,7 @@ import SwingCore
         }
         let s = BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 1)],
                                         parameters: BiomechParameters()).shots[0]
-        #expect(abs((s.forwardCm ?? 0) - 100) < 1e-9)
+        #expect(abs((s.contact?.forwardCm ?? 0) - 100) < 1e-9)
         let arc = try #require(s.arc)
         #expect(arc.body.count == 91)   // t 0.0 … 1.5 at 60 fps
         let atContact = try #require(arc.body.first { abs($0.time - 1.0) < 1e-12 })

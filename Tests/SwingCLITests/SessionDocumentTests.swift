@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 import SwingTestSupport
 import Testing
 import SwingMedia
@@ -46,7 +47,7 @@ import SwingStore
         // reported contact point (the metrics interpolate between the frames either side of contactTime;
         // frames are stored to 0.1 cm, so 0.1 cm of slack).
         #expect(document.session.width == 1280 && document.session.height == 720)
-        let wrist = try #require(ShotJoints.names.firstIndex(of: "rightWrist"))
+        let wrist = SkeletonJoints.wristPosition(of: .right)
         for shot in document.session.shots where shot.status == .ok {
             let view = try #require(try SessionArchive.shotView(id: id, number: shot.index, in: db))
             #expect(view.shot == shot && view.shotCount == document.session.shots.count)
@@ -67,8 +68,8 @@ import SwingStore
             // pixels; the arc is smoothed, so it passes within a few pixels, not through every joint).
             let arc = try #require(shot.arc?.image)
             let gaps = view.frames.compactMap { frame -> Double? in
-                guard let joint = frame.image?[wrist], let point = arc.first(where: { abs($0[2] - frame.time) < 1e-6 }) else { return nil }
-                return hypot(point[0] - joint[0], point[1] - joint[1])
+                guard let joint = frame.image?[wrist], let point = arc.first(where: { abs($0.time - frame.time) < 1e-6 }) else { return nil }
+                return hypot(point.x - joint[0], point.y - joint[1])
             }.sorted()
             #expect(gaps.count > 5 && gaps[gaps.count / 2] < 15, "shot \(shot.index): arc to wrist \(gaps) px")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SwingTestSupport
 import Testing
+import SwingBiomech
 import SwingCore
 import SwingStore
 
@@ -20,13 +21,13 @@ import SwingStore
         for (name, seconds, consistency) in [("monday.mp4", 1_700_000_000.0, 63.5), ("tuesday.mp4", 1_700_090_000.0, 71.25)] {
             let session = SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "0", count: 64),
                                      createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
-                                     hand: .right, statsJSON: #"{"shotCount":2,"consistency":\#(consistency)}"#,
-                                     shotCount: 2, consistency: consistency)
+                                     hand: .right, stats: SessionStats(shotCount: 2, consistency: consistency))
             let shots = [
-                ShotRecord(index: 1, time: 3.412, confidence: 0.91, status: .ok, forwardCm: 41.2, lateralCm: 58,
-                        heightCm: 96.3, wristSpeedCmS: 812, classification: .optimal, contactVideoFrame: 205,
-                        arcJSON: #"{"body":[[40.0,57.0,95.0,3.4]]}"#, jointsJSON: "[]"),
-                ShotRecord(index: 2, time: 7.5, confidence: 0.5, status: .noPerson),
+                ShotRecord(Shot(index: 1, time: 3.412, contactTime: 3.412, confidence: 0.91, status: .ok,
+                                contact: ContactPoint(forwardCm: 41.2, lateralCm: 58, heightCm: 96.3), wristSpeedCmS: 812,
+                                classification: .optimal, contactVideoFrame: 205,
+                                arc: SwingArc(body: [ArcPoint(forwardCm: 40, lateralCm: 57, heightCm: 95, time: 3.4)], image: nil))),
+                ShotRecord(Shot(index: 2, time: 7.5, contactTime: 7.5, confidence: 0.5)),
             ]
             ids.append(try db.saveSession(session, shots: shots))
         }

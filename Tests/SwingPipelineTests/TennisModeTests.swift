@@ -57,7 +57,7 @@ import SwingVision
     @Test func theSkeletonJoinsTheShotViewsJointsAsLandmarks() {
         let s = PoseSkeleton.blazePose
         #expect(s.names.count == 33 && s.names[0] == "nose" && s.names[16] == "rightWrist")
-        #expect(s.bones.count == ShotJoints.bones.count)
+        #expect(s.bones.count == SkeletonJoints.bones.count)
         // Left shoulder–left elbow, in BlazePose's numbering.
         #expect(s.bones.contains([11, 13]))
     }

@@ -3,6 +3,7 @@ import SwingTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SwingBiomech
 import SwingCore
 import SwingMedia
 import SwingPipeline
@@ -46,6 +47,14 @@ import Testing
             #expect(status == .ok)
             let frames = try #require(shot["frames"] as? [[String: Any]])
             #expect(frames.count > 5)
+            // The pages find the hitting wrist's row through the landmark vocabulary, not by spelling it.
+            let (_, vocabulary) = try await client.json("/api/landmarks")
+            let joints = try #require(vocabulary["joints"] as? [String])
+            #expect(joints == shot["joints"] as? [String])
+            #expect((shot["bones"] as? [[Int]]) == vocabulary["bones"] as? [[Int]])
+            let wrist = try #require((vocabulary["wrist"] as? [String: Int])?["right"])
+            #expect(joints[wrist] == "rightWrist" && (vocabulary["wrist"] as? [String: Int])?["left"].map { joints[$0] } == "leftWrist")
+            #expect((vocabulary["landmarks"] as? [String])?.count == 33 && (vocabulary["edges"] as? [[Int]])?.count == 35)
             let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
             #expect(missing == .notFound && (error["error"] as? String).map(ErrorSentence.isWellFormed) == true)
 
@@ -108,10 +117,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestServer.demoVideo, to: own)
         let db = try server.database()
-        let stats = #"{"shotCount":0}"#
         let id = try db.saveSession(SessionRecord(filePath: own.path, fileSHA256: try SHA256.hex(ofFile: own.path),
-                                                  durationSeconds: 6, fps: 30, hand: .right, statsJSON: stats,
-                                                  shotCount: 0, consistency: nil), shots: [])
+                                                  durationSeconds: 6, fps: 30, hand: .right,
+                                                  stats: SessionStats(shotCount: 0)), shots: [])
         try await server.run { client in
             let thumb = try await client.execute(uri: "/api/sessions/\(id)/thumbnail.jpg", method: .get, headers: [:], body: nil)
             #expect(thumb.status == .ok)
@@ -212,7 +220,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { _, report in
-            report(2, 0.5)
+            report(.detectingContacts, 0.5)
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until cancelled
         }) { client in
             let r = try await client.upload(video)
@@ -242,7 +250,7 @@ import Testing
         let started = Flag()
         let job = JobBox()
         try await server.run(analyze: { _, report in
-            report(3, 0.5)
+            report(.runningPose, 0.5)
             started.set()
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until the shutdown cancels it
         }, keepHome: true) { client in
@@ -259,7 +267,7 @@ import Testing
 
         try await server.run(analyze: { job, _ in
             try db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
-                                             hand: .right, statsJSON: #"{"shotCount":0}"#, shotCount: 0, consistency: nil), shots: [])
+                                             hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
         }) { client in
             let final = try await client.waitForJob(id, timeout: 30)
             #expect(final["state"] as? String == "done", "\(final)")
@@ -276,7 +284,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { job, report in
-            for stage in 1...3 {
+            for stage in JobView.stages.prefix(3) {
                 report(stage, 0.5)
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -314,7 +322,7 @@ import Testing
         let server = try TestServer()
         let video = try Data(contentsOf: TestServer.demoVideo)
         try await server.run(analyze: { job, report in
-            report(1, 0.3)
+            report(.extractingAudio, 0.3)
             try await Task.sleep(for: .milliseconds(300))
             throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in

@@ -28,7 +28,7 @@ struct TestServer {
 
     /// Runs `body` against an application with the real analysis, or `analyze` when given.
     /// - Parameter keepHome: Leave the home for a later run (a restart); the last run removes it.
-    func run(analyze: (@Sendable (JobRecord, @escaping @Sendable (Int, Double) -> Void) async throws -> Int64)? = nil,
+    func run(analyze: (@Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64)? = nil,
              keepHome: Bool = false,
              _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         defer { if !keepHome { try? FileManager.default.removeItem(at: home) } }

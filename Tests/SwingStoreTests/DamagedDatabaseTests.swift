@@ -16,7 +16,7 @@ struct DamagedDatabaseTests {
             let db = try AppDatabase.open(home: home)
             for i in 0..<40 {
                 var s = SessionStoreTests.newSession("s\(i).mp4", at: Double(i))
-                s.statsJSON = String(repeating: "x", count: 2000)
+                s.fileName = String(repeating: "x", count: 2000)
                 try db.saveSession(s, shots: (1...5).map(SessionStoreTests.shot))
             }
             // Everything into the main file, the WAL emptied: the damage below is all there is.
@@ -35,7 +35,7 @@ struct DamagedDatabaseTests {
         #expect {
             let db = try AppDatabase.open(home: home)
             for s in try db.sessions() { _ = try db.session(id: s.id ?? 0) }
-            _ = try db.reader.read { try Int.fetchOne($0, sql: "SELECT sum(length(statsJSON)) FROM session") }
+            _ = try db.reader.read { try Int.fetchOne($0, sql: "SELECT sum(length(fileName)) FROM session") }
         } throws: { error in
             let sentence = (error as? StoreError)?.description ?? "\(error)"
             return sentence.contains("damaged") && sentence.contains("left as it is")

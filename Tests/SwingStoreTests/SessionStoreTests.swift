@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SwingBiomech
 import SwingCore
 @testable import SwingStore
 
@@ -7,13 +8,15 @@ import SwingCore
     static func newSession(_ name: String, at seconds: Double) -> SessionRecord {
         SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
                    createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
-                   hand: .right, statsJSON: #"{"shotCount":2}"#, shotCount: 2, consistency: 63.5)
+                   hand: .right, stats: SessionStats(shotCount: 2, consistency: 63.5))
     }
 
     static func shot(_ index: Int) -> ShotRecord {
-        ShotRecord(index: index, time: Double(index) * 2.5, confidence: 0.9, status: .ok,
-                forwardCm: 41.2, lateralCm: 58, heightCm: 96.3, wristSpeedCmS: 812,
-                classification: .optimal, contactVideoFrame: 150 * index, arcJSON: "[]", jointsJSON: "[]")
+        ShotRecord(Shot(index: index, time: Double(index) * 2.5, contactTime: Double(index) * 2.5, confidence: 0.9, status: .ok,
+                        contact: ContactPoint(forwardCm: 41.2, lateralCm: 58, heightCm: 96.3), wristSpeedCmS: 812,
+                        classification: .optimal, contactVideoFrame: 150 * index,
+                        arc: SwingArc(body: [ArcPoint(forwardCm: 40, lateralCm: 57, heightCm: 95, time: 2.4)], image: nil)),
+                   frames: [ShotFrame(time: 2.4, videoFrame: 144, image: nil, body: [[40, 57, 95]])])
     }
 
     @Test func dominantHandIsAskedOnceThenRemembered() throws {
@@ -27,15 +30,15 @@ import SwingCore
 
     @Test func sessionRoundTripsWithShotsInOrder() throws {
         let db = try AppDatabase.empty()
-        let noPerson = ShotRecord(index: 3, time: 9, confidence: 0.5, status: .noPerson)
+        let noPerson = ShotRecord(Shot(index: 3, time: 9, contactTime: 9, confidence: 0.5))
         let id = try db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
                                     shots: [Self.shot(2), Self.shot(1), noPerson])
         let detail = try #require(try db.session(id: id))
         #expect(detail.session.fileName == "a.mp4")
-        #expect(detail.session.consistency == 63.5 && detail.session.hand == .right)
-        #expect(detail.shots.map(\.index) == [1, 2, 3])
-        #expect(detail.shots[0].forwardCm == 41.2 && detail.shots[0].contactVideoFrame == 150)
-        #expect(detail.shots[2].forwardCm == nil && detail.shots[2].status == .noPerson)
+        #expect(detail.session.stats.consistency == 63.5 && detail.session.hand == .right)
+        #expect(detail.shots.map(\.shot.index) == [1, 2, 3])
+        #expect(detail.shots[0] == Self.shot(1).stored(id: detail.shots[0].id, sessionId: id))
+        #expect(detail.shots[2].shot.contact == nil && detail.shots[2].shot.status == .noPerson && detail.shots[2].frames == nil)
     }
 
     @Test func aFailingShotInsertLeavesNoSession() throws {
@@ -93,5 +96,14 @@ import SwingCore
             _ = try AppDatabase.open(home: URL(fileURLWithPath: "/proc/swingmaster-nope"))
         }
         #expect(error?.statusCode == StatusCode.databaseError)
+    }
+}
+
+extension ShotRecord {
+    /// The record as the store gives it back.
+    func stored(id: Int64?, sessionId: Int64) -> ShotRecord {
+        var r = self
+        r.id = id; r.sessionId = sessionId
+        return r
     }
 }

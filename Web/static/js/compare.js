@@ -50,11 +50,12 @@ function metrics() {
 }
 
 async function pick() {
-  [a, b] = await Promise.all([shot($('pick-a').value), shot($('pick-b').value)]);
+  let vocabulary;
+  [a, b, vocabulary] = await Promise.all([shot($('pick-a').value), shot($('pick-b').value), api('/api/landmarks')]);
   history.replaceState(null, '', `?a=${$('pick-a').value}&b=${$('pick-b').value}`);
   $('label-a').textContent = $('pick-a').selectedOptions[0]?.textContent ?? 'A';
   $('label-b').textContent = $('pick-b').selectedOptions[0]?.textContent ?? 'B';
-  const wrist = (v) => v.joints.indexOf(v.hand === 'left' ? 'leftWrist' : 'rightWrist');
+  const wrist = (v) => vocabulary.wrist[v.hand];
   views.a = new SkeletonView($('skel-a'), { bones: a.bones, wrist: wrist(a), onChange: draw });
   views.b = new SkeletonView($('skel-b'), { bones: b.bones, wrist: wrist(b), onChange: draw });
   metrics(); draw();

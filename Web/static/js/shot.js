@@ -10,9 +10,10 @@ const video = $('video'), overlay = $('overlay');
 let view, skeleton, wrist, A = 0, B = 0, now = 0;
 
 async function load() {
-  view = await api(`/api/sessions/${sessionId}/shots/${number}`);
+  const [shotView, vocabulary] = await Promise.all([api(`/api/sessions/${sessionId}/shots/${number}`), api('/api/landmarks')]);
+  view = shotView;
   const shot = view.shot;
-  wrist = view.joints.indexOf(view.hand === 'left' ? 'leftWrist' : 'rightWrist');
+  wrist = vocabulary.wrist[view.hand];
   document.title = `Shot ${number} · Swingmaster`;
   $('title').textContent = `Shot ${number}`;
   $('counter').textContent = `Shot ${number} of ${view.shotCount}`;

@@ -4,7 +4,7 @@ import { colors } from './api.js';
 
 export class SkeletonView {
   constructor(canvas, { bones, wrist, onChange } = {}) {
-    this.canvas = canvas; this.bones = bones ?? []; this.wrist = wrist ?? 10;
+    this.canvas = canvas; this.bones = bones ?? []; this.wrist = wrist;   // the hitting wrist's row (GET /api/landmarks: wrist[hand])
     this.reset();   // before onChange is set: the caller has not stored this view yet, so it must not be asked to draw
     this.onChange = onChange;
     let drag = null;
@@ -83,8 +83,11 @@ export class SkeletonView {
     }
     if (frame?.body) {
       this.bonesOf(ctx, frame.body, P, colors.text, 4);
-      const [wx, wy] = P(frame.body[this.wrist]);
-      ctx.fillStyle = colors.accent; ctx.beginPath(); ctx.arc(wx, wy, 6, 0, 7); ctx.fill();
+      const hand = frame.body[this.wrist];
+      if (hand) {
+        const [wx, wy] = P(hand);
+        ctx.fillStyle = colors.accent; ctx.beginPath(); ctx.arc(wx, wy, 6, 0, 7); ctx.fill();
+      }
     }
     // The pelvis: a white crosshair at the origin.
     const [ox, oy] = P([0, 0, 0]);

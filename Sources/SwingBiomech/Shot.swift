@@ -1,0 +1,121 @@
+import SwingCore
+
+/// One shot: where the dominant wrist met the ball relative to the pelvis, and the swing around it.
+///
+/// The one shape of a shot. `measure --json`, the session document (`analyze --json`, the HTTP API), the
+/// CSV and the store all hold this value; its JSON keys are the documented ones
+/// (docs/session-document.md). Optional values that do not apply are left out of the JSON.
+public struct Shot: Codable, Sendable, Equatable {
+    /// 1-based position among the contacts (sorted by time).
+    public var index: Int
+    /// The contact as heard (media time, seconds).
+    public var time: Double
+    /// t_c = ``time`` − sound delay: the instant the metrics describe, on the video clock.
+    public var contactTime: Double
+    /// The contact detector's confidence, 0…1.
+    public var confidence: Double
+    public var status: ShotStatus
+    /// The dominant wrist at t_c relative to the pelvis; `nil` for a no-person shot (as are all metrics below).
+    public var contact: ContactPoint?
+    /// Wrist speed at the contact frame, cm/s; `nil` also when the track has a single posed frame.
+    public var wristSpeedCmS: Double?
+    public var classification: ContactClassification?
+    /// Index into the measured track's frames of the contact frame: the posed frame nearest t_c
+    /// (interpolate mode) or the chosen best-confidence frame. `measure --json` reports it; the session
+    /// document names the video frame instead (``contactVideoFrame``) and leaves it out.
+    public var contactFrame: Int?
+    /// The video frame (0-based, decode order) of the contact frame; only in the session document.
+    public var contactVideoFrame: Int?
+    /// Ground level g of the shot (median lowest-foot height relative to the pelvis), cm;
+    /// ``ContactPoint/heightCm`` is measured from it.
+    public var groundCm: Double?
+    /// The dominant wrist over the swing window.
+    public var arc: SwingArc?
+    /// `both`, `audio` or `visual`: where the contact came from (only with a visual detector).
+    public var source: ContactSource?
+    /// Visual − audio contact time for `both` shots, milliseconds.
+    public var visualOffsetMs: Double?
+
+    /// A shot not measured yet (`noPerson`, no metrics).
+    public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,
+                contact: ContactPoint? = nil, wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil,
+                contactFrame: Int? = nil, contactVideoFrame: Int? = nil, groundCm: Double? = nil, arc: SwingArc? = nil,
+                source: ContactSource? = nil, visualOffsetMs: Double? = nil) {
+        self.index = index; self.time = time; self.contactTime = contactTime; self.confidence = confidence
+        self.status = status; self.contact = contact; self.wristSpeedCmS = wristSpeedCmS
+        self.classification = classification; self.contactFrame = contactFrame
+        self.contactVideoFrame = contactVideoFrame; self.groundCm = groundCm; self.arc = arc
+        self.source = source; self.visualOffsetMs = visualOffsetMs
+    }
+}
+
+/// The dominant wrist at contact relative to the pelvis, body-frame centimetres: (W − P)·f forward,
+/// (W − P)·h lateral (toward the hitting side), (W − P)·u − g height above the shot's ground.
+public struct ContactPoint: Codable, Sendable, Equatable {
+    public var forwardCm: Double
+    public var lateralCm: Double
+    public var heightCm: Double
+
+    public init(forwardCm: Double, lateralCm: Double, heightCm: Double) {
+        self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
+    }
+}
+
+/// The dominant wrist over the swing window, Gaussian-smoothed for display (metrics use raw frames).
+/// JSON: `{"body": [[forwardCm, lateralCm, heightCm, t], …], "image": [[x, y, t], …]}`.
+public struct SwingArc: Codable, Sendable, Equatable {
+    public var body: [ArcPoint]
+    /// `nil` when not every window frame had image landmarks (and in `measure --json`).
+    public var image: [ImageArcPoint]?
+
+    public init(body: [ArcPoint], image: [ImageArcPoint]?) { self.body = body; self.image = image }
+}
+
+/// One point of the swing arc: body-frame centimetres (forward, lateral, height above the shot's ground
+/// level — the same axes as the contact point) and the frame time. JSON: `[forwardCm, lateralCm, heightCm, t]`.
+public struct ArcPoint: Sendable, Equatable {
+    public var forwardCm: Double
+    public var lateralCm: Double
+    public var heightCm: Double
+    public var time: Double
+
+    public init(forwardCm: Double, lateralCm: Double, heightCm: Double, time: Double) {
+        self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm; self.time = time
+    }
+}
+
+/// One point of the image-space swing arc and the frame time. JSON: `[x, y, t]`. The analyzer gives the
+/// track's image units; the session document holds display pixels (origin top-left).
+public struct ImageArcPoint: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var time: Double
+
+    public init(x: Double, y: Double, time: Double) { self.x = x; self.y = y; self.time = time }
+}
+
+/// Arc points are rows of numbers in every JSON (compact, and what the pages plot directly).
+extension ArcPoint: Codable {
+    public init(from decoder: any Decoder) throws {
+        var row = try decoder.unkeyedContainer()
+        forwardCm = try row.decode(Double.self); lateralCm = try row.decode(Double.self)
+        heightCm = try row.decode(Double.self); time = try row.decode(Double.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.unkeyedContainer()
+        try row.encode(forwardCm); try row.encode(lateralCm); try row.encode(heightCm); try row.encode(time)
+    }
+}
+
+extension ImageArcPoint: Codable {
+    public init(from decoder: any Decoder) throws {
+        var row = try decoder.unkeyedContainer()
+        x = try row.decode(Double.self); y = try row.decode(Double.self); time = try row.decode(Double.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.unkeyedContainer()
+        try row.encode(x); try row.encode(y); try row.encode(time)
+    }
+}
