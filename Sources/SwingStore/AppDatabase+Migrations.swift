@@ -170,9 +170,9 @@ extension AppDatabase {
         // session's statistics become one JSON column too, with the `shotCount` / `consistency` copies
         // folded into it (the statistics' own `shotCount` wins where it was written).
         migrator.registerMigration("v9-shot-json") { db in
-            // Structural checks only: a migration is history and must write the same schema whatever the
-            // enums become, and SQLite cannot change a CHECK later, so the values inside the JSON are
-            // checked where they are decoded, not here.
+            // The values the enums had when this migration was written, spelled out: a migration is
+            // history and must write the same schema whatever the enums become later. A new case needs a
+            // new migration that widens the check (SQLite rebuilds the table for that).
             try db.execute(sql: """
                 CREATE TABLE shotNew (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -180,7 +180,9 @@ extension AppDatabase {
                     shot TEXT NOT NULL CHECK (
                         json_valid(shot)
                         AND json_type(shot, '$.index') = 'integer'
-                        AND json_type(shot, '$.status') = 'text'),
+                        AND json_extract(shot, '$.status') IN ('ok', 'noPerson')
+                        AND COALESCE(json_extract(shot, '$.classification') IN ('late', 'optimal', 'early'), 1)
+                        AND COALESCE(json_extract(shot, '$.source') IN ('both', 'audio', 'visual'), 1)),
                     frames TEXT CHECK (frames IS NULL OR json_valid(frames)),
                     jointsJSON TEXT,
                     "index" INTEGER GENERATED ALWAYS AS (json_extract(shot, '$.index')) VIRTUAL,
@@ -227,9 +229,12 @@ extension AppDatabase {
         // the server made up: NULL before the analysis starts. Stages 1…4 of the old numbering map to the
         // four stages a job runs.
         migrator.registerMigration("v10-job-stage") { db in
-            // No CHECK on the names: the stages may grow, and SQLite cannot change a CHECK later.
+            // The stage names of this version, spelled out (see v9-shot-json): a new stage needs a new migration.
             try db.alter(table: "job") { t in
-                t.add(column: "analysisStage", .text)
+                t.add(column: "analysisStage", .text).check(sql: """
+                    analysisStage IN ('extracting audio', 'detecting contacts', 'detecting visual contacts',
+                                      'running body pose', 'computing statistics')
+                    """)
             }
             try db.execute(sql: """
                 UPDATE job SET analysisStage = CASE stage

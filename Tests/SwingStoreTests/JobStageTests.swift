@@ -16,6 +16,11 @@ import Testing
         let id = try #require(queued.id)
         #expect(queued.stage == nil)
         _ = try #require(try db.claimNextJob(workerId: "w"))
+        // Every stage of today's type can be stored (a new one needs a migration that widens the check).
+        for stage in AnalysisStage.allCases {
+            try db.reportJobProgress(id: id, stage: stage, progress: 0.1)
+            #expect(try db.job(id: id)?.stage == stage)
+        }
         try db.reportJobProgress(id: id, stage: .runningPose, progress: 0.5)
         #expect(try db.job(id: id)?.stage == .runningPose)
         #expect(try db.requeueJobs(workerId: "w") == 1)
