@@ -17,8 +17,12 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   speed = |(W-P)[i+3] - (W-P)[i-3]| / (t[i+3] - t[i-3]) (world axes, indices clamped to the posed frames,
   i = nearest posed frame to t_c, earlier on a tie; the chosen frame in best-confidence mode), cm/s.
   A contact before the first / after the last frame, or with no posed frame in its window: "noPerson".
-  Late < 20 cm, early > 60 cm, else optimal. Stats over ok shots: mean, population SD (ddof 0),
-  consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres.
+  Stroke (issue #27): "serve" when the wrist is >= 20 cm above the mean of the shoulders (11, 12) along u at
+  t_c (interpolated like the wrist); else "forehand" when lateral(t_c) + mean lateral over the posed window
+  frames with t_c - 0.6 <= t <= t_c - 0.15 (0 when none) is >= 0, else "backhand".
+  Late < 20 cm, early > 60 cm, else optimal (serves: late < 0 cm, early > 60 cm). Stats over ok shots:
+  mean, population SD (ddof 0), consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres;
+  the same per stroke type present under "byStroke".
 
 Usage:
   reference_measure.py --track T.json --contacts C.json [--hand right|left] [--sound-delay-ms MS]
@@ -42,6 +46,9 @@ WINDOW_BEFORE = 1.0
 WINDOW_AFTER = 0.5
 SPEED_HALF_SPAN = 3
 BEST_SEARCH = 5
+SERVE_ABOVE_SHOULDER_CM = 20.0
+BACKSWING = (0.6, 0.15)
+SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
 
 
 def load_track(path):
@@ -82,7 +89,9 @@ def per_frame(world, hand):
     wrist = world[:, 16 if hand == "right" else 15]
     d = wrist - pelvis
     feet_up = (world[:, 29:33] - pelvis[:, None, :]) @ up
+    shoulders_up = 0.5 * ((world[:, 11] - pelvis) @ up + (world[:, 12] - pelvis) @ up)
     return {
+        "shoulders": shoulders_up,
         "ok": ok,
         "forward": np.einsum("ij,ij->i", d, fwd_axis),
         "lateral": np.einsum("ij,ij->i", d, hit),
@@ -99,8 +108,8 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
     m = per_frame(world, hand)
     keep = posed & m["ok"]
     tp = times[keep]
-    fwd, lat, up, foot, rel, conf = (m["forward"][keep], m["lateral"][keep], m["up"][keep],
-                                     m["foot"][keep], m["rel"][keep], confs[keep])
+    fwd, lat, up, foot, rel, conf, sh = (m["forward"][keep], m["lateral"][keep], m["up"][keep],
+                                         m["foot"][keep], m["rel"][keep], confs[keep], m["shoulders"][keep])
     ctimes = np.asarray([float(c["time"]) for c in contacts])
     shots = []
     for n, k in enumerate(np.argsort(ctimes, kind="stable")):
@@ -121,18 +130,34 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
             F = float(np.interp(tc, tp[win], fwd[win]))
             L = float(np.interp(tc, tp[win], lat[win]))
             U = float(np.interp(tc, tp[win], up[win]))
+            S = float(np.interp(tc, tp[win], sh[win]))
             centre = i
         else:
             cands = range(max(i - BEST_SEARCH, 0), min(i + BEST_SEARCH, len(tp) - 1) + 1)
             centre = sorted(cands, key=lambda j: (-conf[j], abs(tp[j] - tc), j))[0]
-            F, L, U = float(fwd[centre]), float(lat[centre]), float(up[centre])
+            F, L, U, S = float(fwd[centre]), float(lat[centre]), float(up[centre]), float(sh[centre])
         a, b = max(centre - SPEED_HALF_SPAN, 0), min(centre + SPEED_HALF_SPAN, len(tp) - 1)
         speed = float(np.linalg.norm(rel[b] - rel[a]) / (tp[b] - tp[a]) * 100) if b > a else None
         fcm = F * 100
-        cls = "late" if fcm < LATE_BELOW_CM else ("early" if fcm > EARLY_ABOVE_CM else "optimal")
+        if (U - S) * 100 >= SERVE_ABOVE_SHOULDER_CM:
+            stroke = "serve"
+        else:
+            back = win & (tp >= tc - BACKSWING[0]) & (tp <= tc - BACKSWING[1])
+            stroke = "forehand" if L + (float(lat[back].mean()) if back.any() else 0.0) >= 0 else "backhand"
+        late, early = (SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM) if stroke == "serve" else (LATE_BELOW_CM, EARLY_ABOVE_CM)
+        cls = "late" if fcm < late else ("early" if fcm > early else "optimal")
         shot.update({"status": "ok", "contact": {"forwardCm": fcm, "lateralCm": L * 100, "heightCm": (U - g) * 100},
-                     "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100})
+                     "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100, "stroke": stroke})
     ok = [s for s in shots if s["status"] == "ok"]
+    stats = statistics(ok)
+    by = {k: statistics([s for s in ok if s["stroke"] == k]) for k in ("forehand", "backhand", "serve")
+          if any(s["stroke"] == k for s in ok)}
+    if by:
+        stats["byStroke"] = by
+    return {"shots": shots, "stats": stats}
+
+
+def statistics(ok):
     stats = {"shotCount": len(ok)}
     if ok:
         sds = []
@@ -144,7 +169,7 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
         sp = np.asarray([s["wristSpeedCmS"] for s in ok if s["wristSpeedCmS"] is not None])
         if len(sp):
             stats["wristSpeed"] = {"minCmS": float(sp.min()), "maxCmS": float(sp.max()), "meanCmS": float(sp.mean())}
-    return {"shots": shots, "stats": stats}
+    return stats
 
 
 def main():

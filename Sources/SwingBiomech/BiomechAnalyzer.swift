@@ -70,7 +70,7 @@ public enum BiomechAnalyzer {
         // Position in `posed` of the posed frame nearest t_c (earlier on a tie).
         let nearest = nearestIndex(in: posed, to: tc)
 
-        let forward: Double, lateral: Double, wristUp: Double, speedCentre: Int
+        let forward: Double, lateral: Double, wristUp: Double, shoulderUp: Double, speedCentre: Int
         switch p.contactFrame {
         case .interpolate:
             let before = window.last { $0.element.time <= tc }?.element
@@ -81,10 +81,11 @@ public enum BiomechAnalyzer {
                 forward = lerp(b.forward, a.forward, alpha)
                 lateral = lerp(b.lateral, a.lateral, alpha)
                 wristUp = lerp(b.wristUp, a.wristUp, alpha)
+                shoulderUp = lerp(b.shoulderUp, a.shoulderUp, alpha)
             case let (b?, _):
-                (forward, lateral, wristUp) = (b.forward, b.lateral, b.wristUp)
+                (forward, lateral, wristUp, shoulderUp) = (b.forward, b.lateral, b.wristUp, b.shoulderUp)
             case let (nil, a?):
-                (forward, lateral, wristUp) = (a.forward, a.lateral, a.wristUp)
+                (forward, lateral, wristUp, shoulderUp) = (a.forward, a.lateral, a.wristUp, a.shoulderUp)
             case (nil, nil):
                 return noPerson   // unreachable: the window is not empty
             }
@@ -100,18 +101,35 @@ public enum BiomechAnalyzer {
                 return a < b
             } ?? nearest
             (forward, lateral, wristUp) = (posed[best].forward, posed[best].lateral, posed[best].wristUp)
+            shoulderUp = posed[best].shoulderUp
             speedCentre = best
         }
+        let backswing = window.map(\.element).filter { $0.time >= tc - p.backswingFrom && $0.time <= tc - p.backswingTo }
+        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp,
+                                backswingLateral: backswing.map(\.lateral), parameters: p)
+        let limits = p.thresholds(for: stroke)
 
         shot.status = .ok
         shot.contact = ContactPoint(forwardCm: forward * 100, lateralCm: lateral * 100, heightCm: (wristUp - ground) * 100)
         shot.groundCm = ground * 100
         shot.wristSpeedCmS = wristSpeed(posed: posed, centre: speedCentre, halfSpan: max(p.speedHalfSpan, 1))
-        shot.classification = ContactClassification.classify(forwardCm: forward * 100, lateBelowCm: p.lateBelowCm,
-                                                             earlyAboveCm: p.earlyAboveCm)
+        shot.stroke = stroke
+        shot.classification = ContactClassification.classify(forwardCm: forward * 100, lateBelowCm: limits.lateBelowCm,
+                                                             earlyAboveCm: limits.earlyAboveCm)
         shot.contactFrame = posed[speedCentre].trackIndex
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
         return MeasuredShot(shot: shot, windowFrames: window.map(\.element.trackIndex))
+    }
+
+    /// The stroke type (docs/analysis.md, "Stroke type"): a serve when the wrist is at least
+    /// ``BiomechParameters/serveAboveShoulderCm`` above the shoulders' mean height at contact; otherwise a
+    /// forehand when the wrist's lateral position at contact plus its mean over the backswing is ≥ 0 (on
+    /// the hitting side), else a backhand. Metres in, as ``FrameMeasure``.
+    static func strokeType(lateral: Double, aboveShoulders: Double, backswingLateral: [Double],
+                           parameters p: BiomechParameters) -> StrokeType {
+        if aboveShoulders * 100 >= p.serveAboveShoulderCm { return .serve }
+        let preparation = backswingLateral.isEmpty ? 0 : backswingLateral.reduce(0, +) / Double(backswingLateral.count)
+        return lateral + preparation >= 0 ? .forehand : .backhand
     }
 
     /// |(W−P)(i+k) − (W−P)(i−k)| / (t(i+k) − t(i−k)) over posed frames, indices clamped; cm/s.

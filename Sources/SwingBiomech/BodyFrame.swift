@@ -52,6 +52,8 @@ struct FrameMeasure: Sendable {
     let wristUp: Double
     /// min over the feet (``BodyLandmark/feet``) of (F − P)·u.
     let lowestFoot: Double
+    /// Mean of the two shoulders' (S − P)·u: the overhead line for the stroke type.
+    let shoulderUp: Double
     /// W − P in world axes (rotation not removed), for the wrist speed.
     let wristFromPelvis: Vec3
     let confidence: Double
@@ -67,6 +69,8 @@ struct FrameMeasure: Sendable {
         lateral = w.y
         wristUp = w.z
         lowestFoot = BodyLandmark.feet.map { (sample.world[$0] - frame.pelvis).dot(frame.up) }.min() ?? 0
+        shoulderUp = 0.5 * ((sample.world[BodyLandmark.leftShoulder] - frame.pelvis).dot(frame.up)
+                            + (sample.world[BodyLandmark.rightShoulder] - frame.pelvis).dot(frame.up))
         wristFromPelvis = sample.world[wrist] - frame.pelvis
         confidence = sample.confidence
         if let image = sample.image, image.count == BodyLandmark.count { imageWrist = image[wrist] } else { imageWrist = nil }

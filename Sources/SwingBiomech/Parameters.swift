@@ -35,6 +35,27 @@ public struct BiomechParameters: Sendable, Equatable {
     public var arcSmoothingTaps: Int
     /// Gaussian display smoothing of the swing arc: standard deviation in frames (default 1.0).
     public var arcSmoothingSigmaFrames: Double
+    /// Stroke type: a contact with the dominant wrist at least this far above the shoulders' mean height is
+    /// a serve (any overhead hit), cm. A high forehand meets the ball at shoulder height, a serve 40–60 cm
+    /// above it.
+    public var serveAboveShoulderCm = 20.0
+    /// Stroke type: the backswing is the posed frames from this many seconds before t_c…
+    public var backswingFrom = 0.6
+    /// …to this many seconds before t_c. Forehand or backhand is the sign of the wrist's lateral position
+    /// at contact plus its mean over the backswing: a forehand is prepared and met on the hitting side,
+    /// a backhand on the other, so a contact met near the body's middle is decided by its preparation.
+    public var backswingTo = 0.15
+    /// Early / Optimal / Late for serves (forehands and backhands use ``lateBelowCm`` / ``earlyAboveCm``):
+    /// a serve is met above the body and a little in front, so it is late only when met behind the
+    /// pelvis, cm.
+    public var serveLateBelowCm = 0.0
+    /// A serve met further in front than this is early, cm.
+    public var serveEarlyAboveCm = 60.0
+
+    /// The Early / Optimal / Late thresholds for `stroke` (cm): (late below, early above).
+    public func thresholds(for stroke: StrokeType) -> (lateBelowCm: Double, earlyAboveCm: Double) {
+        stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
+    }
 
     public init(hand: Hand = .right, soundDelayMs: Double = 0, windowBefore: Double = 1.0,
                 windowAfter: Double = 0.5, lateBelowCm: Double = 20, earlyAboveCm: Double = 60,
@@ -62,6 +83,13 @@ public struct BiomechParameters: Sendable, Equatable {
         if bestConfidenceSearchFrames < 0 { return "The best-confidence search span must be 0 or more frames." }
         if arcSmoothingTaps < 1 || arcSmoothingTaps % 2 == 0 { return "The arc smoothing length must be an odd number of frames." }
         if !(arcSmoothingSigmaFrames > 0 && arcSmoothingSigmaFrames.isFinite) { return "The arc smoothing sigma must be positive." }
+        if !serveAboveShoulderCm.isFinite { return "The serve height above the shoulders must be a finite number of centimetres." }
+        if !(backswingFrom.isFinite && backswingTo.isFinite && backswingFrom >= backswingTo && backswingTo >= 0) {
+            return "The backswing must start at or before it ends, both zero or more seconds before the contact."
+        }
+        if !(serveLateBelowCm.isFinite && serveEarlyAboveCm.isFinite && serveLateBelowCm <= serveEarlyAboveCm) {
+            return "The serve's late threshold (\(serveLateBelowCm) cm) must not exceed its early threshold (\(serveEarlyAboveCm) cm)."
+        }
         return nil
     }
 }

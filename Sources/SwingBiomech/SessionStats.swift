@@ -32,6 +32,9 @@ public struct SessionStats: Codable, Sendable, Equatable {
     /// 100·exp(−0.5·(sdF² + sdL² + sdH²)) with the SDs in decimetres; `nil` without shots.
     public var consistency: Double?
     public var wristSpeed: SpeedStats?
+    /// The same statistics per stroke type present (keys: ``StrokeType`` raw values), so a session of
+    /// forehands, backhands and serves is not judged by one mean; `nil` inside the per-stroke entries.
+    public var byStroke: [String: SessionStats]?
 
     /// Statistics as given (e.g. read back from elsewhere).
     public init(shotCount: Int, forward: AxisStats? = nil, lateral: AxisStats? = nil, height: AxisStats? = nil,
@@ -40,9 +43,18 @@ public struct SessionStats: Codable, Sendable, Equatable {
         self.consistency = consistency; self.wristSpeed = wristSpeed
     }
 
-    /// Computes the statistics of the `ok` shots in `shots`.
+    /// Computes the statistics of the `ok` shots in `shots`, session-wide and per stroke type.
     public init(shots: [Shot]) {
-        let ok = shots.filter { $0.status == .ok }
+        self.init(okShots: shots.filter { $0.status == .ok })
+        var groups: [String: SessionStats] = [:]
+        for stroke in StrokeType.allCases {
+            let these = shots.filter { $0.status == .ok && $0.stroke == stroke }
+            if !these.isEmpty { groups[stroke.rawValue] = SessionStats(okShots: these) }
+        }
+        byStroke = groups.isEmpty ? nil : groups
+    }
+
+    private init(okShots ok: [Shot]) {
         let contacts = ok.compactMap(\.contact)
         shotCount = ok.count
         forward = Self.axis(contacts.map(\.forwardCm))

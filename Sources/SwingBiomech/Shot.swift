@@ -20,6 +20,8 @@ public struct Shot: Codable, Sendable, Equatable {
     /// Wrist speed at the contact frame, cm/s; `nil` also when the track has a single posed frame.
     public var wristSpeedCmS: Double?
     public var classification: ContactClassification?
+    /// Forehand, backhand or serve, from the pose over the swing; `nil` for a no-person shot.
+    public var stroke: StrokeType?
     /// Index into the measured track's frames of the contact frame: the posed frame nearest t_c
     /// (interpolate mode) or the chosen best-confidence frame. `measure --json` reports it; the session
     /// document names the video frame instead (``contactVideoFrame``) and leaves it out.
@@ -40,12 +42,12 @@ public struct Shot: Codable, Sendable, Equatable {
     public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,
                 contact: ContactPoint? = nil, wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil,
                 contactFrame: Int? = nil, contactVideoFrame: Int? = nil, groundCm: Double? = nil, arc: SwingArc? = nil,
-                source: ContactSource? = nil, visualOffsetMs: Double? = nil) {
+                source: ContactSource? = nil, visualOffsetMs: Double? = nil, stroke: StrokeType? = nil) {
         self.index = index; self.time = time; self.contactTime = contactTime; self.confidence = confidence
         self.status = status; self.contact = contact; self.wristSpeedCmS = wristSpeedCmS
         self.classification = classification; self.contactFrame = contactFrame
         self.contactVideoFrame = contactVideoFrame; self.groundCm = groundCm; self.arc = arc
-        self.source = source; self.visualOffsetMs = visualOffsetMs
+        self.source = source; self.visualOffsetMs = visualOffsetMs; self.stroke = stroke
     }
 }
 

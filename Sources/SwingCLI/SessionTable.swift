@@ -36,14 +36,20 @@ enum SessionTable {
         if let w = st.wristSpeed {
             lines.append(String(format: "  wrist speed: mean %.0f cm/s (min %.0f, max %.0f)", w.meanCmS, w.minCmS, w.maxCmS))
         }
+        for stroke in StrokeType.allCases {
+            guard let g = st.byStroke?[stroke.rawValue] else { continue }
+            let consistency = g.consistency.map { String(format: "consistency %.1f", $0) } ?? "consistency –"
+            lines.append("  \(pad(stroke.rawValue + ":", 10)) \(g.shotCount) shot\(g.shotCount == 1 ? "" : "s"), \(consistency), forward \(axis(g.forward).trimmingCharacters(in: .whitespaces))")
+        }
         lines.append("")
-        lines.append("  shot   time s  conf  forward  lateral  height  speed cm/s  class")
+        lines.append("  shot   time s  conf  forward  lateral  height  speed cm/s  class     stroke")
         for shot in s.shots {
             if shot.status == .ok, let c = shot.contact {
                 let speed = shot.wristSpeedCmS.map { String(format: "%10.0f", $0) } ?? "         –"
                 lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence,
                                     c.forwardCm, c.lateralCm, c.heightCm)
-                             + speed + "  " + (shot.classification?.rawValue ?? "–") + sourceNote(shot))
+                             + speed + "  " + pad(shot.classification?.rawValue ?? "–", 8) + "  "
+                             + (shot.stroke?.rawValue ?? "–") + sourceNote(shot))
             } else {
                 lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence)
                              + sourceNote(shot))
@@ -71,9 +77,15 @@ enum SessionTable {
         ]
     }
 
+    /// `value` left-aligned in `width` columns.
+    static func pad(_ value: String, _ width: Int) -> String {
+        value.padding(toLength: max(width, value.count), withPad: " ", startingAt: 0)
+    }
+
     /// "  [both +40 ms]" after a shot line when a detector ran.
     static func sourceNote(_ shot: Shot) -> String {
         guard let source = shot.source else { return "" }
         return "  [\(source.rawValue)" + (shot.visualOffsetMs.map { String(format: " %+.0f ms", $0) } ?? "") + "]"
     }
 }
+

@@ -34,3 +34,14 @@ public enum ContactSource: String, Sendable, Codable, CaseIterable {
     /// Seen only (confident enough alone).
     case visual
 }
+
+/// The kind of stroke a shot was, decided from the 3D pose over the swing (`BiomechParameters` holds the
+/// rules' parameters; docs/analysis.md, "Stroke type"). Left-handers are mirrored like every other measure.
+public enum StrokeType: String, Sendable, Codable, CaseIterable {
+    /// Met below the overhead line on the hitting side of the body.
+    case forehand
+    /// Met below the overhead line on the other side of the body (one- or two-handed).
+    case backhand
+    /// Met overhead, the wrist well above the shoulders: serves and smashes.
+    case serve
+}

@@ -141,14 +141,15 @@ extension SessionDocument {
     public func csv() -> String {
         let s = session
         let fused = s.shots.contains { $0.source != nil }
-        var out = "session,index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactVideoFrame"
+        var out = "session,index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactVideoFrame,stroke"
             + (fused ? ",source,visualOffsetMs\n" : "\n")
         func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
         for shot in s.shots {
             var row = [s.id.map { "\($0)" } ?? "", "\(shot.index)", num(shot.time), num(shot.contactTime),
                        num(shot.confidence), shot.status.rawValue, num(shot.contact?.forwardCm),
                        num(shot.contact?.lateralCm), num(shot.contact?.heightCm), num(shot.wristSpeedCmS),
-                       shot.classification?.rawValue ?? "", shot.contactVideoFrame.map { "\($0)" } ?? ""]
+                       shot.classification?.rawValue ?? "", shot.contactVideoFrame.map { "\($0)" } ?? "",
+                       shot.stroke?.rawValue ?? ""]
             if fused { row += [shot.source?.rawValue ?? "", num(shot.visualOffsetMs)] }
             out += row.joined(separator: ",") + "\n"
         }

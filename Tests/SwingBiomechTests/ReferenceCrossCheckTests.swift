@@ -22,6 +22,7 @@ import SwingCore
         var contact: Contact?
         var wristSpeedCmS: Double?
         var classification: String?
+        var stroke: String?
     }
     struct RefAxis: Decodable { var meanCm, sdCm: Double }
     struct RefSpeed: Decodable { var minCmS, maxCmS, meanCmS: Double }
@@ -30,6 +31,7 @@ import SwingCore
         var forward, lateral, height: RefAxis?
         var consistency: Double?
         var wristSpeed: RefSpeed?
+        var byStroke: [String: RefStats]?
     }
     struct RefReport: Decodable { var shots: [RefShot]; var stats: RefStats }
 
@@ -80,8 +82,16 @@ import SwingCore
                 #expect(abs((a.contact?.heightCm ?? .nan) - bc.heightCm) < 1e-3, "\(where_)")
                 #expect(abs((a.wristSpeedCmS ?? .nan) - (b.wristSpeedCmS ?? .nan)) < 1e-3, "\(where_)")
                 #expect(a.classification?.rawValue == b.classification, "\(where_)")
+                #expect(a.stroke?.rawValue == b.stroke, "\(where_)")
             }
             #expect(ours.stats.shotCount == ref.stats.shotCount)
+            #expect(Set((ours.stats.byStroke ?? [:]).keys) == Set((ref.stats.byStroke ?? [:]).keys))
+            for (stroke, theirs) in ref.stats.byStroke ?? [:] {
+                let mine = ours.stats.byStroke?[stroke]
+                #expect(mine?.shotCount == theirs.shotCount, "case \(n) \(stroke)")
+                #expect(abs((mine?.forward?.meanCm ?? .nan) - (theirs.forward?.meanCm ?? .nan)) < 1e-3, "case \(n) \(stroke)")
+                #expect(abs((mine?.consistency ?? .nan) - (theirs.consistency ?? .nan)) < 1e-4, "case \(n) \(stroke)")
+            }
             if let rf = ref.stats.forward {
                 #expect(abs((ours.stats.forward?.sdCm ?? .nan) - rf.sdCm) < 1e-3)
                 #expect(abs((ours.stats.forward?.meanCm ?? .nan) - rf.meanCm) < 1e-3)

@@ -88,7 +88,7 @@ import SwingStore
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("session,index,time"))
         #expect(lines[1].contains(",41.200,58.000,96.300,812.000,optimal,205"))
-        #expect(lines[2].hasSuffix(",noPerson,,,,,,"))
+        #expect(lines[2].hasSuffix(",noPerson,,,,,,,"))  // …, classification, contactVideoFrame, stroke
         let neither = try home.run(["export", "\(ids[0])"])
         #expect(neither.status != 0)
     }

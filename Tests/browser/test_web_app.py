@@ -232,6 +232,42 @@ class WebAppTests(unittest.TestCase):
             for (let i = 3; i < data.length; i += 16) if (data[i] > 0) return true;
             return false;""", canvas_id)
 
+    def test_6_results_show_and_filter_by_stroke_type(self):
+        d = self.driver
+        sessions = SERVER.api("/api/sessions")["sessions"]
+        if not sessions:
+            self.choose_hand()
+            self.upload(SAMPLE)
+            self.wait_for_results()
+            sessions = SERVER.api("/api/sessions")["sessions"]
+        sid = sessions[0]["id"]
+        doc = SERVER.api(f"/api/sessions/{sid}")["session"]
+        by = doc["stats"]["byStroke"]
+        d.set_window_size(*DESKTOP)
+        self.open(f"/sessions/{sid}")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#shots tbody tr"), 30, "the results did not fill in")
+        # Every measured shot names its stroke in the table, as the document does.
+        strokes = [r.find_elements(By.TAG_NAME, "td")[-1].text for r in d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")]
+        self.assertEqual(sorted(strokes), sorted(s["stroke"].capitalize() if s.get("stroke") else "–" for s in doc["shots"]))
+        # One button per stroke present, beside "All strokes"; choosing one shows only its shots and statistics.
+        buttons = d.find_elements(By.CSS_SELECTOR, "#strokes button")
+        self.assertEqual(len(buttons), 1 + len(by), [b.text for b in buttons])
+        self.assertEqual(buttons[0].get_attribute("aria-pressed"), "true")
+        name, stats = next(iter(by.items()))
+        target = next(b for b in buttons if b.text.lower().startswith(name))
+        self.assertIn(f"({stats['shotCount']})", target.text)
+        target.click()
+        pressed = lambda d: [b.text for b in d.find_elements(By.CSS_SELECTOR, '#strokes button[aria-pressed="true"]')]
+        wait(d, lambda d: pressed(d) and pressed(d)[0].lower().startswith(name), 5, "the stroke button did not stay pressed")
+        rows = d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")
+        self.assertEqual(len(rows), sum(1 for s in doc["shots"] if s.get("stroke") == name))
+        self.assertIn(str(stats["shotCount"]), d.find_element(By.ID, "stats").text)
+        screenshot(d, "results-stroke")
+        d.set_window_size(*PHONE)
+        time.sleep(0.5)
+        self.assertTrue(no_horizontal_scroll(d), "the results page scrolls sideways on a phone with a stroke chosen")
+        screenshot(d, "results-stroke")
+
 
 if __name__ == "__main__":
     unittest.main()

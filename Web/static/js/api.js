@@ -22,6 +22,7 @@ export const fmt = {
   date: (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
   shortDate: (iso) => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
   classification: (c) => (c ? c[0].toUpperCase() + c.slice(1) : 'No person'),
+  stroke: (k) => (k ? k[0].toUpperCase() + k.slice(1) : '–'),
 };
 
 /** An element from a tag, attributes and children (strings are text, never HTML). */
@@ -58,7 +59,8 @@ export function fitCanvas(canvas, cssHeight) {
 }
 
 export const colors = { early: '#7cc4ff', optimal: '#6fdc8c', late: '#ff7a6b', accent: '#c8e04a', blue: '#7cc4ff',
-  amber: '#f5c542', grid: '#2e4a3c', text: '#eef4ea', muted: '#a9bcae', red: '#ff7a6b' };
+  amber: '#f5c542', grid: '#2e4a3c', text: '#eef4ea', muted: '#a9bcae', red: '#ff7a6b',
+  forehand: '#c8e04a', backhand: '#b99cff', serve: '#f5c542' };
 
 // Highlight the current section in the header.
 const page = document.body.dataset.page;

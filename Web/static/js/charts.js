@@ -49,9 +49,9 @@ export function lineChart(canvas, xs, series, options = {}) {
 
 /**
  * Contact points seen from above: the hip at the centre, forward up, the hitting side to the right,
- * a body silhouette, dots coloured by classification and the 1-SD ellipse.
+ * a body silhouette, dots coloured by `colourBy` ('classification' or 'stroke') and the 1-SD ellipse.
  */
-export function contactScatter(canvas, shots, stats) {
+export function contactScatter(canvas, shots, stats, colourBy = 'classification') {
   const { ctx, width, height } = fitCanvas(canvas, canvas.clientWidth || 380);
   const points = shots.filter((s) => s.contact);
   const reach = Math.max(80, ...points.map((s) => Math.max(Math.abs(s.contact.forwardCm), Math.abs(s.contact.lateralCm)) * 1.15));
@@ -74,7 +74,7 @@ export function contactScatter(canvas, shots, stats) {
   }
   for (const s of points) {
     const [x, y] = P(s.contact.lateralCm, s.contact.forwardCm);
-    ctx.fillStyle = colors[s.classification] ?? colors.muted; ctx.beginPath(); ctx.arc(x, y, 6, 0, 7); ctx.fill();
+    ctx.fillStyle = colors[s[colourBy]] ?? colors.muted; ctx.beginPath(); ctx.arc(x, y, 6, 0, 7); ctx.fill();
     ctx.strokeStyle = '#0b1410'; ctx.lineWidth = 1.5; ctx.stroke();
   }
 }

@@ -46,7 +46,7 @@ function metrics() {
     row('Forward', (v) => fmt.cm(v.shot.contact?.forwardCm)), row('Side', (v) => fmt.cm(v.shot.contact?.lateralCm)),
     row('Height', (v) => fmt.cm(v.shot.contact?.heightCm)),
     row('Wrist speed', (v) => (v.shot.wristSpeedCmS == null ? '–' : `${v.shot.wristSpeedCmS.toFixed(0)} cm/s`)),
-    row('Contact', (v) => fmt.classification(v.shot.classification)));
+    row('Contact', (v) => fmt.classification(v.shot.classification)), row('Stroke', (v) => fmt.stroke(v.shot.stroke)));
 }
 
 async function pick() {

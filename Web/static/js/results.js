@@ -3,19 +3,45 @@ import { api, el, fmt, stat } from './api.js';
 import { contactScatter } from './charts.js';
 
 const id = document.body.dataset.session;
-let shots = [], sortKey = 'index', ascending = true;
+const STROKES = ['forehand', 'backhand', 'serve'];
+const strokeName = { forehand: 'Forehands', backhand: 'Backhands', serve: 'Serves' };
+let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
 
 async function load() {
-  const { session } = await api(`/api/sessions/${id}`);
-  const st = session.stats;
+  ({ session } = await api(`/api/sessions/${id}`));
   document.getElementById('title').textContent = session.file.split('/').pop();
   document.getElementById('subtitle').textContent = `${fmt.date(session.createdAt)} · ${fmt.seconds(session.duration)} · ${session.hand}-handed`;
+  strokeFilter();
+  show();
+  document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
+  document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
+  document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
+  document.getElementById('dl-annotated').href = `/api/sessions/${id}/annotated.mp4`;
+}
+
+// One button per stroke type the session has, beside "All strokes": each stroke is judged on its own.
+function strokeFilter() {
+  const by = session.stats.byStroke ?? {};
+  const present = STROKES.filter((k) => by[k]);
+  const group = document.getElementById('strokes');
+  group.hidden = present.length === 0;
+  const button = (key, label) => el('button', { type: 'button', 'aria-pressed': String(stroke === key),
+    onclick: () => { stroke = key; strokeFilter(); show(); } }, label);
+  group.replaceChildren(button('all', `All strokes (${session.stats.shotCount})`),
+    ...present.map((k) => button(k, `${strokeName[k]} (${by[k].shotCount})`)));
+}
+
+// The statistics, scatter and table of the stroke chosen (or of all).
+function show() {
+  const st = stroke === 'all' ? session.stats : (session.stats.byStroke?.[stroke] ?? { shotCount: 0 });
+  const mine = stroke === 'all' ? session.shots : session.shots.filter((s) => s.stroke === stroke);
   const counts = { early: 0, optimal: 0, late: 0 };
-  for (const s of session.shots) if (s.classification) counts[s.classification]++;
+  for (const s of mine) if (s.classification) counts[s.classification]++;
   const axis = (a) => (a ? `${a.meanCm.toFixed(0)} ± ${a.sdCm.toFixed(0)} cm` : '–');
   document.getElementById('stats').replaceChildren(
     stat('Consistency', st.consistency == null ? '–' : st.consistency.toFixed(0), 'of 100 · steadier contact scores higher', true),
-    stat('Shots', String(st.shotCount), `${session.contactsHeard} hits heard`),
+    stat(stroke === 'all' ? 'Shots' : strokeName[stroke], String(st.shotCount),
+      stroke === 'all' ? `${session.contactsHeard} hits heard` : `of ${session.stats.shotCount} shots`),
     stat('Forward', axis(st.forward), 'in front of your hip'),
     stat('Side', axis(st.lateral), 'toward your hitting side'),
     stat('Height', axis(st.height), 'above the ground'),
@@ -23,13 +49,15 @@ async function load() {
       st.wristSpeed ? `min ${st.wristSpeed.minCmS.toFixed(0)} · max ${st.wristSpeed.maxCmS.toFixed(0)}` : null),
     stat('Early · Optimal · Late', `${counts.early} · ${counts.optimal} · ${counts.late}`, 'by how far in front you met the ball'));
   if (session.warnings?.length) document.getElementById('stats').append(...session.warnings.map((w) => el('p', { class: 'warnings' }, `Note: ${w}`)));
-  shots = session.shots;
-  contactScatter(document.getElementById('scatter'), shots, st);
+  shots = mine;
+  // Colour by stroke while several strokes share the scatter; by Early / Optimal / Late within one.
+  const mixed = new Set(mine.map((s) => s.stroke).filter(Boolean)).size > 1;
+  contactScatter(document.getElementById('scatter'), shots, st, mixed ? 'stroke' : 'classification');
+  const legend = mixed
+    ? STROKES.flatMap((k) => [el('span', { class: `dot ${k}` }), ` ${strokeName[k]} `])
+    : [el('span', { class: 'dot early' }), ' Early ', el('span', { class: 'dot optimal' }), ' Optimal ', el('span', { class: 'dot late' }), ' Late'];
+  document.getElementById('legend').replaceChildren(...legend);
   table();
-  document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
-  document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
-  document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
-  document.getElementById('dl-annotated').href = `/api/sessions/${id}/annotated.mp4`;
 }
 
 // The video with the skeleton is drawn on the server the first time it is asked for (202 with progress
@@ -68,6 +96,7 @@ document.getElementById('dl-annotated').addEventListener('click', async (event) 
 const value = {
   index: (s) => s.index, time: (s) => s.time, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,
   height: (s) => s.contact?.heightCm, speed: (s) => s.wristSpeedCmS, classification: (s) => s.classification ?? '',
+  stroke: (s) => s.stroke ?? '',
 };
 
 function table() {
@@ -82,7 +111,8 @@ function table() {
       el('td', {}, s.index), el('td', {}, `${s.time.toFixed(2)} s`),
       el('td', {}, fmt.cm(s.contact?.forwardCm)), el('td', {}, fmt.cm(s.contact?.lateralCm)), el('td', {}, fmt.cm(s.contact?.heightCm)),
       el('td', {}, s.wristSpeedCmS == null ? '–' : `${s.wristSpeedCmS.toFixed(0)} cm/s`),
-      el('td', {}, el('span', { class: `tag ${s.classification ?? 'none'}` }, fmt.classification(s.classification))));
+      el('td', {}, el('span', { class: `tag ${s.classification ?? 'none'}` }, fmt.classification(s.classification))),
+      el('td', {}, fmt.stroke(s.stroke)));
   }));
   for (const th of document.querySelectorAll('#shots th')) {
     th.setAttribute('aria-sort', th.dataset.key === sortKey ? (ascending ? 'ascending' : 'descending') : 'none');
@@ -94,5 +124,5 @@ for (const th of document.querySelectorAll('#shots th')) {
     ascending = sortKey === th.dataset.key ? !ascending : true; sortKey = th.dataset.key; table();
   });
 }
-window.addEventListener('resize', () => shots.length && load());
+window.addEventListener('resize', () => session && show());
 load().catch((e) => document.getElementById('stats').replaceChildren(el('p', { class: 'error' }, e.message)));

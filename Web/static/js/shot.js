@@ -19,7 +19,7 @@ async function load() {
   $('counter').textContent = `Shot ${number} of ${view.shotCount}`;
   pager($('prev'), number - 1); pager($('next'), number + 1);
   $('metrics').replaceChildren(
-    stat('Contact', fmt.classification(shot.classification), `at ${shot.contactTime.toFixed(2)} s`, true),
+    stat('Contact', fmt.classification(shot.classification), `${shot.stroke ? fmt.stroke(shot.stroke) + ' · ' : ''}at ${shot.contactTime.toFixed(2)} s`, true),
     stat('Forward', fmt.cm(shot.contact?.forwardCm), 'in front of your hip'),
     stat('Side', fmt.cm(shot.contact?.lateralCm), 'toward your hitting side'),
     stat('Height', fmt.cm(shot.contact?.heightCm), 'above the ground'),

@@ -1,0 +1,84 @@
+import Foundation
+import SwingTestSupport
+import Testing
+@testable import SwingBiomech
+import SwingCore
+
+/// Stroke types on pose tracks of forehands, backhands and serves made by `tools/make_stroke_tracks.py`
+/// (spline swings with jittered keyframes and timing, BlazePose-like noise, both hands, 30–240 fps; no
+/// tennis footage with known strokes exists to test on). Issue #27 asks for ≥ 95 % labelled right; the
+/// Python reference must give the same labels and per-stroke statistics.
+struct StrokeTypeTests {
+    struct Truth: Decodable {
+        struct Shot: Decodable { var time: Double; var kind: String; var stroke: String?; var swing: Bool }
+        var shots: [Shot]
+    }
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: ReferenceCrossCheckTests.python) }
+
+    static func tracks(fps: Double, hand: String, seed: Int, dir: URL) throws -> (PoseTrack, [ContactEvent], Truth, URL) {
+        let prefix = dir.appendingPathComponent("strokes-\(Int(fps))-\(hand)-\(seed)").path
+        _ = try Subprocess.output(ReferenceCrossCheckTests.python, [
+            ReferenceCrossCheckTests.packageRoot.appendingPathComponent("tools/make_stroke_tracks.py").path, prefix,
+            "--fps", "\(fps)", "--hand", hand, "--seed", "\(seed)", "--segments", "24"])
+        let track = try MeasureIO.decodeTrack(Data(contentsOf: URL(fileURLWithPath: prefix + ".track.json")))
+        let contacts = try MeasureIO.decodeContacts(Data(contentsOf: URL(fileURLWithPath: prefix + ".contacts.json")))
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".truth.json")))
+        return (track, contacts, truth, URL(fileURLWithPath: prefix))
+    }
+
+    @Test("Forehands, backhands and serves are labelled right (≥ 95 %), both hands, 30–240 fps",
+          .enabled(if: available, "needs the Python venv (make setup)"), arguments: [30.0, 60.0, 120.0, 240.0])
+    func labels(fps: Double) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var right = 0, total = 0
+        var confusion: [String: Int] = [:]
+        for hand in ["right", "left"] {
+            for seed in [1, 2] {
+                let (track, contacts, truth, _) = try Self.tracks(fps: fps, hand: hand, seed: seed, dir: dir)
+                let p = BiomechParameters(hand: Hand(rawValue: hand) ?? .right)
+                let shots = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: p).shots
+                try #require(shots.count == truth.shots.count)
+                for (shot, t) in zip(shots, truth.shots) where t.swing {
+                    total += 1
+                    if shot.stroke?.rawValue == t.stroke { right += 1 } else {
+                        confusion["\(t.stroke ?? "-") as \(shot.stroke?.rawValue ?? "none")", default: 0] += 1
+                    }
+                }
+            }
+        }
+        print("strokes at \(Int(fps)) fps: \(right) of \(total) right \(confusion)")
+        #expect(total >= 40)
+        #expect(Double(right) >= 0.95 * Double(total), "\(right) of \(total); \(confusion)")
+    }
+
+    @Test("Per-stroke statistics: each stroke's own mean, SD and consistency, beside the session's",
+          .enabled(if: available, "needs the Python venv (make setup)"))
+    func perStrokeStatistics() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (track, contacts, _, _) = try Self.tracks(fps: 60, hand: "right", seed: 5, dir: dir)
+        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: BiomechParameters())
+        let by = try #require(result.stats.byStroke)
+        #expect(Set(by.keys) == Set(StrokeType.allCases.map(\.rawValue)))
+        for stroke in StrokeType.allCases {
+            let these = result.shots.filter { $0.status == .ok && $0.stroke == stroke }
+            let own = SessionStats(shots: these)
+            #expect(by[stroke.rawValue]?.shotCount == these.count)
+            #expect(by[stroke.rawValue]?.forward == own.forward)
+            #expect(by[stroke.rawValue]?.consistency == own.consistency)
+            #expect(by[stroke.rawValue]?.byStroke == nil)
+        }
+        // A stroke mix judged as one: the session-wide consistency is far below each stroke's own.
+        let session = try #require(result.stats.consistency)
+        for (_, s) in by { #expect((s.consistency ?? 0) > session) }
+        // Serves are judged by their own Early / Optimal / Late thresholds.
+        for shot in result.shots where shot.stroke == .serve {
+            let f = try #require(shot.contact?.forwardCm)
+            #expect(shot.classification == ContactClassification.classify(forwardCm: f, lateBelowCm: 0, earlyAboveCm: 60))
+        }
+    }
+}

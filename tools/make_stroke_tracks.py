@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""3D pose tracks of forehands, backhands, serves and "no swing", with the truth (issue #27).
+
+`measure` labels each contact forehand / backhand / serve from the pose over the swing; no tennis footage
+with known strokes is available, so the tests use tracks made here. Every frame is a full 33-landmark
+BlazePose world pose (metres, hip-centred, x right, y down, z away from the camera), the player filmed
+from behind (facing +z), so the body frame of docs/analysis.md holds: forward f = +z, right r = +x, up
+u = −y, all turned by the hips' heading ψ(t).
+
+A session is a run of 2.4 s segments, one contact in the middle of each, in a seeded random order of:
+  forehand   ready → backswing on the hitting side, racket drop, contact in front on the hitting side
+             (forward 0.30–0.60 m, lateral 0.35–0.55 m, 0–20 cm above the pelvis), follow-through across
+  backhand   the mirror image across the body: backswing and contact on the other side (lateral −0.30 to
+             −0.50 m), follow-through high on the hitting side
+  serve      trophy position, racket drop behind the back, contact overhead (0.85–1.05 m above the pelvis,
+             shoulders at 0.50 m), follow-through down across the body
+  standing / walking / split-step   no swing: a sound heard while the player stands (wrist sways 2 cm),
+             walks (arms swing ±15 cm at 1 Hz while the body moves at 1.2 m/s) or split-steps (a 8 cm hop)
+The dominant wrist follows a cubic spline through each stroke's keyframes (time from contact, forward,
+lateral, up), every keyframe jittered by ±6 cm and the timing by ±15 %; the elbow sits between shoulder
+and wrist, the hand landmarks on the wrist; the hips turn up to 35° through a stroke. Left-handers are the
+mirror image (x → −x, left and right landmarks swapped). Noise like BlazePose's world landmarks: Gaussian,
+σ = 1 cm across and 2.5 cm in depth (z) per landmark and frame.
+
+    make_stroke_tracks.py OUT_PREFIX [--fps 60] [--hand right|left] [--seed 1] [--segments 24]
+                          [--kinds forehand,backhand,serve,standing,walking,split-step]
+
+Writes OUT_PREFIX.track.json (the `pose --json` shape: {"frames": [{"time", "score", "worldLandmarks"}]}),
+OUT_PREFIX.contacts.json ({"contacts": [{"time", "confidence"}]}) and OUT_PREFIX.truth.json
+({"shots": [{"time", "kind", "stroke" (null for no swing), "swing"}]}). Needs numpy and scipy.
+"""
+import argparse
+import json
+import sys
+
+import numpy as np
+from scipy.interpolate import CubicSpline
+
+SEGMENT = 2.4
+# Keyframes of the dominant wrist: (time from contact s, forward m, lateral m toward the hitting side, up m).
+STROKES = {
+    "forehand": [(-1.2, 0.15, 0.25, 0.0), (-0.55, -0.35, 0.65, 0.25), (-0.2, -0.2, 0.55, 0.0), (0.0, 0.45, 0.45, 0.1),
+                 (0.15, 0.45, -0.05, 0.3), (0.45, 0.15, -0.35, 0.55), (1.2, 0.15, 0.25, 0.0)],
+    "backhand": [(-1.2, 0.15, 0.25, 0.0), (-0.55, -0.3, -0.55, 0.2), (-0.2, -0.15, -0.5, 0.0), (0.0, 0.4, -0.4, 0.05),
+                 (0.15, 0.45, 0.0, 0.3), (0.45, 0.1, 0.45, 0.6), (1.2, 0.15, 0.25, 0.0)],
+    "serve": [(-1.2, 0.05, 0.2, 0.0), (-0.65, -0.1, 0.35, 0.55), (-0.25, -0.25, 0.3, 0.25), (0.0, 0.3, 0.25, 0.95),
+              (0.2, 0.45, -0.2, 0.3), (0.5, 0.2, -0.35, -0.15), (1.2, 0.05, 0.2, 0.0)],
+}
+CONTACT_RANGES = {  # forward, lateral, up at contact
+    "forehand": ((0.30, 0.60), (0.35, 0.55), (0.0, 0.2)),
+    "backhand": ((0.25, 0.55), (-0.50, -0.30), (-0.05, 0.15)),
+    "serve": ((0.15, 0.45), (0.15, 0.35), (0.85, 1.05)),
+}
+NO_SWING = ("standing", "walking", "split-step")
+KINDS = tuple(STROKES) + NO_SWING
+
+# Neutral pose in body coordinates (forward, right, up) from the pelvis, metres, for a right-hander.
+NEUTRAL = {
+    0: (0.06, 0.0, 0.66), 1: (0.05, -0.02, 0.69), 2: (0.05, -0.03, 0.69), 3: (0.05, -0.045, 0.69),
+    4: (0.05, 0.02, 0.69), 5: (0.05, 0.03, 0.69), 6: (0.05, 0.045, 0.69), 7: (0.0, -0.075, 0.67),
+    8: (0.0, 0.075, 0.67), 9: (0.05, -0.02, 0.61), 10: (0.05, 0.02, 0.61),
+    11: (0.0, -0.18, 0.5), 12: (0.0, 0.18, 0.5), 13: (0.08, -0.24, 0.27), 14: (0.08, 0.24, 0.27),
+    15: (0.25, -0.2, 0.1), 16: (0.15, 0.25, 0.0),
+    23: (0.0, -0.12, 0.0), 24: (0.0, 0.12, 0.0), 25: (0.06, -0.14, -0.45), 26: (0.06, 0.14, -0.45),
+    27: (0.0, -0.15, -0.85), 28: (0.0, 0.15, -0.85), 29: (-0.05, -0.15, -0.9), 30: (-0.05, 0.15, -0.9),
+    31: (0.12, -0.16, -0.92), 32: (0.12, 0.16, -0.92),
+}
+HAND_OFFSETS = {17: (0.03, -0.02, -0.06), 19: (0.05, 0.0, -0.07), 21: (0.03, 0.02, -0.04)}  # pinky, index, thumb
+MIRROR = [(1, 4), (2, 5), (3, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16), (17, 18), (19, 20), (21, 22),
+          (23, 24), (25, 26), (27, 28), (29, 30), (31, 32)]
+
+
+def wrist_path(kind, rng):
+    """The dominant wrist's (forward, lateral, up) as a function of time from contact, and the contact point."""
+    keys = np.array(STROKES[kind], dtype=float)
+    keys[:, 1:] += rng.uniform(-0.06, 0.06, keys[:, 1:].shape)
+    keys[:, 0] *= rng.uniform(0.85, 1.15)
+    contact = [rng.uniform(*r) for r in CONTACT_RANGES[kind]]
+    i = int(np.flatnonzero(keys[:, 0] == 0.0)[0])
+    keys[i, 1:] = contact
+    spline = CubicSpline(keys[:, 0], keys[:, 1:], bc_type="clamped")
+    lo, hi = keys[0, 0], keys[-1, 0]
+    return lambda t: spline(np.clip(t, lo, hi)), contact
+
+
+def segment_pose(kind, rng):
+    """For one segment: a function of time from contact giving (body points dict, pelvis world offset, heading)."""
+    stroke = kind in STROKES
+    path = wrist_path(kind, rng)[0] if stroke else None
+    turn = np.radians(rng.uniform(20, 35)) * (1 if kind != "backhand" else -1)
+    sway_phase = rng.uniform(0, 2 * np.pi)
+
+    def at(t):
+        pts = {k: np.array(v, dtype=float) for k, v in NEUTRAL.items()}
+        pelvis = np.zeros(3)
+        heading = 0.0
+        if stroke:
+            w = path(t)
+            heading = turn * np.tanh(t / 0.3)  # hips turn through the contact
+        elif kind == "standing":
+            w = np.array(NEUTRAL[16]) + 0.02 * np.sin(2 * np.pi * 0.5 * t + sway_phase)
+        elif kind == "walking":
+            w = np.array(NEUTRAL[16]) + np.array([0.15 * np.sin(2 * np.pi * t + sway_phase), 0.0, 0.03])
+            pts[15] = np.array(NEUTRAL[15]) + np.array([-0.15 * np.sin(2 * np.pi * t + sway_phase), 0.0, 0.0])
+            pelvis = np.array([0.9 * t, 0.03 * np.sin(4 * np.pi * t), 0.0])
+        else:  # split step: a hop, the racket held in front
+            w = np.array([0.3, 0.2, 0.1]) + 0.01 * np.sin(3 * t + sway_phase)
+            pelvis = np.array([0.0, 0.08 * max(0.0, np.sin(np.pi * (t + 0.25) / 0.5)) if -0.25 <= t <= 0.25 else 0.0, 0.0])
+        pts[16] = np.asarray(w, dtype=float)
+        pts[14] = 0.5 * (pts[12] + pts[16]) + np.array([-0.05, 0.05, -0.05])
+        for k, off in HAND_OFFSETS.items():
+            pts[k] = pts[15] + np.array(off) * np.array([1, 1, 1])
+            pts[k + 1] = pts[16] + np.array(off) * np.array([1, -1, 1])
+        return pts, pelvis, heading
+    return at
+
+
+def world_of(pts, pelvis_offset, heading, hand):
+    """Body points → MediaPipe world landmarks (33 × 3)."""
+    f = np.array([np.sin(heading), 0.0, np.cos(heading)])
+    r = np.array([np.cos(heading), 0.0, -np.sin(heading)])
+    u = np.array([0.0, -1.0, 0.0])
+    world = np.zeros((33, 3))
+    for k, (a, b, c) in pts.items():
+        world[k] = a * f + b * r + c * u
+    # pelvis offset: walking moves the body forward (+z) and it bobs (y); expressed in world axes
+    world += np.array([0.0, -pelvis_offset[1], pelvis_offset[0]])
+    if hand == "left":
+        world[:, 0] *= -1
+        for a, b in MIRROR:
+            world[[a, b]] = world[[b, a]]
+    return world
+
+
+def make(fps, hand, seed, segments, kinds):
+    rng = np.random.default_rng(seed)
+    order = [kinds[i % len(kinds)] for i in range(segments)]
+    rng.shuffle(order)
+    frames, contacts, truth = [], [], []
+    dt = 1.0 / fps
+    for s, kind in enumerate(order):
+        start = s * SEGMENT
+        tc = start + SEGMENT / 2 + rng.uniform(-0.1, 0.1)
+        pose = segment_pose(kind, rng)
+        t = start + (dt - (start % dt)) % dt
+        while t < start + SEGMENT - 1e-9:
+            pts, pelvis, heading = pose(t - tc)
+            w = world_of(pts, pelvis, heading, hand)
+            w += rng.normal(0.0, 1.0, w.shape) * np.array([0.01, 0.01, 0.025])
+            frames.append({"time": round(t, 6), "score": 0.95,
+                           "worldLandmarks": [{"x": float(x), "y": float(y), "z": float(z)} for x, y, z in w]})
+            t += dt
+        contacts.append({"time": round(tc, 6), "confidence": 1.0})
+        truth.append({"time": round(tc, 6), "kind": kind, "stroke": kind if kind in STROKES else None,
+                      "swing": kind in STROKES})
+    return {"frames": frames}, {"contacts": contacts}, {"shots": truth, "fps": fps, "hand": hand, "seed": seed}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_prefix")
+    ap.add_argument("--fps", type=float, default=60.0)
+    ap.add_argument("--hand", choices=("right", "left"), default="right")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--segments", type=int, default=24)
+    ap.add_argument("--kinds", default=",".join(KINDS))
+    a = ap.parse_args(argv)
+    kinds = a.kinds.split(",")
+    if any(k not in KINDS for k in kinds) or not (1 <= a.fps <= 1000) or a.segments < 1:
+        ap.error(f"kinds are {', '.join(KINDS)}; fps 1-1000; at least one segment")
+    track, contacts, truth = make(a.fps, a.hand, a.seed, a.segments, kinds)
+    for suffix, doc in (("track", track), ("contacts", contacts), ("truth", truth)):
+        with open(f"{a.out_prefix}.{suffix}.json", "w") as fh:
+            json.dump(doc, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
