@@ -86,6 +86,16 @@ class WebAppTests(unittest.TestCase):
 
     # -- tests ---------------------------------------------------------------------------------
 
+    def any_session(self):
+        """The id of a stored session, analysing the demo clip first when there is none."""
+        sessions = SERVER.api("/api/sessions")["sessions"]
+        if not sessions:
+            self.choose_hand()
+            self.upload(SAMPLE)
+            self.wait_for_results()
+            sessions = SERVER.api("/api/sessions")["sessions"]
+        return sessions[0]["id"]
+
     def test_1_first_visit_to_shot_view(self):
         d = self.driver
         self.open("/")
@@ -158,13 +168,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_2_every_page_at_phone_and_desktop_width(self):
         d = self.driver
-        sessions = SERVER.api("/api/sessions")["sessions"]
-        if not sessions:
-            self.choose_hand()
-            self.upload(SAMPLE)
-            self.wait_for_results()
-            sessions = SERVER.api("/api/sessions")["sessions"]
-        sid = sessions[0]["id"]
+        sid = self.any_session()
         pages = {"home": "/", "onboarding": "/onboarding", "new": "/sessions/new", "results": f"/sessions/{sid}",
                  "shot": f"/sessions/{sid}/shots/1", "compare": "/compare", "progress": "/progress", "login": "/login"}
         ready = {"home": "#sessions li", "results": "#shots tbody tr", "shot": "#metrics .stat, #metrics > *",
@@ -234,13 +238,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_6_results_show_and_filter_by_stroke_type(self):
         d = self.driver
-        sessions = SERVER.api("/api/sessions")["sessions"]
-        if not sessions:
-            self.choose_hand()
-            self.upload(SAMPLE)
-            self.wait_for_results()
-            sessions = SERVER.api("/api/sessions")["sessions"]
-        sid = sessions[0]["id"]
+        sid = self.any_session()
         doc = SERVER.api(f"/api/sessions/{sid}")["session"]
         by = doc["stats"]["byStroke"]
         d.set_window_size(*DESKTOP)
