@@ -324,6 +324,8 @@ class PageTests(StudioCase):
 
         # The raw JSON panel holds the last answer; snapshot and download are offered.
         self.click(self.by_id("raw-box").find_element(By.TAG_NAME, "summary"))
+        # The panel is filled on the <details> "toggle" event, which the browser fires after the click returns.
+        wait(d, lambda d: self.by_id("raw").text.strip().startswith("{"), 10, "the raw JSON panel stayed empty when opened")
         raw = json.loads(self.by_id("raw").text)
         self.assertEqual(raw["interpretation"]["interpreter"], "counter")
         self.assertEqual(len(raw["results"][0]["detections"]), found)
@@ -369,6 +371,8 @@ class PageTests(StudioCase):
         wait(d, lambda d: self.detections() > 0 and self.drawn_pixels() > 0, 60,
              f"the segment model drew nothing at conf 0.01; error: {self.by_id('error').text!r}")
         self.click(self.by_id("raw-box").find_element(By.TAG_NAME, "summary"))
+        wait(d, lambda d: self.by_id("raw").get_attribute("textContent").strip().startswith("{"), 10,
+             "the raw JSON panel stayed empty when opened")
         raw = self.by_id("raw").get_attribute("textContent")
         self.assertIn('"size": [512, 512]', raw, "no mask at the picture's size in the result")
         self.assertIn("runs in all)", raw, "the panel did not shorten the masks' run lists")
