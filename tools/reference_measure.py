@@ -20,6 +20,11 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   Stroke (issue #27): "serve" when the wrist is >= 20 cm above the mean of the shoulders (11, 12) along u at
   t_c (interpolated like the wrist); else "forehand" when lateral(t_c) + mean lateral over the posed window
   frames with t_c - 0.6 <= t <= t_c - 0.15 (0 when none) is >= 0, else "backhand".
+  Swing check (issue #27): peak = max over posed frames j with |t_j - t_c| <= 0.25 s of
+  |mean rel(B) - mean rel(A)| / (mean t(B) - mean t(A)) * 100, A / B = the posed frames within 0.04 s of
+  t_j - 0.1 / t_j + 0.1, rel = W - P in world axes (j skipped when A or B is empty); reported on ok shots as
+  "peakWristSpeedCmS". An ok contact with a peak below 140 cm/s (and not "confirmed") is no shot: it goes
+  to "rejectedContacts" [{"time", "peakWristSpeedCmS"}], and the shots are numbered after the check.
   Late < 20 cm, early > 60 cm, else optimal (serves: late < 0 cm, early > 60 cm). Stats over ok shots:
   mean, population SD (ddof 0), consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres;
   the same per stroke type present under "byStroke".
@@ -49,6 +54,22 @@ BEST_SEARCH = 5
 SERVE_ABOVE_SHOULDER_CM = 20.0
 BACKSWING = (0.6, 0.15)
 SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
+SWING_MIN_CM_S, SWING_WINDOW, SWING_SPAN, SWING_AVERAGING = 140.0, 0.25, 0.1, 0.04
+
+
+def peak_swing_speed(tp, rel, tc):
+    best = None
+    for j in np.where(np.abs(tp - tc) <= SWING_WINDOW)[0]:
+        a = np.abs(tp - (tp[j] - SWING_SPAN)) <= SWING_AVERAGING
+        b = np.abs(tp - (tp[j] + SWING_SPAN)) <= SWING_AVERAGING
+        if not a.any() or not b.any():
+            continue
+        ta, tb = tp[a].mean(), tp[b].mean()
+        if tb <= ta:
+            continue
+        v = float(np.linalg.norm(rel[b].mean(axis=0) - rel[a].mean(axis=0)) / (tb - ta) * 100)
+        best = v if best is None else max(best, v)
+    return best
 
 
 def load_track(path):
@@ -111,12 +132,12 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
     fwd, lat, up, foot, rel, conf, sh = (m["forward"][keep], m["lateral"][keep], m["up"][keep],
                                          m["foot"][keep], m["rel"][keep], confs[keep], m["shoulders"][keep])
     ctimes = np.asarray([float(c["time"]) for c in contacts])
-    shots = []
-    for n, k in enumerate(np.argsort(ctimes, kind="stable")):
+    shots, rejected = [], []
+    for k in np.argsort(ctimes, kind="stable"):
         c = contacts[k]
         t = float(c["time"])
         tc = t - delay_ms / 1000.0
-        shot = {"index": n + 1, "time": t, "contactTime": tc, "confidence": c.get("confidence", 1.0),
+        shot = {"index": len(shots) + 1, "time": t, "contactTime": tc, "confidence": c.get("confidence", 1.0),
                 "status": "noPerson"}
         shots.append(shot)
         if len(times) == 0 or tc < times[0] or tc > times[-1]:
@@ -148,13 +169,18 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
         cls = "late" if fcm < late else ("early" if fcm > early else "optimal")
         shot.update({"status": "ok", "contact": {"forwardCm": fcm, "lateralCm": L * 100, "heightCm": (U - g) * 100},
                      "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100, "stroke": stroke})
+        peak = peak_swing_speed(tp, rel, tc)
+        shot["peakWristSpeedCmS"] = peak
+        if peak is not None and peak < SWING_MIN_CM_S and not c.get("confirmed", False):
+            shots.pop()
+            rejected.append({"time": t, "peakWristSpeedCmS": peak})
     ok = [s for s in shots if s["status"] == "ok"]
     stats = statistics(ok)
     by = {k: statistics([s for s in ok if s["stroke"] == k]) for k in ("forehand", "backhand", "serve")
           if any(s["stroke"] == k for s in ok)}
     if by:
         stats["byStroke"] = by
-    return {"shots": shots, "stats": stats}
+    return {"shots": shots, "rejectedContacts": rejected, "stats": stats}
 
 
 def statistics(ok):

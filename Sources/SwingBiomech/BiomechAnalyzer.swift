@@ -1,15 +1,19 @@
 import SwingCore
 
-/// The result of measuring a track: one entry per contact (in time order) and the session statistics.
+/// The result of measuring a track: one entry per shot (in time order), the contacts that are not shots,
+/// and the session statistics.
 public struct MeasureResult: Sendable, Equatable {
     public var measured: [MeasuredShot]
+    /// Contacts the swing check turned down (time order); in no statistic.
+    public var rejected: [RejectedContact]
     public var stats: SessionStats
 
     /// The shots, in time order.
     public var shots: [Shot] { measured.map(\.shot) }
 
-    public init(measured: [MeasuredShot]) {
+    public init(measured: [MeasuredShot], rejected: [RejectedContact] = []) {
         self.measured = measured
+        self.rejected = rejected
         stats = SessionStats(shots: measured.map(\.shot))
     }
 }
@@ -36,6 +40,10 @@ public struct MeasuredShot: Sendable, Equatable {
 ///   frames of the track; `nil` if they clamp to the same frame.
 /// - **Left-handers**: wrist 15 and h = −r, so a mirrored stroke (x → −x, left/right landmarks swapped)
 ///   gives identical numbers.
+/// - **Swing check**: a measured contact whose ``Shot/peakWristSpeedCmS`` is below
+///   ``BiomechParameters/swingMinSpeedCmS`` is not a shot but a ``RejectedContact``, unless the player
+///   confirmed it (``ContactEvent/confirmed``) or the check is off; a contact whose peak cannot be taken
+///   (too few posed frames around it) stays a shot. Shots are numbered after the check.
 public enum BiomechAnalyzer {
     /// Measures every contact in `contacts` on `track`.
     /// - Parameters:
@@ -50,15 +58,73 @@ public enum BiomechAnalyzer {
             FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
         }
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        return MeasureResult(measured: ordered.enumerated().map { n, contact in
-            measure(contact: contact, index: n + 1, track: track, posed: posed, parameters: parameters)
-        })
+        var kept: [MeasuredShot] = [], rejected: [RejectedContact] = []
+        for contact in ordered {
+            var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, parameters: parameters)
+            if parameters.swingCheck, !contact.confirmed, m.shot.status == .ok,
+               let peak = m.shot.peakWristSpeedCmS, peak < parameters.swingMinSpeedCmS {
+                rejected.append(RejectedContact(time: contact.time, confidence: contact.confidence, origin: contact.origin,
+                                                kind: .noSwing, reason: noSwingReason(peak: peak, parameters: parameters),
+                                                peakWristSpeedCmS: peak))
+                continue
+            }
+            m.shot.index = kept.count + 1
+            kept.append(m)
+        }
+        return MeasureResult(measured: kept, rejected: rejected)
+    }
+
+    /// The sentence a player reads for a contact without a swing.
+    static func noSwingReason(peak: Double, parameters p: BiomechParameters) -> String {
+        let window = String(format: "%.2f", p.swingWindow)
+        return "No swing: the wrist moved at most \(Int(peak.rounded())) cm/s within \(window) s of the contact; "
+            + "a swing reaches \(Int(p.swingMinSpeedCmS.rounded())) cm/s."
+    }
+
+    /// The swing check's measure (docs/analysis.md, "Swing check"): the largest, over posed frames j with
+    /// |t_j − t_c| ≤ window, of |W̄(t_j + s) − W̄(t_j − s)| / (t̄(t_j + s) − t̄(t_j − s)), where W̄(t) and t̄(t)
+    /// are the mean wrist-from-pelvis vector and mean time of the posed frames within `averaging` of t; cm/s.
+    /// `nil` when no frame has posed frames at both ends.
+    static func peakSwingSpeed(posed: [FrameMeasure], tc: Double, parameters p: BiomechParameters) -> Double? {
+        guard !posed.isEmpty else { return nil }
+        let span = p.swingSpeedSpan, avg = p.swingSpeedAveraging
+        // Mean (vector, time) of the posed frames within `avg` of t.
+        func mean(at t: Double) -> (Vec3, Double)? {
+            var i = firstIndex(in: posed, atOrAfter: t - avg)
+            var sum = Vec3.zero, time = 0.0, n = 0
+            while i < posed.count, posed[i].time <= t + avg {
+                sum = sum + posed[i].wristFromPelvis; time += posed[i].time; n += 1; i += 1
+            }
+            return n > 0 ? (sum * (1 / Double(n)), time / Double(n)) : nil
+        }
+        var best: Double?
+        var j = firstIndex(in: posed, atOrAfter: tc - p.swingWindow)
+        while j < posed.count, posed[j].time <= tc + p.swingWindow {
+            let t = posed[j].time
+            if let (a, ta) = mean(at: t - span), let (b, tb) = mean(at: t + span), tb > ta {
+                let v = (b - a).length / (tb - ta) * 100
+                if v > (best ?? -1) { best = v }
+            }
+            j += 1
+        }
+        return best
+    }
+
+    /// Position of the first element of `posed` (sorted by time) with time ≥ t; `posed.count` when none.
+    static func firstIndex(in posed: [FrameMeasure], atOrAfter t: Double) -> Int {
+        var lo = 0, hi = posed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if posed[mid].time < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     static func measure(contact: ContactEvent, index: Int, track: PoseTrack, posed: [FrameMeasure],
                         parameters p: BiomechParameters) -> MeasuredShot {
         let tc = contact.time - p.soundDelayMs / 1000
-        var shot = Shot(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence)
+        var shot = Shot(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence,
+                        origin: contact.origin, confirmed: contact.confirmed ? true : nil)
         let noPerson = MeasuredShot(shot: shot, windowFrames: [])
         guard let first = track.samples.first?.time, let last = track.samples.last?.time,
               tc >= first, tc <= last else { return noPerson }
@@ -118,6 +184,7 @@ public enum BiomechAnalyzer {
                                                              earlyAboveCm: limits.earlyAboveCm)
         shot.contactFrame = posed[speedCentre].trackIndex
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
+        shot.peakWristSpeedCmS = peakSwingSpeed(posed: posed, tc: tc, parameters: p)
         return MeasuredShot(shot: shot, windowFrames: window.map(\.element.trackIndex))
     }
 
@@ -143,12 +210,7 @@ public enum BiomechAnalyzer {
 
     /// Position of the element nearest `t` (earlier on a tie); `posed` is sorted by time and non-empty.
     static func nearestIndex(in posed: [FrameMeasure], to t: Double) -> Int {
-        // Binary search for the first frame with time >= t.
-        var lo = 0, hi = posed.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if posed[mid].time < t { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = firstIndex(in: posed, atOrAfter: t)
         if lo == 0 { return 0 }
         if lo == posed.count { return posed.count - 1 }
         return (t - posed[lo - 1].time) <= (posed[lo].time - t) ? lo - 1 : lo

@@ -53,7 +53,7 @@ public enum MeasureIO {
         }
     }
 
-    /// The `{"shots": […], "stats": {…}}` report as pretty, key-sorted JSON.
+    /// The `{"shots": […], "rejectedContacts": […], "stats": {…}}` report as pretty, key-sorted JSON.
     /// - Parameter includeImageArc: `measure` leaves `arc.image` out (its units are the track's).
     /// - Throws: `EncodingError` for a non-finite number.
     public static func encodeReport(_ result: MeasureResult, includeImageArc: Bool = false) throws -> Data {
@@ -61,7 +61,7 @@ public enum MeasureIO {
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var shots = result.shots
         if !includeImageArc { for i in shots.indices { shots[i].arc?.image = nil } }
-        return try enc.encode(MeasureReport(shots: shots, stats: result.stats))
+        return try enc.encode(MeasureReport(shots: shots, rejectedContacts: result.rejected, stats: result.stats))
     }
 
     static func summary(_ error: any Error) -> String {
@@ -99,8 +99,10 @@ private struct ContactsFile: Decodable {
     var contacts: [Contact]
 }
 
-/// `measure --json`: `{"shots": […], "stats": {…}}`, the shots and statistics in their one shape.
+/// `measure --json`: `{"shots": […], "rejectedContacts": […], "stats": {…}}`, the shots and statistics in
+/// their one shape.
 private struct MeasureReport: Encodable {
     var shots: [Shot]
+    var rejectedContacts: [RejectedContact]
     var stats: SessionStats
 }

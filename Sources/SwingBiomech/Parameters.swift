@@ -1,3 +1,4 @@
+import Foundation
 import SwingCore
 /// How the contact-point metrics are taken at the contact time t_c.
 public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
@@ -52,6 +53,22 @@ public struct BiomechParameters: Sendable, Equatable {
     /// A serve met further in front than this is early, cm.
     public var serveEarlyAboveCm = 60.0
 
+    /// The swing check (docs/analysis.md, "Swing check"): a heard contact is a shot only when the dominant
+    /// wrist swings around it. Off: every contact with a person is a shot (`--no-swing-check`).
+    public var swingCheck = true
+    /// The swing check's threshold: the wrist's peak speed relative to the pelvis must reach this, cm/s.
+    /// Strokes on the synthetic tracks peak at 176–630 cm/s, a player standing, walking or split-stepping at
+    /// 30–110 (BlazePose-like noise included); real groundstrokes reach several metres a second.
+    public var swingMinSpeedCmS = 140.0
+    /// The swing check looks for the peak among posed frames within this many seconds of t_c.
+    public var swingWindow = 0.25
+    /// The swing speed at a frame at time t is the wrist's displacement between t − span and t + span over
+    /// the time between them (seconds)…
+    public var swingSpeedSpan = 0.1
+    /// …each end the mean over the posed frames within this many seconds of it, so landmark noise does not
+    /// read as speed at high frame rates.
+    public var swingSpeedAveraging = 0.04
+
     /// The Early / Optimal / Late thresholds for `stroke` (cm): (late below, early above).
     public func thresholds(for stroke: StrokeType) -> (lateBelowCm: Double, earlyAboveCm: Double) {
         stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
@@ -90,6 +107,39 @@ public struct BiomechParameters: Sendable, Equatable {
         if !(serveLateBelowCm.isFinite && serveEarlyAboveCm.isFinite && serveLateBelowCm <= serveEarlyAboveCm) {
             return "The serve's late threshold (\(serveLateBelowCm) cm) must not exceed its early threshold (\(serveEarlyAboveCm) cm)."
         }
+        if !(swingMinSpeedCmS.isFinite && swingMinSpeedCmS >= 0) { return "The swing check's speed must be zero or more cm/s." }
+        if !(swingWindow.isFinite && swingWindow >= 0) { return "The swing check's window must be zero or more seconds." }
+        if !(swingSpeedSpan.isFinite && swingSpeedSpan > 0 && swingSpeedAveraging.isFinite && swingSpeedAveraging >= 0
+             && swingSpeedAveraging < swingSpeedSpan) {
+            return "The swing speed's span must be positive and longer than its averaging."
+        }
         return nil
+    }
+}
+
+extension BiomechParameters: Codable {
+    /// The parameters as JSON (sorted keys), as a stored session keeps them (``fromJSON(_:)`` reads it).
+    public var json: String {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        return (try? enc.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Parameters stored by ``json``: keys it lacks (parameters added since it was written) take today's
+    /// defaults, so a session stored years ago still re-measures.
+    /// - Throws: ``BiomechError/invalidTrack(_:)`` when `text` is not a JSON object of parameters.
+    public static func fromJSON(_ text: String) throws -> BiomechParameters {
+        let defaults = (try? JSONEncoder().encode(BiomechParameters())).flatMap {
+            try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+        } ?? [:]
+        guard let stored = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw BiomechError.invalidTrack("The stored measurement parameters are not a JSON object.")
+        }
+        let merged = defaults.merging(stored) { _, new in new }
+        do {
+            return try JSONDecoder().decode(BiomechParameters.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch {
+            throw BiomechError.invalidTrack("The stored measurement parameters cannot be read (\(MeasureIO.summary(error))).")
+        }
     }
 }

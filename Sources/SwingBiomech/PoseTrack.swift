@@ -64,11 +64,39 @@ public struct PoseTrack: Sendable, Equatable {
     }
 }
 
-/// One contact to measure: the audio time and the detector's confidence.
+/// One contact to measure: the audio time, the detector's confidence, where it came from, and whether
+/// the player vouched for it.
 public struct ContactEvent: Sendable, Equatable, Codable {
     /// Seconds from the start of the media (audio clock; the sound delay is subtracted later).
     public var time: Double
-    /// Detector confidence in 0…1.
+    /// Detector confidence in 0…1 (1 for a contact the player added).
     public var confidence: Double
-    public init(time: Double, confidence: Double) { self.time = time; self.confidence = confidence }
+    /// Heard by the detector or added by the player.
+    public var origin: ContactOrigin
+    /// The player added or restored this contact: the swing check does not apply to it.
+    public var confirmed: Bool
+
+    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, confirmed: Bool = false) {
+        self.time = time; self.confidence = confidence; self.origin = origin; self.confirmed = confirmed
+    }
+
+    private enum CodingKeys: String, CodingKey { case time, confidence, origin, confirmed }
+
+    /// Reads `{"time", "confidence"}` and, when present, `origin` and `confirmed`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        time = try c.decode(Double.self, forKey: .time)
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
+        origin = try c.decodeIfPresent(ContactOrigin.self, forKey: .origin) ?? .heard
+        confirmed = try c.decodeIfPresent(Bool.self, forKey: .confirmed) ?? false
+    }
+
+    /// Writes `origin` and `confirmed` only when they differ from a heard, unconfirmed contact.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(time, forKey: .time)
+        try c.encode(confidence, forKey: .confidence)
+        if origin != .heard { try c.encode(origin, forKey: .origin) }
+        if confirmed { try c.encode(confirmed, forKey: .confirmed) }
+    }
 }

@@ -37,17 +37,51 @@ public struct Shot: Codable, Sendable, Equatable {
     public var source: ContactSource?
     /// Visual − audio contact time for `both` shots, milliseconds.
     public var visualOffsetMs: Double?
+    /// Heard by the contact detector or added by the player; `nil` in documents written before edits
+    /// existed (read as heard).
+    public var origin: ContactOrigin?
+    /// The player restored this contact after the swing check rejected it (or added it): it is a shot
+    /// whatever the wrist did. Left out of the JSON when false.
+    public var confirmed: Bool?
+    /// The swing check's measure: the dominant wrist's peak speed relative to the pelvis within
+    /// ``BiomechParameters/swingWindow`` of t_c, cm/s (docs/analysis.md, "Swing check"); `nil` when there
+    /// were too few posed frames to tell, and for a no-person shot.
+    public var peakWristSpeedCmS: Double?
 
     /// A shot not measured yet (`noPerson`, no metrics).
     public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,
                 contact: ContactPoint? = nil, wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil,
                 contactFrame: Int? = nil, contactVideoFrame: Int? = nil, groundCm: Double? = nil, arc: SwingArc? = nil,
-                source: ContactSource? = nil, visualOffsetMs: Double? = nil, stroke: StrokeType? = nil) {
+                source: ContactSource? = nil, visualOffsetMs: Double? = nil, stroke: StrokeType? = nil,
+                origin: ContactOrigin? = nil, confirmed: Bool? = nil, peakWristSpeedCmS: Double? = nil) {
         self.index = index; self.time = time; self.contactTime = contactTime; self.confidence = confidence
         self.status = status; self.contact = contact; self.wristSpeedCmS = wristSpeedCmS
         self.classification = classification; self.contactFrame = contactFrame
         self.contactVideoFrame = contactVideoFrame; self.groundCm = groundCm; self.arc = arc
         self.source = source; self.visualOffsetMs = visualOffsetMs; self.stroke = stroke
+        self.origin = origin; self.confirmed = confirmed; self.peakWristSpeedCmS = peakWristSpeedCmS
+    }
+}
+
+/// A contact that is not a shot: no swing around it, or the player removed it. Listed in the session
+/// document's `rejectedContacts` and on the results page, where the player can restore it; it is in no
+/// statistic.
+public struct RejectedContact: Codable, Sendable, Equatable {
+    /// The contact as heard (media time, seconds).
+    public var time: Double
+    /// The contact detector's confidence, 0…1.
+    public var confidence: Double
+    public var origin: ContactOrigin
+    public var kind: RejectionKind
+    /// One sentence saying why, for the player.
+    public var reason: String
+    /// The swing check's measure (``Shot/peakWristSpeedCmS``) when it was taken.
+    public var peakWristSpeedCmS: Double?
+
+    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, kind: RejectionKind,
+                reason: String, peakWristSpeedCmS: Double? = nil) {
+        self.time = time; self.confidence = confidence; self.origin = origin; self.kind = kind
+        self.reason = reason; self.peakWristSpeedCmS = peakWristSpeedCmS
     }
 }
 

@@ -21,6 +21,16 @@ struct BiomechOptions: ParsableArguments {
     var windowAfter: Double?
     @Option(name: .customLong("speed-half-span"), help: "Wrist speed uses frames i±k (default 3).")
     var speedHalfSpan: Int?
+    @Option(name: .customLong("serve-late-below-cm"), help: "Serves: forward distance below which a serve is late, cm (default 0).")
+    var serveLateBelowCm: Double?
+    @Option(name: .customLong("serve-early-above-cm"), help: "Serves: forward distance above which a serve is early, cm (default 60).")
+    var serveEarlyAboveCm: Double?
+    @Flag(name: .customLong("no-swing-check"),
+          help: "Count every heard contact with a person as a shot, even when the wrist did not swing around it.")
+    var noSwingCheck = false
+    @Option(name: .customLong("swing-min-speed"),
+            help: "Swing check: the wrist's peak speed within 0.25 s of a contact must reach this, cm/s (default 140).")
+    var swingMinSpeed: Double?
 
     func validate() throws {
         try OptionCheck.number(soundDelayMs, "--sound-delay-ms", -10_000...10_000)
@@ -29,6 +39,9 @@ struct BiomechOptions: ParsableArguments {
         try OptionCheck.number(windowBefore, "--window-before", 0...60)
         try OptionCheck.number(windowAfter, "--window-after", 0...60)
         try OptionCheck.integer(speedHalfSpan, "--speed-half-span", 1...1_000)
+        try OptionCheck.number(serveLateBelowCm, "--serve-late-below-cm", -1_000...1_000)
+        try OptionCheck.number(serveEarlyAboveCm, "--serve-early-above-cm", -1_000...1_000)
+        try OptionCheck.number(swingMinSpeed, "--swing-min-speed", 0...100_000)
         _ = try parameters(hand: .right)   // combinations (late ≤ early)
     }
 
@@ -42,6 +55,10 @@ struct BiomechOptions: ParsableArguments {
         if let windowBefore { p.windowBefore = windowBefore }
         if let windowAfter { p.windowAfter = windowAfter }
         if let speedHalfSpan { p.speedHalfSpan = speedHalfSpan }
+        if let serveLateBelowCm { p.serveLateBelowCm = serveLateBelowCm }
+        if let serveEarlyAboveCm { p.serveEarlyAboveCm = serveEarlyAboveCm }
+        if noSwingCheck { p.swingCheck = false }
+        if let swingMinSpeed { p.swingMinSpeedCmS = swingMinSpeed }
         if let problem = p.problem { throw ValidationError(problem) }
         return p
     }

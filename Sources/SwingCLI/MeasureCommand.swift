@@ -69,7 +69,7 @@ struct MeasureCommand: ParsableCommand {
         let events = try MeasureIO.decodeContacts(contacts)
         guard !events.isEmpty else { throw BiomechError.noContacts("The contacts file lists no contacts to measure.") }
         let result = BiomechAnalyzer.analyze(track: poseTrack, contacts: events, parameters: parameters)
-        guard result.stats.shotCount > 0 else {
+        guard result.stats.shotCount > 0 || !result.rejected.isEmpty else {
             throw BiomechError.noPerson(
                 "No person was found at any of the \(events.count) contacts (each is outside the track or its swing window has no pose).")
         }
@@ -101,6 +101,10 @@ enum ShotTable {
         }
         if let w = st.wristSpeed {
             out += "Wrist speed: min \(fmt(w.minCmS, 0))  max \(fmt(w.maxCmS, 0))  mean \(fmt(w.meanCmS, 0)) cm/s\n"
+        }
+        if !result.rejected.isEmpty {
+            out += "\nNot shots (\(result.rejected.count); --no-swing-check counts them):\n"
+            for r in result.rejected { out += pad(fmt(r.time, 3), 13) + "  " + r.reason + "\n" }
         }
         return out
     }

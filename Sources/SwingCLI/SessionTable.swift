@@ -27,7 +27,9 @@ enum SessionTable {
         var lines: [String] = []
         let idText = s.id.map { "Session \($0)" } ?? "Session (not stored)"
         lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand.rawValue)-handed, \(SessionsFormat.date(s.createdAt))")
-        lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)")
+        let notShots = s.rejectedContacts?.count ?? 0
+        lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)"
+                     + (notShots > 0 ? ", not shots: \(notShots) (no swing or removed)" : ""))
         if let v = s.visualDetector { lines += visualLines(v) }
         if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
         lines.append("  forward:  \(axis(st.forward))")
@@ -54,6 +56,11 @@ enum SessionTable {
                 lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence)
                              + sourceNote(shot))
             }
+        }
+        if let rejected = s.rejectedContacts, !rejected.isEmpty {
+            lines.append("")
+            lines.append("  not shots (\(rejected.count)):")
+            for r in rejected { lines.append(String(format: "       %8.3f  ", r.time) + r.reason) }
         }
         return lines.joined(separator: "\n")
     }

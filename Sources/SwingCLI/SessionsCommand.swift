@@ -3,13 +3,13 @@ import Foundation
 import SwingPipeline
 import SwingStore
 
-/// `swingmaster sessions list | show ID | delete ID | export ID --json|--csv`
+/// `swingmaster sessions list | show ID | delete ID | export ID --json|--csv | edit ID …`
 /// The database lives in `$SWINGMASTER_HOME/swingmaster.sqlite` (default `~/.swingmaster/`).
 struct SessionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List, show, delete and export analysed sessions.",
-        subcommands: [List.self, Show.self, Delete.self, Export.self],
+        subcommands: [List.self, Show.self, Delete.self, Export.self, Edit.self],
         defaultSubcommand: List.self
     )
 
@@ -35,6 +35,45 @@ struct SessionsCommand: ParsableCommand {
         func run() throws {
             try AppDatabase.open().deleteSession(id: id)
             try Console.line("Deleted session \(id).")
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Correct a session's contacts and re-measure it in place (docs/analysis.md, \"Editing a session\").",
+            discussion: """
+                The edits are applied in the order --remove-contact, --restore-contact, --add-contact and \
+                stored together as the session's next version (none of them when one is refused). Removing or restoring poses nothing; adding poses only \
+                that contact's swing window from the session's video. --undo takes back the last edit.
+                """)
+        @Argument(help: "Session id (see `sessions list`).") var id: Int64
+        @Option(name: .customLong("add-contact"), help: "Add a contact the detector missed at this time, s (repeatable).")
+        var add: [Double] = []
+        @Option(name: .customLong("remove-contact"), help: "Remove the shot within 0.1 s of this time, s (repeatable).")
+        var remove: [Double] = []
+        @Option(name: .customLong("restore-contact"), help: "Make the rejected contact within 0.1 s of this time a shot again, s (repeatable).")
+        var restore: [Double] = []
+        @Flag(help: "Take back the session's last edit.") var undo = false
+        @Option(name: .customLong("video"), help: "Where the session's video is now, when it moved (needed to add a contact).")
+        var video: String?
+
+        func validate() throws {
+            guard undo != !(add.isEmpty && remove.isEmpty && restore.isEmpty) else {
+                throw ValidationError("Give --undo alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
+            }
+            for t in add + remove + restore where !t.isFinite {
+                throw ValidationError("Contact times must be finite numbers of seconds.")
+            }
+        }
+
+        func run() throws {
+            let db = try AppDatabase.open()
+            let changes: [SessionEditor.Change] = undo ? [.undo]
+                : remove.map { .edit(ContactEdit(action: .remove, time: $0)) }
+                + restore.map { .edit(ContactEdit(action: .restore, time: $0)) }
+                + add.map { .edit(ContactEdit(action: .add, time: $0)) }
+            _ = try SessionEditor.apply(changes, toSession: id, in: db, mediaPath: video)
+            try Console.line(SessionTable.text(try SessionsFormat.document(id)))
         }
     }
 

@@ -18,6 +18,22 @@ public enum ContactClassification: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// Where a contact came from: heard by the contact detector, or added by the player (issue #27).
+public enum ContactOrigin: String, Sendable, Codable, CaseIterable {
+    /// Found in the sound by the contact detector.
+    case heard
+    /// Added by the player (web app's timeline or shot view, `sessions edit --add-contact`).
+    case added
+}
+
+/// Why a contact is not a shot (``RejectedContact`` in SwingBiomech).
+public enum RejectionKind: String, Sendable, Codable, CaseIterable {
+    /// The dominant wrist did not swing around the contact (the swing check, docs/analysis.md).
+    case noSwing
+    /// The player removed it.
+    case removed
+}
+
 /// Whether a shot could be measured.
 public enum ShotStatus: String, Sendable, Codable, CaseIterable {
     case ok

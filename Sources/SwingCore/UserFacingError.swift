@@ -75,9 +75,14 @@ public enum StatusCode {
     public static let noPerson: Int32 = 30
     public static let noContacts: Int32 = 31
     public static let invalidTrack: Int32 = 32
+    /// An edit of a session's contacts that cannot be made (outside the video, no such contact, nothing
+    /// to undo, too many contacts, a session stored before editing existed).
+    public static let invalidEdit: Int32 = 33
     // 40–49: storage
     public static let databaseError: Int32 = 40
     public static let notFound: Int32 = 41
+    /// The session changed while an edit was being made (another edit won); nothing was stored.
+    public static let conflict: Int32 = 42
     // 50–59: model catalog
     public static let downloadFailed: Int32 = 50
     public static let checksumMismatch: Int32 = 51

@@ -12,6 +12,8 @@ public struct PipelineError: CategorizedError {
         case cancelled
         /// The options ask for something the analyzer was not given (e.g. visual contacts without a model).
         case invalidOptions
+        /// An edit of a session's contacts that cannot be made (``SessionEditor``).
+        case invalidEdit
     }
     /// The category of failure.
     public var kind: Kind
@@ -32,6 +34,7 @@ public struct PipelineError: CategorizedError {
         case .noPerson: StatusCode.noPerson
         case .cancelled: StatusCode.cancelled
         case .invalidOptions: StatusCode.invalidParameter
+        case .invalidEdit: StatusCode.invalidEdit
         }
     }
 }

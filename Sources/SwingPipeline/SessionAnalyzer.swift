@@ -46,6 +46,9 @@ public struct SessionAnalysis: Sendable {
     public var poseWorkers: Int
     /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
     public var visualContacts: VisualContactReport? = nil
+    /// The biomechanics' parameters the shots were measured with (kept with a stored session, so an edit
+    /// measures the same way).
+    public var parameters = BiomechParameters()
 }
 
 extension SessionAnalysis {
@@ -65,11 +68,17 @@ extension SessionAnalysis {
     /// Every posed frame of each shot's swing window (time order, image points in display pixels), one
     /// array per shot of ``result`` — what the shot view and the annotated video show.
     public func shotFrames(hand: Hand) -> [[ShotFrame]] {
-        let scale = displayScale
-        return result.measured.map { measured in
+        Self.shotFrames(result, track: track, videoFrames: trackVideoFrames, hand: hand, scale: displayScale)
+    }
+
+    /// Every posed frame of each shot's swing window of `result`, measured on `track`.
+    static func shotFrames(_ result: MeasureResult, track: PoseTrack, videoFrames: [Int], hand: Hand,
+                           scale: (x: Double, y: Double)) -> [[ShotFrame]] {
+        result.measured.map { measured in
             measured.windowFrames.compactMap { i -> ShotFrame? in
                 guard track.samples.indices.contains(i) else { return nil }
-                return ShotFrame(track.samples[i], videoFrame: videoFrame(ofTrackIndex: i), hand: hand, scale: scale)
+                let frame = videoFrames.indices.contains(i) && videoFrames[i] >= 0 ? videoFrames[i] : nil
+                return ShotFrame(track.samples[i], videoFrame: frame, hand: hand, scale: scale)
             }
         }
     }
@@ -166,17 +175,11 @@ public struct SessionAnalyzer: Sendable {
         }
 
         // 3. Pose in the merged swing windows.
-        let clipEnd = clipStart + clipDuration
         let contactTimes = contacts.map { $0.time - options.biomech.soundDelayMs / 1000 }
-        let segments = Self.pieces(
-            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore,
-                             after: options.biomech.windowAfter, clip: clipStart...max(clipStart, clipEnd)),
-            contactTimes: contactTimes)
         let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
-        let schedule = PoseSchedule(contactTimes: contactTimes,
-                                    frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
-        let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    frameRate: video.frameRate).run(segments: segments, progress: progress)
+        let (posed, schedule) = try poseWindows(path: path, video: video, contactTimes: contactTimes,
+                                                clip: clipStart...max(clipStart, clipStart + clipDuration),
+                                                target: target, progress: progress)
         let frames = posed.frames
         let detectorRuns = posed.detectorRuns
         progress?(.runningPose, 1)
@@ -189,7 +192,7 @@ public struct SessionAnalyzer: Sendable {
         let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech)
         progress?(.computingStatistics, 1)
         clock.lap(.computingStatistics)
-        guard result.shots.contains(where: { $0.status == .ok }) else {
+        guard result.shots.contains(where: { $0.status == .ok }) || !result.rejected.isEmpty else {
             throw PipelineError(.noPerson, "No person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view.")
         }
         return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,
@@ -200,7 +203,38 @@ public struct SessionAnalyzer: Sendable {
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
-                               visualContacts: visualReport)
+                               visualContacts: visualReport, parameters: options.biomech)
+    }
+
+    /// Stage 3: the merged swing windows of `contactTimes` (t_c, media time) inside `clip`, posed.
+    private func poseWindows(path: String, video: VideoStreamInfo, contactTimes: [Double], clip: ClosedRange<Double>,
+                             target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws
+        -> (WindowPoser.Output, PoseSchedule) {
+        let segments = Self.pieces(
+            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore,
+                             after: options.biomech.windowAfter, clip: clip),
+            contactTimes: contactTimes)
+        let schedule = PoseSchedule(contactTimes: contactTimes,
+                                    frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
+        let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
+                                    frameRate: video.frameRate).run(segments: segments, progress: progress)
+        return (posed, schedule)
+    }
+
+    /// Poses only the swing windows of `contactTimes` (t_c, media time) in the video at `path` — what an
+    /// edit that adds a contact needs (``SessionEditor``); nothing else is decoded.
+    /// - Returns: The posed samples (time order, one per distinct frame time) and each one's video frame.
+    /// - Throws: `MediaError` when the video cannot be read, `PoseError`/`InferenceError` for the models.
+    public func poseSamples(path: String, contactTimes: [Double]) throws -> (samples: [PoseSample], videoFrames: [Int]) {
+        let info = try MediaProbe.probe(path)
+        guard let video = info.video else { throw MediaError(.noVideoTrack, "\(path) has no video track.") }
+        let end = info.duration > 0 ? info.duration : (contactTimes.max() ?? 0) + options.biomech.windowAfter
+        let (posed, _) = try poseWindows(path: path, video: video, contactTimes: contactTimes, clip: 0...max(0, end),
+                                         target: Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide),
+                                         progress: nil)
+        let samples = Self.dedupedSamples(posed.frames.sorted { $0.time < $1.time })
+        let frameOfTime = Dictionary(posed.frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
+        return (samples, samples.map { frameOfTime[$0.time] ?? -1 })
     }
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.

@@ -28,7 +28,11 @@ public enum SessionArchive {
             filePath: mediaPath, fileName: URL(fileURLWithPath: file).lastPathComponent, fileSHA256: checksum,
             createdAt: document.session.createdAt, durationSeconds: document.session.duration, fps: document.session.fps,
             hand: hand, stats: document.session.stats)
-        let id = try db.saveSession(record, shots: shots) { id in
+        let scale = analysis.displayScale
+        let track = SessionTrackRecord(track: TrackArchive.encode(analysis.track), videoFrames: analysis.trackVideoFrames,
+                                       poseToDisplayX: scale.x, poseToDisplayY: scale.y,
+                                       parameters: analysis.parameters.json)
+        let id = try db.saveSession(record, shots: shots, track: track) { id in
             var stored = document
             stored.session.id = id
             let bytes = try stored.jsonData()

@@ -33,6 +33,9 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var height: Int
         public var hand: Hand
         public var shots: [Shot]
+        /// Contacts that are not shots (no swing around them, or removed by the player), time order; `nil`
+        /// in documents written before the swing check.
+        public var rejectedContacts: [RejectedContact]?
         public var stats: SessionStats
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
         public var contactsHeard: Int
@@ -41,6 +44,11 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var pose: PoseInfo?
         /// The visual contact stage (`analyze --detector` only).
         public var visualDetector: VisualDetector?
+        /// The contacts as the detector gave them, before any edit (`nil` until the session is first
+        /// edited): with ``edits`` they say which contacts the shots and ``rejectedContacts`` came from.
+        public var heardContacts: [ContactEvent]?
+        /// The player's corrections in the order made (``SessionEditor``); undo drops the last.
+        public var edits: [ContactEdit]?
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
@@ -84,29 +92,40 @@ public struct SessionDocument: Codable, Sendable, Equatable {
     ///   - file: How the user named the video.
     ///   - createdAt: When the analysis finished (rounded down to whole seconds).
     public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
-        let scale = analysis.displayScale
-        let shots = analysis.result.shots.map { measured in
-            var shot = measured
-            // The track's image points are in pose pixels; the document's are in display pixels.
-            if let image = shot.arc?.image {
-                shot.arc?.image = image.map { ImageArcPoint(x: $0.x * scale.x, y: $0.y * scale.y, time: $0.time) }
-            }
-            shot.contactVideoFrame = measured.contactFrame.flatMap { analysis.videoFrame(ofTrackIndex: $0) }
-            shot.contactFrame = nil
-            let fused = analysis.contactSource(shotIndex: measured.index)
-            shot.source = fused?.source
-            shot.visualOffsetMs = fused?.offset.map { $0 * 1000 }
-            return shot
+        let shots = Self.documentShots(analysis.result, scale: analysis.displayScale, videoFrames: analysis.trackVideoFrames) { shot in
+            analysis.contactSource(time: shot.time).map { ($0.source, $0.offset.map { $0 * 1000 }) }
         }
         let size: (width: Int, height: Int) = analysis.info.video?.displaySize ?? (0, 0)
         session = Session(id: id, file: file, createdAt: Self.wholeSeconds(createdAt),
                           start: analysis.analysedStart, duration: analysis.analysedDuration, statedDuration: analysis.statedDuration, fps: analysis.info.video?.frameRate ?? 0,
-                          width: size.width, height: size.height, hand: hand, shots: shots, stats: analysis.result.stats,
+                          width: size.width, height: size.height, hand: hand, shots: shots,
+                          rejectedContacts: analysis.result.rejected, stats: analysis.result.stats,
                           contactsHeard: analysis.visualContacts?.summary.audioContacts ?? analysis.contacts.count,
                           warnings: analysis.warnings,
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
                                          workers: analysis.poseWorkers),
                           visualDetector: analysis.visualContacts?.summary)
+    }
+
+    /// The measured shots as the document holds them: image points in display pixels (the track's are in
+    /// pose pixels), the contact frame named as a video frame, and the visual source when a detector ran.
+    /// - Parameters:
+    ///   - videoFrames: The video frame of each track sample (−1 when unknown).
+    ///   - source: The visual source and offset (ms) of a shot, `nil` without a detector.
+    static func documentShots(_ result: MeasureResult, scale: (x: Double, y: Double), videoFrames: [Int],
+                              source: (Shot) -> (ContactSource, Double?)?) -> [Shot] {
+        result.shots.map { measured in
+            var shot = measured
+            if let image = shot.arc?.image {
+                shot.arc?.image = image.map { ImageArcPoint(x: $0.x * scale.x, y: $0.y * scale.y, time: $0.time) }
+            }
+            shot.contactVideoFrame = measured.contactFrame.flatMap { videoFrames.indices.contains($0) && videoFrames[$0] >= 0 ? videoFrames[$0] : nil }
+            shot.contactFrame = nil
+            let fused = source(measured)
+            shot.source = fused?.0
+            shot.visualOffsetMs = fused?.1
+            return shot
+        }
     }
 
     /// The document's bytes: pretty-printed, keys sorted, dates ISO 8601. Every output uses these bytes.

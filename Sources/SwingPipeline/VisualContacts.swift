@@ -84,11 +84,10 @@ public struct VisualContactReport: Sendable {
 }
 
 extension SessionAnalysis {
-    /// Where shot `index` (1-based, as in ``result``) came from, when a detector ran: shots are
-    /// numbered in contact time order, which is the order of ``VisualContactReport/contacts``.
-    public func contactSource(shotIndex index: Int) -> FusedContact? {
-        guard let contacts = visualContacts?.contacts, contacts.indices.contains(index - 1) else { return nil }
-        return contacts[index - 1]
+    /// Where the shot heard at `time` came from, when a detector ran (shots keep their contact's time; the
+    /// swing check may leave some contacts out, so shot numbers do not index the contacts).
+    public func contactSource(time: Double) -> FusedContact? {
+        visualContacts?.contacts.first { $0.time == time }
     }
 }
 

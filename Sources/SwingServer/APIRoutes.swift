@@ -180,6 +180,10 @@ struct APIRoutes: Sendable {
         let start = try Self.seconds(query["start"].map(String.init), "start")
         let duration = try Self.seconds(query["duration"].map(String.init), "duration")
         if let duration, duration <= 0 { throw APIError(.badRequest, "The duration must be more than 0 seconds.") }
+        let swingCheck = query["swingCheck"].map(String.init)
+        guard swingCheck == nil || swingCheck == "on" || swingCheck == "off" else {
+            throw APIError(.badRequest, "swingCheck must be on or off.")
+        }
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }
@@ -224,7 +228,8 @@ struct APIRoutes: Sendable {
             throw api
         }
         let job = try db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
-                                              hand: hand, start: start, duration: duration, warnings: warnings))
+                                              hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
+                                              warnings: warnings))
         state.wakeUp.signal()
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)
     }

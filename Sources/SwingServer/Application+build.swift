@@ -74,6 +74,7 @@ public func buildApplication(
     router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
     router.get("metrics") { _, _ in try state.metrics.prometheusText(db: db) }
     APIRoutes(state: state).add(to: router.group("api"))
+    EditRoutes(state: state).add(to: router.group("api"))
     ModelRoutes(state: state).add(to: router.group("api"))
     DetectRoutes(state: state).add(to: router.group("api"))
     PageRoutes(state: state).add(to: router)

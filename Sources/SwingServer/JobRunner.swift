@@ -221,6 +221,7 @@ extension JobRunner {
             var options = AnalysisOptions()
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
             options.biomech = BiomechParameters(hand: hand)
+            options.biomech.swingCheck = job.swingCheck
             let analyzer = try SessionAnalyzer(options: options)
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first

@@ -247,6 +247,21 @@ extension AppDatabase {
                 t.rename(column: "analysisStage", to: "stage")
             }
         }
+        // Editing (issue #27): the pose track a session was measured on is kept, so removing, adding or
+        // restoring a contact re-measures in place; the revision counts the session's versions, so two
+        // edits made at once cannot both be stored over the same version.
+        migrator.registerMigration("v11-session-edits") { db in
+            try db.alter(table: "session") { t in t.add(column: "revision", .integer).notNull().defaults(to: 0) }
+            try db.alter(table: "job") { t in t.add(column: "swingCheck", .boolean).notNull().defaults(to: true) }
+            try db.create(table: "sessionTrack") { t in
+                t.primaryKey("sessionId", .integer).references("session", onDelete: .cascade)
+                t.column("track", .blob).notNull()
+                t.column("videoFrames", .text).notNull()
+                t.column("poseToDisplayX", .double).notNull()
+                t.column("poseToDisplayY", .double).notNull()
+                t.column("parameters", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwingBiomech
 import SwingCore
 
 /// Player profile and analysed sessions (issue 5).
@@ -34,25 +35,68 @@ extension AppDatabase {
     ///     the same transaction; when it throws, nothing is stored. `nil` stores no document.
     /// - Returns: The new session id.
     /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what `document` throws.
+    ///   - track: What the session was measured on (its `sessionId` is set here), so it can be edited; `nil`
+    ///     stores none.
     @discardableResult
-    public func saveSession(_ session: SessionRecord, shots: [ShotRecord],
+    public func saveSession(_ session: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
                             document: (@Sendable (Int64) throws -> String)? = nil) throws -> Int64 {
         try write("save the session") { db in
             var row = session
             row.id = nil
+            row.revision = 0
             try row.insert(db)
             guard let sessionId = row.id else { throw StoreError.databaseError("The session was not given an id.") }
-            for shot in shots {
-                var record = shot
-                record.id = nil
-                record.sessionId = sessionId
-                try record.insert(db)
+            try insert(shots, sessionId: sessionId, db: db)
+            if var track {
+                track.sessionId = sessionId
+                try track.insert(db)
             }
             if let document {
                 row.documentJSON = try document(sessionId)
                 try row.update(db, columns: ["documentJSON"])
             }
             return sessionId
+        }
+    }
+
+    /// Stores a new version of session `id` after an edit, in **one transaction**: its statistics, its
+    /// shots (all replaced), its track and its document, and the revision one higher. It succeeds only while
+    /// the stored revision is still `revision`, so of two edits made on the same version one is refused.
+    /// - Throws: ``StoreError/notFound(_:)`` when the session is gone, ``StoreError/conflict(_:)`` when it
+    ///   changed since `revision` was read, ``StoreError/databaseError(_:)``.
+    public func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord],
+                               track: SessionTrackRecord, document: @escaping @Sendable () throws -> String) throws {
+        try write("store the edited session \(id)") { db in
+            guard var row = try SessionRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
+            }
+            guard row.revision == revision else {
+                throw StoreError.conflict("Session \(id) changed while this edit was being made; reload it and edit again.")
+            }
+            try ShotRecord.filter(ShotRecord.Columns.sessionId == id).deleteAll(db)
+            try insert(shots, sessionId: id, db: db)
+            var t = track
+            t.sessionId = id
+            try t.save(db)
+            row.stats = stats
+            row.revision = revision + 1
+            row.documentJSON = try document()
+            try row.update(db)
+        }
+    }
+
+    /// What session `id` was measured on, `nil` when it was stored before tracks were kept (or is gone).
+    /// - Throws: ``StoreError/databaseError(_:)``.
+    public func sessionTrack(id: Int64) throws -> SessionTrackRecord? {
+        try read("read the pose track of session \(id)") { db in try SessionTrackRecord.fetchOne(db, key: id) }
+    }
+
+    private func insert(_ shots: [ShotRecord], sessionId: Int64, db: Database) throws {
+        for shot in shots {
+            var record = shot
+            record.id = nil
+            record.sessionId = sessionId
+            try record.insert(db)
         }
     }
 

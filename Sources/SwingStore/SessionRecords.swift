@@ -29,6 +29,8 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     /// The session document's exact bytes (`analyze --json`); `nil` for sessions stored before it existed.
     /// Kept as text on purpose: every reader returns these bytes unchanged.
     public var documentJSON: String?
+    /// How many times the session was stored: 0 when analysed, one more after each edit.
+    public var revision: Int = 0
 
     public enum Columns {
         public static let id = Column(CodingKeys.id)
@@ -46,6 +48,28 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// What a session was measured on, kept so an edit re-measures it in place (issue #27): the pose track
+/// (``TrackArchive`` bytes), the video frame of each of its samples, the factors from pose pixels to
+/// display pixels, and the biomechanics' parameters as JSON.
+public struct SessionTrackRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "sessionTrack"
+    public var sessionId: Int64
+    /// ``TrackArchive`` bytes.
+    public var track: Data
+    /// The video frame (0-based; −1 when unknown) of each track sample.
+    public var videoFrames: [Int]
+    public var poseToDisplayX: Double
+    public var poseToDisplayY: Double
+    /// The ``BiomechParameters`` the session was measured with, as JSON (see ``BiomechParameters/json``).
+    public var parameters: String
+
+    public init(sessionId: Int64 = 0, track: Data, videoFrames: [Int], poseToDisplayX: Double, poseToDisplayY: Double,
+                parameters: String) {
+        self.sessionId = sessionId; self.track = track; self.videoFrames = videoFrames
+        self.poseToDisplayX = poseToDisplayX; self.poseToDisplayY = poseToDisplayY; self.parameters = parameters
+    }
 }
 
 /// A shot row: the one ``Shot`` and its swing window's posed frames, each a JSON column. The table's

@@ -11,6 +11,8 @@ public struct StoreError: CategorizedError {
         case databaseError
         /// No row with the given id exists.
         case notFound
+        /// The row changed since it was read (two edits of one session at once).
+        case conflict
     }
 
     /// The category of failure.
@@ -25,11 +27,14 @@ public struct StoreError: CategorizedError {
     public static func databaseError(_ message: String) -> StoreError { StoreError(.databaseError, message) }
     /// No row with the asked-for id exists.
     public static func notFound(_ message: String) -> StoreError { StoreError(.notFound, message) }
+    /// The row changed since it was read.
+    public static func conflict(_ message: String) -> StoreError { StoreError(.conflict, message) }
 
     public var statusCode: Int32 {
         switch kind {
         case .databaseError: StatusCode.databaseError
         case .notFound: StatusCode.notFound
+        case .conflict: StatusCode.conflict
         }
     }
 }

@@ -15,7 +15,7 @@ import SwingCore
         sk.wrist = Vec3(x: 0.412, y: 0.58, z: -0.007)
         let track = try makeTrack(count: 120) { _, t in sk.sample(at: t) }
         let result = BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 0.9)],
-                                             parameters: BiomechParameters())
+                                             parameters: BiomechParameters.geometry)
         let shot = try #require(result.shots.first)
         #expect(shot.status == .ok)
         #expect(abs(try #require(shot.contact?.forwardCm) - 41.2) < tol)
@@ -38,7 +38,7 @@ import SwingCore
         let right = try makeTrack(count: 90, sample)
         let left = try PoseTrack(samples: right.samples.map(mirrored))
         let contacts = [ContactEvent(time: 0.5071, confidence: 1), ContactEvent(time: 1.2, confidence: 1)]
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         let r = BiomechAnalyzer.analyze(track: right, contacts: contacts, parameters: p)
         p.hand = .left
         let l = BiomechAnalyzer.analyze(track: left, contacts: contacts, parameters: p)

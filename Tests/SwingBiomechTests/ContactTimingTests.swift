@@ -17,11 +17,11 @@ import SwingCore
         }
     }
 
-    func shot(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters()) throws -> Shot {
+    func shot(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters.geometry) throws -> Shot {
         try measured(track, at: time, p).shot
     }
 
-    func measured(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters()) throws -> MeasuredShot {
+    func measured(_ track: PoseTrack, at time: Double, _ p: BiomechParameters = BiomechParameters.geometry) throws -> MeasuredShot {
         try #require(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: time, confidence: 0.8)],
                                              parameters: p).measured.first)
     }
@@ -42,7 +42,7 @@ import SwingCore
     }
 
     @Test func soundDelayShiftsTheContactEarlier() throws {
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         p.soundDelayMs = 10
         // audio 1.0 + 0.7 frame; minus 10 ms (0.6 frame) → 0.1 of the way from frame 60 to 61.
         let s = try shot(try steppedTrack(), at: 1.0 + 0.7 / 60 + 0.0, p)
@@ -62,7 +62,7 @@ import SwingCore
         let contacts = [ContactEvent(time: -0.01, confidence: 1), ContactEvent(time: 2.5, confidence: 1),
                         ContactEvent(time: 0.2, confidence: 1),   // window −0.8…0.7: frames 0…42 → 40…42 posed
                         ContactEvent(time: 0.1, confidence: 1)]   // window ends at 0.6 < 40/60: nothing posed
-        let r = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: BiomechParameters())
+        let r = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: BiomechParameters.geometry)
         #expect(r.shots.map(\.status) == [.noPerson, .noPerson, .ok, .noPerson])  // sorted: −0.01, 0.1, 0.2, 2.5
         #expect(r.shots.map(\.index) == [1, 2, 3, 4])
         #expect(r.stats.shotCount == 1)
@@ -71,7 +71,7 @@ import SwingCore
     }
 
     @Test func oneFrameWindowUsesThatFrame() throws {
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         p.windowBefore = 0.001; p.windowAfter = 0.001
         let s = try shot(try steppedTrack(), at: 61.0 / 60)
         let narrow = BiomechAnalyzer.analyze(track: try steppedTrack(), contacts: [ContactEvent(time: 61.0 / 60, confidence: 1)], parameters: p).measured[0]
@@ -132,7 +132,7 @@ import SwingCore
             sk.wrist = Vec3(x: 0.01 * Double(i), y: 0.5, z: 0)
             return sk.sample(at: t, score: scores[i] ?? 0.5)
         }
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         p.contactFrame = .bestConfidence
         let s = try shot(track, at: 61.0 / 60, p)
         #expect(s.contactFrame == 63)
@@ -149,7 +149,7 @@ import SwingCore
             s.visibility = Array(repeating: (i == 58 || i == 64) ? 0.9 : 0.6, count: 33)
             return s
         }
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         p.contactFrame = .bestConfidence
         // Frames 58 and 64 tie on confidence; 64 is 2 frames from t_c (frame 62), 58 is 4.
         #expect(try shot(track, at: 62.0 / 60, p).contactFrame == 64)

@@ -23,7 +23,9 @@ import SwingCore
         var wristSpeedCmS: Double?
         var classification: String?
         var stroke: String?
+        var peakWristSpeedCmS: Double?
     }
+    struct RefRejected: Decodable { var time: Double; var peakWristSpeedCmS: Double }
     struct RefAxis: Decodable { var meanCm, sdCm: Double }
     struct RefSpeed: Decodable { var minCmS, maxCmS, meanCmS: Double }
     struct RefStats: Decodable {
@@ -33,7 +35,7 @@ import SwingCore
         var wristSpeed: RefSpeed?
         var byStroke: [String: RefStats]?
     }
-    struct RefReport: Decodable { var shots: [RefShot]; var stats: RefStats }
+    struct RefReport: Decodable { var shots: [RefShot]; var rejectedContacts: [RefRejected]; var stats: RefStats }
 
     @Test func swiftMatchesTheIndependentNumpyReference() throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.python),
@@ -63,7 +65,7 @@ import SwingCore
         let reports = try JSONDecoder().decode([RefReport].self, from: data)
         try #require(reports.count == cases.count)
 
-        var okShots = 0, noPerson = 0
+        var okShots = 0, noPerson = 0, rejectedCount = 0
         for (n, (c, ref)) in zip(cases, reports).enumerated() {
             let track = try MeasureIO.decodeTrack(try Data(contentsOf: dir.appendingPathComponent("track\(n).json")))
             let contacts = try MeasureIO.decodeContacts(try Data(contentsOf: dir.appendingPathComponent("contacts\(n).json")))
@@ -71,6 +73,12 @@ import SwingCore
                                       contactFrame: ContactFrameMode(rawValue: c.contactFrame) ?? .interpolate)
             let ours = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: p)
             try #require(ours.shots.count == ref.shots.count)
+            try #require(ours.rejected.count == ref.rejectedContacts.count, "case \(n): rejected contacts differ")
+            for (a, b) in zip(ours.rejected, ref.rejectedContacts) {
+                #expect(a.time == b.time && a.kind == .noSwing, "case \(n)")
+                #expect(abs((a.peakWristSpeedCmS ?? .nan) - b.peakWristSpeedCmS) < 1e-3, "case \(n)")
+            }
+            rejectedCount += ours.rejected.count
             for (a, b) in zip(ours.shots, ref.shots) {
                 let where_ = "case \(n) shot \(a.index) (\(c.hand), \(c.contactFrame))"
                 #expect(a.status.rawValue == b.status, "\(where_)")
@@ -83,6 +91,7 @@ import SwingCore
                 #expect(abs((a.wristSpeedCmS ?? .nan) - (b.wristSpeedCmS ?? .nan)) < 1e-3, "\(where_)")
                 #expect(a.classification?.rawValue == b.classification, "\(where_)")
                 #expect(a.stroke?.rawValue == b.stroke, "\(where_)")
+                #expect(abs((a.peakWristSpeedCmS ?? -1) - (b.peakWristSpeedCmS ?? -1)) < 1e-3, "\(where_)")
             }
             #expect(ours.stats.shotCount == ref.stats.shotCount)
             #expect(Set((ours.stats.byStroke ?? [:]).keys) == Set((ref.stats.byStroke ?? [:]).keys))
@@ -102,7 +111,7 @@ import SwingCore
             }
         }
         // The generated cases must exercise both outcomes, or the comparison proves little.
-        print("cross-check: \(okShots) ok shots, \(noPerson) no-person shots")
+        print("cross-check: \(okShots) ok shots, \(noPerson) no-person shots, \(rejectedCount) rejected (no swing)")
         #expect(okShots >= 30 && noPerson >= 3, "ok \(okShots), no person \(noPerson)")
     }
 }

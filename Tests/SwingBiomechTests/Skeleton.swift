@@ -58,3 +58,13 @@ func mirrored(_ s: PoseSample) -> PoseSample {
 func makeTrack(fps: Double = 60, start: Double = 0, count: Int, _ make: (Int, Double) -> PoseSample) throws -> PoseTrack {
     try PoseTrack(samples: (0..<count).map { make($0, start + Double($0) / fps) })
 }
+
+extension BiomechParameters {
+    /// The defaults with the swing check off: the geometry tests pose still skeletons, which the check
+    /// (tested in SwingCheckTests) would rightly turn down.
+    static var geometry: BiomechParameters {
+        var p = BiomechParameters()
+        p.swingCheck = false
+        return p
+    }
+}

@@ -14,7 +14,7 @@ import SwingCore
         var sk = Skeleton()
         sk.wrist = Vec3(x: 0.25, y: 0.5, z: 0)
         let track = try makeTrack(count: 60) { _, t in sk.sample(at: t) }
-        var p = BiomechParameters()
+        var p = BiomechParameters.geometry
         let contact = [ContactEvent(time: 0.5, confidence: 1)]
         #expect(BiomechAnalyzer.analyze(track: track, contacts: contact, parameters: p).shots[0].classification == .optimal)
         p.lateBelowCm = 30
@@ -45,7 +45,7 @@ import SwingCore
         }
         let contacts = [0.5, 1.5, 2.5].map { ContactEvent(time: $0 + 1e-9, confidence: 1) }
             + [ContactEvent(time: 9, confidence: 1)]   // after the track: no person
-        let r = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: BiomechParameters())
+        let r = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: BiomechParameters.geometry)
         let st = r.stats
         #expect(st.shotCount == 3)
         let f = try #require(st.forward), h = try #require(st.height), l = try #require(st.lateral)
@@ -84,7 +84,7 @@ import SwingCore
             return sk.sample(at: t)
         }
         let s = BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 1)],
-                                        parameters: BiomechParameters()).shots[0]
+                                        parameters: BiomechParameters.geometry).shots[0]
         #expect(abs((s.contact?.forwardCm ?? 0) - 100) < 1e-9)
         let arc = try #require(s.arc)
         #expect(arc.body.count == 91)   // t 0.0 … 1.5 at 60 fps

@@ -39,9 +39,13 @@ struct StrokeTypeTests {
             for seed in [1, 2] {
                 let (track, contacts, truth, _) = try Self.tracks(fps: fps, hand: hand, seed: seed, dir: dir)
                 let p = BiomechParameters(hand: Hand(rawValue: hand) ?? .right)
-                let shots = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: p).shots
-                try #require(shots.count == truth.shots.count)
-                for (shot, t) in zip(shots, truth.shots) where t.swing {
+                let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: p)
+                let shots = result.shots
+                // The swing check: every no-swing contact rejected, every stroke kept.
+                #expect(result.rejected.map(\.time) == truth.shots.filter { !$0.swing }.map(\.time),
+                        "\(hand) seed \(seed): rejected \(result.rejected.map(\.time))")
+                try #require(shots.count == truth.shots.filter(\.swing).count)
+                for (shot, t) in zip(shots, truth.shots.filter(\.swing)) {
                     total += 1
                     if shot.stroke?.rawValue == t.stroke { right += 1 } else {
                         confusion["\(t.stroke ?? "-") as \(shot.stroke?.rawValue ?? "none")", default: 0] += 1

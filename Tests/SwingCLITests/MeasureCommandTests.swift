@@ -49,7 +49,8 @@ import SwingCore
         let t = dir.appendingPathComponent("track.json"), c = dir.appendingPathComponent("contacts.json")
         try track.write(to: t)
         try contacts.write(to: c)
-        return try SwingmasterBinary.run(["measure", "--track", t.path, "--contacts", c.path] + extra)
+        // Still skeletons: the swing check (SwingCheckTests) would rightly turn their contacts down.
+        return try SwingmasterBinary.run(["measure", "--track", t.path, "--contacts", c.path, "--no-swing-check"] + extra)
     }
 
     @Test func jsonReportHasTheKnownContactPoint() throws {

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import SwingCore
+import SwingMedia
+import SwingPipeline
+import SwingStore
+
+/// The player's corrections of a session (issue #27, docs/server.md "Editing a session"): a thin adapter
+/// over ``SessionEditor``, which re-measures in place and stores the next revision.
+///
+/// - `POST /api/sessions/{id}/edits` with `{"action": "add" | "remove" | "restore", "time": seconds}`
+/// - `POST /api/sessions/{id}/edits/undo`
+/// - `GET /api/sessions/{id}/envelope?bins=N`: the sound's loudness over the analysed part, for the timeline.
+///
+/// Each answers with the new session document; a refused edit is 422 with its sentence, an edit that lost
+/// a race with another is 409, and nothing is stored either way.
+struct EditRoutes: Sendable {
+    let state: ServerState
+    var db: AppDatabase { state.db }
+
+    struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
+
+    func add(to api: RouterGroup<BasicRequestContext>) {
+        api.post("sessions/:id/edits") { request, context in
+            let id = try APIRoutes.id(context, "id", what: "session")
+            guard let body = try? await request.body.collect(upTo: 4096) else {
+                throw APIError(.contentTooLarge, #"An edit is a small JSON object: {"action": …, "time": seconds}."#)
+            }
+            guard let edit = try? JSONDecoder().decode(EditRequest.self, from: Data(buffer: body)) else {
+                throw APIError(.badRequest, #"Send {"action": "add", "remove" or "restore", "time": seconds}."#)
+            }
+            return try await apply([.edit(ContactEdit(action: edit.action, time: edit.time))], to: id)
+        }
+        api.post("sessions/:id/edits/undo") { _, context in
+            try await apply([.undo], to: APIRoutes.id(context, "id", what: "session"))
+        }
+        api.get("sessions/:id/envelope", use: envelope)
+    }
+
+    /// Runs the edit off the event loop (adding a contact poses its window) and answers with the document.
+    func apply(_ changes: [SessionEditor.Change], to id: Int64) async throws -> Response {
+        let db = db
+        let bytes: Data
+        do {
+            bytes = try await Task.detached { try SessionEditor.apply(changes, toSession: id, in: db) }.value
+        } catch let error as StoreError where error.kind == .conflict {
+            throw APIError(.conflict, error.message, code: Int(error.statusCode))
+        } catch let error as PipelineError where error.kind == .invalidEdit {
+            throw APIError(.unprocessableContent, error.message, code: Int(error.statusCode))
+        } catch let error as any UserFacingError {
+            throw APIError(error)
+        }
+        // The annotated video showed the old shots: it is drawn again when next asked for.
+        try? FileManager.default.removeItem(atPath: state.media.derived(session: id, "annotated.mp4"))
+        return JSONResponse.bytes(bytes)
+    }
+
+    /// The peak level of each of `bins` equal slices of the analysed part, dBFS (−90 for silence).
+    struct Envelope: Encodable { var start: Double; var duration: Double; var peaksDb: [Double] }
+
+    @Sendable func envelope(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try APIRoutes.id(context, "id", what: "session")
+        let bins = Int(request.uri.queryParameters["bins"].map(String.init) ?? "") ?? 600
+        guard (10...4000).contains(bins) else { throw APIError(.badRequest, "bins must be 10 to 4000.") }
+        guard let record = try db.sessionRecord(id: id), let document = try SessionArchive.document(id: id, in: db) else {
+            throw APIRoutes.noSession(id)
+        }
+        let start = document.session.start ?? 0, duration = document.session.duration
+        let path = record.filePath
+        let envelope = try await Task.detached { () throws -> Envelope in
+            do {
+                let pcm = try AudioExtractor.extract(path, sampleRate: 8_000, range: TimeRange(start: start, duration: duration))
+                return Envelope(start: start, duration: duration, peaksDb: Self.peaks(pcm.samples, bins: bins))
+            } catch let error as any UserFacingError {
+                throw APIError(.unprocessableContent, "The session's sound cannot be read any more: \(error.description)")
+            }
+        }.value
+        return try JSONResponse.make(envelope)
+    }
+
+    /// The peak |sample| of each of `bins` equal slices, in dB, rounded to 0.1 dB.
+    static func peaks(_ samples: [Float], bins: Int) -> [Double] {
+        guard !samples.isEmpty else { return Array(repeating: -90, count: bins) }
+        return (0..<bins).map { b in
+            let lo = samples.count * b / bins, hi = max(lo + 1, samples.count * (b + 1) / bins)
+            let peak = samples[lo..<min(hi, samples.count)].reduce(Float(0)) { max($0, abs($1)) }
+            return ((max(-90, 20 * log10(Double(max(peak, 1e-9))))) * 10).rounded() / 10
+        }
+    }
+}
