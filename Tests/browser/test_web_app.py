@@ -57,6 +57,11 @@ class WebAppTests(unittest.TestCase):
     def by_id(self, name):
         return self.driver.find_element(By.ID, name)
 
+    def click(self, element):
+        """Clicks `element` after scrolling it to the middle of the window (not under the sticky header)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
     def choose_hand(self):
         self.open("/onboarding")
         self.driver.find_element(By.CSS_SELECTOR, '.hand[data-hand="right"]').click()
@@ -265,6 +270,65 @@ class WebAppTests(unittest.TestCase):
         time.sleep(0.5)
         self.assertTrue(no_horizontal_scroll(d), "the results page scrolls sideways on a phone with a stroke chosen")
         screenshot(d, "results-stroke")
+
+    def test_7_the_player_corrects_the_contacts(self):
+        d = self.driver
+        sid = self.any_session()
+        doc = SERVER.api(f"/api/sessions/{sid}")["session"]
+        shots, rejected = len(doc["shots"]), doc.get("rejectedContacts") or []
+        self.assertTrue(rejected, "the demo's walkers should not all be shots")
+        d.set_window_size(*DESKTOP)
+        self.open(f"/sessions/{sid}")
+        marks = lambda d, state=None: d.find_elements(By.CSS_SELECTOR, "#timeline-marks .m" + (f".{state}" if state else ""))
+        wait(d, lambda d: len(marks(d)) == shots + len(rejected) and d.find_elements(By.CSS_SELECTOR, "#timeline rect.env"), 30,
+             "the timeline did not show every contact over the sound")
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#rejected li")), len(rejected))
+        self.assertIn("No swing", self.by_id("rejected").text)
+        self.assertIn("not counted", self.by_id("stats").text)
+        self.assertFalse(self.by_id("undo").is_enabled(), "undo offered before any change")
+        screenshot(d, "results-contacts")
+
+        # Count a rejected hit: it becomes a shot, the table and the statistics follow without a reload.
+        self.click(d.find_element(By.CSS_SELECTOR, "#rejected li button"))
+        wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")) == shots + 1, 60, "the restored hit is not in the table")
+        self.assertIn("counts as a shot", self.by_id("edit-status").text)
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#rejected li")), len(rejected) - 1)
+        self.assertTrue(self.by_id("undo").is_enabled())
+
+        # Take a shot out from its mark.
+        self.click(marks(d, "shot")[0])
+        wait(d, lambda d: self.by_id("edit-remove").is_displayed(), 5, "selecting a shot offers no way to take it out")
+        self.click(self.by_id("edit-remove"))
+        wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")) == shots, 60, "the hit was not taken out")
+        wait(d, lambda d: marks(d, "removed"), 5, "a taken-out hit is not marked")
+
+        # Add a missed hit by clicking the sound where there is none (11 s into the 12-s clip), then undo it.
+        box = self.by_id("timeline")
+        start, duration = doc.get("start") or 0, doc["duration"]
+        offset = int(box.size["width"] * ((11.0 - start) / duration - 0.5))
+        ActionChains(d).move_to_element_with_offset(box, offset, 20).click().perform()
+        wait(d, lambda d: self.by_id("edit-add").is_displayed(), 5, "clicking the sound offers no way to add a hit")
+        asked = float(re.search(r"at ([0-9.]+) s", self.by_id("edit-add").text).group(1))
+        self.assertLess(abs(asked - 11.0), 0.1, "the click and the time offered disagree")
+        screenshot(d, "results-add")
+        self.click(self.by_id("edit-add"))
+        wait(d, lambda d: marks(d, "added"), 90, f"the added hit is not marked: {self.by_id('edit-status').text}")
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")), shots + 1)
+        added = SERVER.api(f"/api/sessions/{sid}")["session"]
+        self.assertTrue(any(s.get("origin") == "added" and s["status"] == "ok" for s in added["shots"]))
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            time.sleep(0.5)
+            self.assertTrue(no_horizontal_scroll(d), f"the results page scrolls sideways at {size[0]} px with the timeline")
+            screenshot(d, "results-edited")
+        for _ in range(3):
+            before = len(SERVER.api(f"/api/sessions/{sid}")["session"].get("edits") or [])
+            self.click(self.by_id("undo"))
+            wait(d, lambda d: len(SERVER.api(f"/api/sessions/{sid}")["session"].get("edits") or []) == before - 1, 30, "undo did nothing")
+        wait(d, lambda d: not self.by_id("undo").is_enabled(), 10, "undo still offered with no change left")
+        back = SERVER.api(f"/api/sessions/{sid}")["session"]
+        self.assertEqual([s["time"] for s in back["shots"]], [s["time"] for s in doc["shots"]])
+        self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")), shots)
 
 
 if __name__ == "__main__":

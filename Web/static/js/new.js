@@ -62,6 +62,7 @@ function upload(file) {
   const query = new URLSearchParams({ hand });
   if ($('start').value) query.set('start', $('start').value);
   if ($('duration').value) query.set('duration', $('duration').value);
+  if (!$('swing-check').checked) query.set('swingCheck', 'off');
   xhr = new XMLHttpRequest();
   xhr.open('POST', `/api/uploads?${query}`);
   xhr.setRequestHeader('Content-Type', file.type || 'video/mp4');
@@ -119,7 +120,17 @@ function fail(message, code) {
   $('progress').hidden = false; $('pick').hidden = true;
   $('progress-title').textContent = 'This video could not be analysed';
   const p = $('job-error'); p.textContent = message; p.hidden = false;
-  if (code === 14) p.append(el('br'), 'Pick a start and a length (up to 10 minutes) under “Only part of the video”, then upload again.');
+  const advice = {
+    11: 'Pick a video file your phone or camera recorded (MP4, MOV, MKV or WebM).',
+    12: 'Swingmaster finds your hits by their sound: record with the sound on, or pick another video.',
+    13: 'Pick a longer video: at least 5 seconds of play.',
+    14: 'Pick a start and a length (up to 10 minutes) under “Only part of the video”, then upload again.',
+    15: 'That file has sound but no picture: pick the video itself.',
+    30: 'Film from behind the baseline with your whole body in view, then try again.',
+    31: 'No hit was heard: check that the video has the sound of the ball, or film closer to the court.',
+  }[code] ?? 'Nothing was stored. Try another video, or the same one again.';
+  p.append(el('br'), advice);
+  $('close-note').hidden = true;   // nothing goes on in the background after a refusal
   $('cancel').hidden = true; $('again').hidden = false;
 }
 

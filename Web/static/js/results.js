@@ -1,11 +1,14 @@
 // One session: headline numbers, the contact scatter from above, the sortable shot table, downloads.
 import { api, el, fmt, stat } from './api.js';
 import { contactScatter } from './charts.js';
+import { ContactTimeline } from './timeline.js';
 
 const id = document.body.dataset.session;
 const STROKES = ['forehand', 'backhand', 'serve'];
 const strokeName = { forehand: 'Forehands', backhand: 'Backhands', serve: 'Serves' };
 let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
+// An edit answers with the re-measured session: everything on the page follows it.
+const timeline = new ContactTimeline({ id, onChange: (next) => { session = next; strokeFilter(); show(); } });
 
 async function load() {
   ({ session } = await api(`/api/sessions/${id}`));
@@ -13,6 +16,7 @@ async function load() {
   document.getElementById('subtitle').textContent = `${fmt.date(session.createdAt)} · ${fmt.seconds(session.duration)} · ${session.hand}-handed`;
   strokeFilter();
   show();
+  timeline.load(session);
   document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
   document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
   document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
@@ -41,7 +45,7 @@ function show() {
   document.getElementById('stats').replaceChildren(
     stat('Consistency', st.consistency == null ? '–' : st.consistency.toFixed(0), 'of 100 · steadier contact scores higher', true),
     stat(stroke === 'all' ? 'Shots' : strokeName[stroke], String(st.shotCount),
-      stroke === 'all' ? `${session.contactsHeard} hits heard` : `of ${session.stats.shotCount} shots`),
+      stroke === 'all' ? heardLine() : `of ${session.stats.shotCount} shots`),
     stat('Forward', axis(st.forward), 'in front of your hip'),
     stat('Side', axis(st.lateral), 'toward your hitting side'),
     stat('Height', axis(st.height), 'above the ground'),
@@ -58,6 +62,13 @@ function show() {
     : [el('span', { class: 'dot early' }), ' Early ', el('span', { class: 'dot optimal' }), ' Optimal ', el('span', { class: 'dot late' }), ' Late'];
   document.getElementById('legend').replaceChildren(...legend);
   table();
+}
+
+// "6 hits heard · 2 not counted": the contacts that are not shots are listed under the timeline.
+function heardLine() {
+  const notShots = session.rejectedContacts?.length ?? 0;
+  const heard = `${session.contactsHeard} hit${session.contactsHeard === 1 ? '' : 's'} heard`;
+  return notShots ? `${heard} · ${notShots} not counted` : heard;
 }
 
 // The video with the skeleton is drawn on the server the first time it is asked for (202 with progress

@@ -140,3 +140,20 @@ document.addEventListener('keydown', (e) => {
 });
 window.addEventListener('resize', () => { if (view) { series(); render(video.currentTime); } });
 load().catch((e) => $('metrics').replaceChildren(el('p', { class: 'error' }, e.message)));
+
+// "Contact here": the player adds a hit the detector missed at the video's current time; the session is
+// measured again and the results page shows it.
+$('contact-here').addEventListener('click', async () => {
+  const status = $('contact-status');
+  const time = Math.round(video.currentTime * 1000) / 1000;
+  status.classList.remove('error');
+  status.textContent = `Adding a hit at ${time.toFixed(2)} s…`;
+  try {
+    await api(`/api/sessions/${sessionId}/edits`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'add', time }) });
+    location.href = `/sessions/${sessionId}#contacts-card`;
+  } catch (e) {
+    status.textContent = e.message;
+    status.classList.add('error');
+  }
+});

@@ -1,0 +1,128 @@
+// The results page's contact timeline (issue #27): the session's sound, every contact marked (shot, added,
+// not counted, taken out), and the edits a player makes from it. Edits go to /api/sessions/{id}/edits and
+// answer with the re-measured session, which the page shows at once.
+import { api, el, fmt } from './api.js';
+
+const W = 1000, H = 96, TOP = 30;
+const NS = 'http://www.w3.org/2000/svg';
+const svgEl = (tag, attrs) => { const n = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
+
+/** Every contact of a session document with its state, in time order. */
+export function contactsOf(session) {
+  const shots = session.shots.map((s) => ({ time: s.time, state: s.origin === 'added' ? 'added' : 'shot', shot: s }));
+  const rejected = (session.rejectedContacts ?? []).map((r) => ({ time: r.time, state: r.kind === 'removed' ? 'removed' : 'rejected', rejected: r }));
+  return [...shots, ...rejected].sort((a, b) => a.time - b.time);
+}
+
+export class ContactTimeline {
+  /** @param {{id: string, onChange: (session) => void}} options */
+  constructor({ id, onChange }) {
+    this.id = id; this.onChange = onChange;
+    this.svg = document.getElementById('timeline');
+    this.marks = document.getElementById('timeline-marks');
+    this.panel = document.getElementById('edit-panel');
+    this.status = document.getElementById('edit-status');
+    this.undoButton = document.getElementById('undo');
+    this.peaks = null; this.busy = false;
+    this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.svg.addEventListener('click', (e) => this.clicked(e));
+    this.undoButton.addEventListener('click', () => this.send(`/api/sessions/${id}/edits/undo`, null, 'Undone.'));
+  }
+
+  async load(session) {
+    this.session = session;
+    this.draw();
+    try {
+      this.peaks = (await api(`/api/sessions/${this.id}/envelope?bins=500`)).peaksDb;
+    } catch (e) {
+      this.status.textContent = `The sound cannot be drawn: ${e.message}`;
+    }
+    this.draw();
+  }
+
+  get start() { return this.session.start ?? 0; }
+  x(time) { return ((time - this.start) / Math.max(this.session.duration, 1e-6)) * W; }
+
+  draw() {
+    const s = this.session;
+    const nodes = [];
+    if (this.peaks) {
+      const n = this.peaks.length, bw = W / n;
+      this.peaks.forEach((db, i) => {
+        const h = Math.max(1, ((Math.max(db, -60) + 60) / 60) * (H - TOP - 4));
+        nodes.push(svgEl('rect', { class: 'env', x: (i * bw).toFixed(1), y: (H - h).toFixed(1), width: Math.max(bw - 0.5, 0.5).toFixed(2), height: h.toFixed(1) }));
+      });
+    }
+    if (this.pending != null) nodes.push(svgEl('line', { class: 'cursor', x1: this.x(this.pending), x2: this.x(this.pending), y1: 0, y2: H }));
+    this.svg.replaceChildren(...nodes);
+    // The marks are buttons over the sound (round at any width, big enough for a thumb, reachable by keyboard).
+    this.marks.replaceChildren(...contactsOf(s).map((c) => el('button', {
+      type: 'button', class: `m ${c.state}${this.selected === c.time ? ' selected' : ''}`,
+      style: `left: ${((this.x(c.time) / W) * 100).toFixed(2)}%`, 'data-time': c.time, 'data-state': c.state,
+      'aria-label': `${describe(c)} at ${c.time.toFixed(2)} s`, onclick: (e) => { e.stopPropagation(); this.select(c); } })));
+    this.undoButton.disabled = this.busy || !(s.edits?.length);
+    this.rejectedList();
+  }
+
+  // The contacts that are not shots, each with what it would take to count it.
+  rejectedList() {
+    const items = contactsOf(this.session).filter((c) => c.rejected).map((c) => el('li', {},
+      el('span', {}, el('strong', {}, `${c.time.toFixed(2)} s`), ' — ', c.rejected.reason),
+      el('button', { type: 'button', 'data-restore': c.time, disabled: this.busy || null,
+        onclick: () => this.edit('restore', c.time, `The hit at ${c.time.toFixed(2)} s counts as a shot now.`) }, 'Count it as a shot')));
+    document.getElementById('rejected').replaceChildren(...items);
+  }
+
+  select(c) {
+    this.selected = c.time; this.pending = null;
+    const at = `${c.time.toFixed(2)} s`;
+    const actions = c.shot
+      ? [el('span', {}, `Shot ${c.shot.index} at ${at}${c.shot.origin === 'added' ? ' (added by you)' : ''}.`),
+        el('a', { class: 'button', href: `/sessions/${this.id}/shots/${c.shot.index}` }, 'Watch it'),
+        el('button', { type: 'button', id: 'edit-remove', onclick: () => this.edit('remove', c.time, `The hit at ${at} is taken out.`) }, 'Not a hit: take it out')]
+      : [el('span', {}, `${at}: ${c.rejected.reason}`),
+        el('button', { type: 'button', id: 'edit-restore', class: 'primary', onclick: () => this.edit('restore', c.time, `The hit at ${at} counts as a shot now.`) }, 'Count it as a shot')];
+    this.showPanel(actions);
+  }
+
+  clicked(event) {
+    if (this.busy) return;
+    const box = this.svg.getBoundingClientRect();
+    const time = this.start + ((event.clientX - box.left) / box.width) * this.session.duration;
+    this.selected = null; this.pending = Math.round(time * 100) / 100;
+    const at = `${this.pending.toFixed(2)} s`;
+    this.showPanel([el('span', {}, `A hit we missed at ${at}?`),
+      el('button', { type: 'button', id: 'edit-add', class: 'primary', onclick: () => this.edit('add', this.pending, `A hit at ${at} is added and measured.`) }, `Add a hit at ${at}`),
+      el('button', { type: 'button', onclick: () => { this.pending = null; this.panel.hidden = true; this.draw(); } }, 'Cancel')]);
+  }
+
+  showPanel(children) { this.panel.replaceChildren(...children); this.panel.hidden = false; this.draw(); }
+
+  edit(action, time, done) {
+    return this.send(`/api/sessions/${this.id}/edits`, JSON.stringify({ action, time }), done);
+  }
+
+  async send(path, body, done) {
+    if (this.busy) return;
+    this.busy = true; this.draw();
+    this.status.classList.remove('error');
+    this.status.textContent = 'Measuring your session again…';
+    try {
+      const doc = await api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      this.session = doc.session;
+      this.selected = null; this.pending = null; this.panel.hidden = true;
+      const n = doc.session.stats.shotCount;
+      this.status.textContent = `${done} ${n} shot${n === 1 ? '' : 's'} now.`;
+      this.onChange(doc.session);
+    } catch (e) {
+      this.status.textContent = e.message;
+      this.status.classList.add('error');
+    } finally {
+      this.busy = false; this.draw();
+    }
+  }
+}
+
+function describe(c) {
+  return { shot: `Shot ${c.shot?.index}`, added: `Shot ${c.shot?.index}, added by you`, rejected: 'Not counted, no swing', removed: 'Taken out by you' }[c.state];
+}
