@@ -33,7 +33,8 @@ struct StrokeTypeTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var right = 0, total = 0
+        var right = 0, total = 0, noSwing = 0, rejected = 0
+        var strokePeaks: [Double] = [], stillPeaks: [Double] = []
         var confusion: [String: Int] = [:]
         for hand in ["right", "left"] {
             for seed in [1, 2] {
@@ -45,6 +46,10 @@ struct StrokeTypeTests {
                 #expect(result.rejected.map(\.time) == truth.shots.filter { !$0.swing }.map(\.time),
                         "\(hand) seed \(seed): rejected \(result.rejected.map(\.time))")
                 try #require(shots.count == truth.shots.filter(\.swing).count)
+                noSwing += truth.shots.filter { !$0.swing }.count
+                rejected += result.rejected.count
+                strokePeaks += shots.compactMap(\.peakWristSpeedCmS)
+                stillPeaks += result.rejected.compactMap(\.peakWristSpeedCmS)
                 for (shot, t) in zip(shots, truth.shots.filter(\.swing)) {
                     total += 1
                     if shot.stroke?.rawValue == t.stroke { right += 1 } else {
@@ -53,7 +58,9 @@ struct StrokeTypeTests {
                 }
             }
         }
-        print("strokes at \(Int(fps)) fps: \(right) of \(total) right \(confusion)")
+        print("strokes at \(Int(fps)) fps: \(right) of \(total) right \(confusion); swing check: \(total) of \(total) strokes kept "
+              + "(slowest peak \(Int(strokePeaks.min() ?? 0)) cm/s), \(rejected) of \(noSwing) no-swing contacts rejected "
+              + "(fastest \(Int(stillPeaks.max() ?? 0)) cm/s)")
         #expect(total >= 40)
         #expect(Double(right) >= 0.95 * Double(total), "\(right) of \(total); \(confusion)")
     }
