@@ -272,3 +272,28 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         }
     }
 }
+
+/// The detection thresholds as one setting a player understands (issue #27): how readily a sound counts as
+/// a hit. Each level sets ``ContactDetectorParameters/peakThresholdFactor`` and
+/// ``ContactDetectorParameters/minRelativeAmplitude``; the expert flags still override them.
+public enum ContactSensitivity: String, Sendable, Codable, CaseIterable {
+    /// Only clear hits: for a noisy court (neighbouring courts, wind), fewer false contacts, more missed.
+    case fewer
+    /// The defaults.
+    case normal
+    /// Quieter hits too: for a distant microphone or soft hitting, fewer missed, more false contacts
+    /// (which the swing check and the player can take out).
+    case more
+
+    /// `parameters` at this level.
+    public func apply(to parameters: ContactDetectorParameters) -> ContactDetectorParameters {
+        var p = parameters
+        switch self {
+        case .fewer: p.peakThresholdFactor = 3.5; p.minRelativeAmplitude = 0.2
+        case .normal: p.peakThresholdFactor = ContactDetectorParameters.default.peakThresholdFactor
+            p.minRelativeAmplitude = ContactDetectorParameters.default.minRelativeAmplitude
+        case .more: p.peakThresholdFactor = 1.8; p.minRelativeAmplitude = 0.05
+        }
+        return p
+    }
+}

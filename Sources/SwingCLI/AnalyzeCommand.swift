@@ -70,6 +70,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.range = range.range
         options.limits = range.limits
         options.detector = try detector.parameters()
+        options.sensitivity = detector.sensitivity ?? .normal
         options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth

@@ -4,6 +4,7 @@ import SwingAudio
 extension EnvelopeMode: ExpressibleByArgument {}
 extension PeakPicking: ExpressibleByArgument {}
 extension TimeReference: ExpressibleByArgument {}
+extension ContactSensitivity: ExpressibleByArgument {}
 
 /// Command-line overrides for every ``ContactDetectorParameters`` field. An option left out keeps the
 /// library default, so the defaults live in one place (`ContactDetectorParameters`).
@@ -11,6 +12,9 @@ struct DetectorOptions: ParsableArguments {
     private static let D = ContactDetectorParameters.default
     @Flag(name: .customLong("spec-literal"), help: "Start from the original recipe of docs/contacts.md (no robustness additions).")
     var specLiteral = false
+    @Option(name: .customLong("sensitivity"),
+            help: "How readily a sound counts as a hit: fewer | normal | more (default normal); the flags below override it.")
+    var sensitivity: ContactSensitivity?
     @Option(name: .customLong("low-hz"), help: "Band-pass lower corner, Hz (default \(Self.D.lowHz))") var lowHz: Double?
     @Option(name: .customLong("high-hz"), help: "Band-pass upper corner, Hz (default \(Self.D.highHz))") var highHz: Double?
     @Option(name: .customLong("filter-order"), help: "Butterworth order (default \(Self.D.filterOrder))") var filterOrder: Int?
@@ -57,6 +61,7 @@ struct DetectorOptions: ParsableArguments {
     /// The detector parameters with the user's overrides applied.
     func parameters() throws -> ContactDetectorParameters {
         var p = specLiteral ? ContactDetectorParameters.specLiteral : .default
+        if let sensitivity { p = sensitivity.apply(to: p) }
         func set<T>(_ keyPath: WritableKeyPath<ContactDetectorParameters, T>, _ value: T?) {
             if let value { p[keyPath: keyPath] = value }
         }

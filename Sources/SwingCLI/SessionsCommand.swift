@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingAudio
 import SwingPipeline
 import SwingStore
 
@@ -54,12 +55,16 @@ struct SessionsCommand: ParsableCommand {
         @Option(name: .customLong("restore-contact"), help: "Make the rejected contact within 0.1 s of this time a shot again, s (repeatable).")
         var restore: [Double] = []
         @Flag(help: "Take back the session's last edit.") var undo = false
+        @Option(name: .customLong("sensitivity"),
+                help: "Listen to the session's sound again: fewer | normal | more hits (your edits are kept where they still name a contact).")
+        var sensitivity: ContactSensitivity?
         @Option(name: .customLong("video"), help: "Where the session's video is now, when it moved (needed to add a contact).")
         var video: String?
 
         func validate() throws {
-            guard undo != !(add.isEmpty && remove.isEmpty && restore.isEmpty) else {
-                throw ValidationError("Give --undo alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
+            let edits = !(add.isEmpty && remove.isEmpty && restore.isEmpty)
+            guard [undo, edits, sensitivity != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("Give --undo alone, --sensitivity alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
             }
             for t in add + remove + restore where !t.isFinite {
                 throw ValidationError("Contact times must be finite numbers of seconds.")
@@ -68,10 +73,12 @@ struct SessionsCommand: ParsableCommand {
 
         func run() throws {
             let db = try AppDatabase.open()
-            let changes: [SessionEditor.Change] = undo ? [.undo]
-                : remove.map { .edit(ContactEdit(action: .remove, time: $0)) }
-                + restore.map { .edit(ContactEdit(action: .restore, time: $0)) }
-                + add.map { .edit(ContactEdit(action: .add, time: $0)) }
+            var changes: [SessionEditor.Change] = []
+            if undo { changes = [.undo] } else if let sensitivity { changes = [.redetect(sensitivity)] } else {
+                let edits: [ContactEdit] = remove.map { ContactEdit(action: .remove, time: $0) }
+                    + restore.map { ContactEdit(action: .restore, time: $0) } + add.map { ContactEdit(action: .add, time: $0) }
+                changes = edits.map { .edit($0) }
+            }
             _ = try SessionEditor.apply(changes, toSession: id, in: db, mediaPath: video)
             try Console.line(SessionTable.text(try SessionsFormat.document(id)))
         }

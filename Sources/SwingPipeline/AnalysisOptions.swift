@@ -15,6 +15,9 @@ public struct AnalysisOptions: Sendable {
     public var sampleRate: Int?
     /// Audio contact detector parameters.
     public var detector = ContactDetectorParameters.default
+    /// The sensitivity ``detector`` was set from, recorded in the session document (the thresholds
+    /// themselves are in ``detector``).
+    public var sensitivity = ContactSensitivity.normal
     /// A racket/ball detector whose contacts are fused with the audio ones (`analyze --detector`);
     /// `nil` (default) = contacts from the sound alone.
     public var visualContacts: VisualContactOptions?

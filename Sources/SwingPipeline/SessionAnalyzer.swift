@@ -49,6 +49,8 @@ public struct SessionAnalysis: Sendable {
     /// The biomechanics' parameters the shots were measured with (kept with a stored session, so an edit
     /// measures the same way).
     public var parameters = BiomechParameters()
+    /// The contact sensitivity the sound was heard with.
+    public var sensitivity = ContactSensitivity.normal
 }
 
 extension SessionAnalysis {
@@ -203,7 +205,7 @@ public struct SessionAnalyzer: Sendable {
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
-                               visualContacts: visualReport, parameters: options.biomech)
+                               visualContacts: visualReport, parameters: options.biomech, sensitivity: options.sensitivity)
     }
 
     /// Stage 3: the merged swing windows of `contactTimes` (t_c, media time) inside `clip`, posed.
@@ -235,6 +237,17 @@ public struct SessionAnalyzer: Sendable {
         let samples = Self.dedupedSamples(posed.frames.sorted { $0.time < $1.time })
         let frameOfTime = Dictionary(posed.frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         return (samples, samples.map { frameOfTime[$0.time] ?? -1 })
+    }
+
+    /// The contacts heard in the video at `path` (media time), with ``AnalysisOptions/detector`` — what a
+    /// re-analysis at another sensitivity needs (``SessionEditor``); no pose runs.
+    /// - Throws: `MediaError` when the sound cannot be read; an empty list is not an error here.
+    public func heardContacts(path: String) throws -> [ContactEvent] {
+        let info = try MediaProbe.probe(path)
+        let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
+        let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range)
+        let detection = try ContactDetector(parameters: options.detector).run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
+        return detection.contacts.map { ContactEvent(time: $0.time + pcm.startTime, confidence: $0.confidence) }
     }
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.

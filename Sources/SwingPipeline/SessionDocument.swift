@@ -1,4 +1,5 @@
 import Foundation
+import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingVision
@@ -49,6 +50,9 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var heardContacts: [ContactEvent]?
         /// The player's corrections in the order made (``SessionEditor``); undo drops the last.
         public var edits: [ContactEdit]?
+        /// How readily a sound counted as a hit, when not `normal` (`analyze --sensitivity`, the upload
+        /// form, or listening again from the results page).
+        public var sensitivity: ContactSensitivity?
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
@@ -104,7 +108,8 @@ public struct SessionDocument: Codable, Sendable, Equatable {
                           warnings: analysis.warnings,
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
                                          workers: analysis.poseWorkers),
-                          visualDetector: analysis.visualContacts?.summary)
+                          visualDetector: analysis.visualContacts?.summary,
+                          sensitivity: analysis.sensitivity == .normal ? nil : analysis.sensitivity)
     }
 
     /// The measured shots as the document holds them: image points in display pixels (the track's are in

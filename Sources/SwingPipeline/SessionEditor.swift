@@ -1,6 +1,8 @@
 import Foundation
+import SwingAudio
 import SwingBiomech
 import SwingCore
+import SwingMedia
 import SwingStore
 
 /// One correction of a session's contacts by the player (issue #27).
@@ -45,6 +47,9 @@ public enum SessionEditor {
         case edit(ContactEdit)
         /// Take back the last edit.
         case undo
+        /// Listen to the session's sound again at another sensitivity: new heard contacts, the player's
+        /// edits applied to them where they still name a contact.
+        case redetect(ContactSensitivity)
     }
 
     /// Applies `changes` in order to session `id` and stores the result as **one** new revision (so a batch
@@ -67,8 +72,10 @@ public enum SessionEditor {
             throw PipelineError(.invalidEdit, "Session \(id) was analysed before editing existed; analyse its video again to edit it.")
         }
         let s = document.session
-        let heard = s.heardContacts ?? Self.heardContacts(of: s)
+        var heard = s.heardContacts ?? Self.heardContacts(of: s)
         var edits = s.edits ?? []
+        var sensitivity = s.sensitivity
+        var dropped = 0
         // The swing check's verdicts as they are now: an edit is checked against what the player sees.
         var rejectedNow = Set((s.rejectedContacts ?? []).map(\.time))
         let limit = contactLimit(duration: s.duration)
@@ -82,6 +89,20 @@ public enum SessionEditor {
             case .undo:
                 guard !edits.isEmpty else { throw PipelineError(.invalidEdit, "Session \(id) has no edit to undo.") }
                 edits.removeLast()
+            case .redetect(let level):
+                var options = AnalysisOptions()
+                options.detector = level.apply(to: options.detector)
+                if s.start != nil || s.duration > 0 { options.range = TimeRange(start: s.start ?? 0, duration: s.duration) }
+                heard = try SessionAnalyzer(options: options).heardContacts(path: mediaPath ?? record.filePath)
+                // Edits that no longer name a contact (the sound is heard differently now) are let go.
+                let kept = edits.filter { edit in
+                    edit.action == .add || nearest(edit.time, in: heard + edits.filter { $0.action == .add }
+                        .map { ContactEvent(time: $0.time, confidence: 1) }) != nil
+                }
+                dropped += edits.count - kept.count
+                edits = kept
+                sensitivity = level == .normal ? nil : level
+                rejectedNow = []
             case .edit(let edit):
                 let state = try contacts(heard: heard, edits: edits)
                 try check(edit, state: state, rejected: rejectedNow, session: s)
@@ -121,7 +142,14 @@ public enum SessionEditor {
         next.session.stats = result.stats
         next.session.heardContacts = heard
         next.session.edits = edits.isEmpty ? nil : edits
-        if next.session.heardContacts == Self.heardContacts(of: next.session), edits.isEmpty { next.session.heardContacts = nil }
+        next.session.sensitivity = sensitivity
+        next.session.contactsHeard = heard.count
+        if dropped > 0 {
+            next.session.warnings.append("\(dropped) of your edits no longer matched a contact after listening again and \(dropped == 1 ? "was" : "were") let go.")
+        }
+        if edits.isEmpty, sensitivity == s.sensitivity, next.session.heardContacts == Self.heardContacts(of: next.session) {
+            next.session.heardContacts = nil
+        }
         let frames = SessionAnalysis.shotFrames(result, track: track, videoFrames: videoFrames, hand: s.hand, scale: scale)
         let shots = zip(next.session.shots, frames).map { ShotRecord($0, frames: $1.isEmpty ? nil : $1) }
         let trackRecord = SessionTrackRecord(track: TrackArchive.encode(track), videoFrames: videoFrames,

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
+import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
@@ -184,6 +185,10 @@ struct APIRoutes: Sendable {
         guard swingCheck == nil || swingCheck == "on" || swingCheck == "off" else {
             throw APIError(.badRequest, "swingCheck must be on or off.")
         }
+        let sensitivity = query["sensitivity"].map(String.init)
+        guard sensitivity == nil || sensitivity.flatMap(ContactSensitivity.init(rawValue:)) != nil else {
+            throw APIError(.badRequest, "sensitivity must be fewer, normal or more.")
+        }
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }
@@ -229,6 +234,7 @@ struct APIRoutes: Sendable {
         }
         let job = try db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
                                               hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
+                                              sensitivity: sensitivity == "normal" ? nil : sensitivity,
                                               warnings: warnings))
         state.wakeUp.signal()
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SwingAudio
 import SwingCore
 import SwingMedia
 import SwingPipeline
@@ -10,6 +11,7 @@ import SwingStore
 ///
 /// - `POST /api/sessions/{id}/edits` with `{"action": "add" | "remove" | "restore", "time": seconds}`
 /// - `POST /api/sessions/{id}/edits/undo`
+/// - `POST /api/sessions/{id}/listen` with `{"sensitivity": "fewer" | "normal" | "more"}`: the sound heard again
 /// - `GET /api/sessions/{id}/envelope?bins=N`: the sound's loudness over the analysed part, for the timeline.
 ///
 /// Each answers with the new session document; a refused edit is 422 with its sentence, an edit that lost
@@ -19,6 +21,7 @@ struct EditRoutes: Sendable {
     var db: AppDatabase { state.db }
 
     struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
+    struct ListenRequest: Decodable { var sensitivity: ContactSensitivity }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.post("sessions/:id/edits") { request, context in
@@ -33,6 +36,14 @@ struct EditRoutes: Sendable {
         }
         api.post("sessions/:id/edits/undo") { _, context in
             try await apply([.undo], to: APIRoutes.id(context, "id", what: "session"))
+        }
+        api.post("sessions/:id/listen") { request, context in
+            let id = try APIRoutes.id(context, "id", what: "session")
+            guard let body = try? await request.body.collect(upTo: 4096),
+                  let ask = try? JSONDecoder().decode(ListenRequest.self, from: Data(buffer: body)) else {
+                throw APIError(.badRequest, #"Send {"sensitivity": "fewer", "normal" or "more"}."#)
+            }
+            return try await apply([.redetect(ask.sensitivity)], to: id)
         }
         api.get("sessions/:id/envelope", use: envelope)
     }

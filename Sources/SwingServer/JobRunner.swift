@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
@@ -222,6 +223,10 @@ extension JobRunner {
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
             options.biomech = BiomechParameters(hand: hand)
             options.biomech.swingCheck = job.swingCheck
+            if let level = job.sensitivity.flatMap(ContactSensitivity.init(rawValue:)) {
+                options.sensitivity = level
+                options.detector = level.apply(to: options.detector)
+            }
             let analyzer = try SessionAnalyzer(options: options)
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first

@@ -262,6 +262,12 @@ extension AppDatabase {
                 t.column("parameters", .text).notNull()
             }
         }
+        // The upload's sensitivity (issue #27), spelled out like v9's enums: a new level needs a new migration.
+        migrator.registerMigration("v12-job-sensitivity") { db in
+            try db.alter(table: "job") { t in
+                t.add(column: "sensitivity", .text).check(sql: "sensitivity IN ('fewer', 'normal', 'more')")
+            }
+        }
         return migrator
     }
 }

@@ -46,6 +46,8 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var duration: Double?
     /// Whether a heard contact needs a swing to be a shot (`analyze --no-swing-check` when false).
     public var swingCheck: Bool = true
+    /// How readily a sound counts as a hit (`fewer`, `more`); `nil` is normal.
+    public var sensitivity: String?
     /// Set by `DELETE /api/jobs/{id}` while the job runs; the worker stops and marks it cancelled.
     public var cancelRequested: Bool
     /// The worker that claimed the job and when it last reported (a stale heartbeat means it died).
@@ -65,12 +67,13 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
 
     /// A queued job for an uploaded file.
     public init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
-                duration: Double?, swingCheck: Bool = true, warnings: [String] = [], createdAt: Date = Date()) {
+                duration: Double?, swingCheck: Bool = true, sensitivity: String? = nil, warnings: [String] = [],
+                createdAt: Date = Date()) {
         id = nil; state = .queued; stage = nil; progress = 0; error = nil; errorCode = nil
         warningsJSON = warnings.isEmpty ? nil : (try? String(decoding: JSONEncoder().encode(warnings), as: UTF8.self))
         sessionId = nil; self.mediaSHA256 = mediaSHA256; self.mediaPath = mediaPath; self.fileName = fileName
         playbackPath = nil; self.hand = hand; self.start = start; self.duration = duration; cancelRequested = false
-        self.swingCheck = swingCheck
+        self.swingCheck = swingCheck; self.sensitivity = sensitivity
         workerId = nil; heartbeatAt = nil; self.createdAt = createdAt; startedAt = nil; finishedAt = nil
     }
 

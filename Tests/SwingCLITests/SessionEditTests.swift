@@ -13,6 +13,7 @@ import Testing
         struct Stats: Decodable { var shotCount: Int; var consistency: Double? }
         struct Session: Decodable {
             var shots: [Shot]; var rejectedContacts: [Rejected]?; var stats: Stats; var edits: [Edit]?; var duration: Double
+            var warnings: [String]
         }
         var session: Session
     }
@@ -130,6 +131,48 @@ import Testing
         }
         #expect(s.edits?.count == won, "\(won) edits won, \(s.edits?.count ?? 0) stored")
         #expect(s.shots.filter { $0.confirmed == true }.count == won)
+    }
+
+    @Test("Listening again at another sensitivity: quieter hits come and go, the player's edits follow where they still apply")
+    func sensitivity() throws {
+        let home = try TestFiles.temporaryDirectory("edit-sensitivity")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        // The demo's picture with new sound: loud hits at 2.0 and 7.1 s, a medium one (×0.15) at 9.7 s and a
+        // quiet one (×0.07) at 4.6 s.
+        let loud = ContactsCommandTests.sessionAudio(seconds: 12, impacts: [2.0, 7.1])
+        let medium = ContactsCommandTests.sessionAudio(seconds: 12, impacts: [9.7])
+        let quiet = ContactsCommandTests.sessionAudio(seconds: 12, impacts: [4.6])
+        let mix = loud.indices.map { loud[$0] + 0.15 * medium[$0] + 0.07 * quiet[$0] }
+        let wav = home.appendingPathComponent("mix.wav"), clip = home.appendingPathComponent("levels.mp4")
+        try ContactsCommandTests.writeWAV(mix, to: wav)
+        try TestFiles.ffmpeg(["-i", AnalyzeCommandTests.sample, "-i", wav.path, "-map", "0:v", "-map", "1:a", "-c:v", "copy",
+                              "-c:a", "aac", "-b:a", "192k", "-shortest", clip.path])
+        func heard(_ s: Doc.Session) -> [Double] {
+            (s.shots.map(\.time) + (s.rejectedContacts ?? []).filter { $0.kind != "removed" }.map(\.time)).sorted()
+        }
+        func near(_ times: [Double], _ expected: [Double]) -> Bool {
+            times.count == expected.count && zip(times, expected).allSatisfy { abs($0 - $1) < 0.05 }
+        }
+        let analysed = try SwingmasterBinary.run(["analyze", clip.path, "--hand", "right", "--no-swing-check"], environment: env)
+        try #require(analysed.status == 0, "\(analysed.stderr)")
+        let normal = heard(try Self.export("1", env))
+        #expect(near(normal, [2.0, 7.1, 9.7]), "normal: \(normal)")
+
+        #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "more"], environment: env).status == 0)
+        var s = try Self.export("1", env)
+        #expect(near(heard(s), [2.0, 4.6, 7.1, 9.7]), "more: \(heard(s))")
+        #expect(s.stats.shotCount == 4)
+
+        // Take out the medium hit, then listen for fewer: it is not heard any more, so the edit is let go, said.
+        #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", "9.7"], environment: env).status == 0)
+        let fewer = try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "fewer"], environment: env)
+        #expect(fewer.status == 0, "\(fewer.stderr)")
+        s = try Self.export("1", env)
+        #expect(near(heard(s), [2.0, 7.1]), "fewer: \(heard(s))")
+        #expect(s.edits == nil && s.warnings.contains { $0.contains("let go") }, "\(s.warnings)")
+        let bad = try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "loud"], environment: env)
+        #expect(bad.status == StatusCode.usage)
     }
 
     /// Outcomes gathered from concurrent runs.

@@ -85,6 +85,13 @@ import Testing
             for c in rejected.compactMap({ $0["time"] as? Double }) { #expect(at(c) > quiet + 6, "no peak at \(c): \(at(c)) vs median \(quiet)") }
             let (bad, _) = try await client.json("/api/sessions/\(id)/envelope?bins=5")
             #expect(bad == .badRequest)
+
+            // Listening again keeps the player's edits that still name a contact and records the level.
+            let (ls, listened) = try await Self.post(client, "/api/sessions/\(id)/listen", #"{"sensitivity": "more"}"#)
+            #expect(ls == .ok && Self.session(listened)["sensitivity"] as? String == "more", "\(listened)")
+            #expect((Self.session(listened)["edits"] as? [[String: Any]])?.count == 2)
+            let (lbad, _) = try await Self.post(client, "/api/sessions/\(id)/listen", #"{"sensitivity": "loud"}"#)
+            #expect(lbad == .badRequest)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwingAudio
 import SwingBiomech
 import SwingCore
 import Testing
@@ -44,6 +45,12 @@ import Testing
         }
         let id = try db.saveSession(SessionStoreTests.newSession("every-case.mp4", at: 1_700_000_000), shots: shots)
         #expect(try db.session(id: id)?.shots.map(\.shot) == shots.map(\.shot))
+        // A job's sensitivity (migration v12-job-sensitivity).
+        for level in ContactSensitivity.allCases {
+            let job = try db.enqueueJob(JobRecord(mediaSHA256: String(repeating: "a", count: 64), mediaPath: "/m/\(level).mp4",
+                                                  fileName: "x.mp4", hand: nil, start: nil, duration: nil, sensitivity: level.rawValue))
+            #expect(job.sensitivity == level.rawValue)
+        }
     }
 
     /// The types cannot hold other values; the schema refuses them from any other writer (a worker

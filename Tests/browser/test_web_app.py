@@ -336,6 +336,17 @@ class WebAppTests(unittest.TestCase):
             self.click(self.by_id("undo"))
             wait(d, lambda d: len(SERVER.api(f"/api/sessions/{sid}")["session"].get("edits") or []) == before - 1, 30, "undo did nothing")
         wait(d, lambda d: not self.by_id("undo").is_enabled(), 10, "undo still offered with no change left")
+
+        # Listen again for more hits: the session is re-heard, the button stays pressed, nothing else is lost.
+        pressed = lambda d: d.execute_script("return document.querySelector('#sensitivity [aria-pressed=\"true\"]')?.dataset.level")
+        self.assertEqual(pressed(d), "normal")
+        self.click(d.find_element(By.CSS_SELECTOR, '#sensitivity [data-level="more"]'))
+        wait(d, lambda d: pressed(d) == "more", 60,
+             f"listening again did not finish: {self.by_id('edit-status').text}")
+        self.assertEqual(SERVER.api(f"/api/sessions/{sid}")["session"].get("sensitivity"), "more")
+        screenshot(d, "results-listen")
+        self.click(d.find_element(By.CSS_SELECTOR, '#sensitivity [data-level="normal"]'))
+        wait(d, lambda d: SERVER.api(f"/api/sessions/{sid}")["session"].get("sensitivity") is None, 60, "back to normal failed")
         back = SERVER.api(f"/api/sessions/{sid}")["session"]
         self.assertEqual([s["time"] for s in back["shots"]], [s["time"] for s in doc["shots"]])
         self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")), shots)

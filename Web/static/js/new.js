@@ -63,6 +63,7 @@ function upload(file) {
   if ($('start').value) query.set('start', $('start').value);
   if ($('duration').value) query.set('duration', $('duration').value);
   if (!$('swing-check').checked) query.set('swingCheck', 'off');
+  if ($('sensitivity').value !== 'normal') query.set('sensitivity', $('sensitivity').value);
   xhr = new XMLHttpRequest();
   xhr.open('POST', `/api/uploads?${query}`);
   xhr.setRequestHeader('Content-Type', file.type || 'video/mp4');

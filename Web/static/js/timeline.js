@@ -62,6 +62,7 @@ export class ContactTimeline {
       'aria-label': `${describe(c)} at ${c.time.toFixed(2)} s`, onclick: (e) => { e.stopPropagation(); this.select(c); } })));
     this.undoButton.disabled = this.busy || !(s.edits?.length);
     this.rejectedList();
+    this.sensitivityButtons();
   }
 
   // The contacts that are not shots, each with what it would take to count it.
@@ -71,6 +72,17 @@ export class ContactTimeline {
       el('button', { type: 'button', 'data-restore': c.time, disabled: this.busy || null,
         onclick: () => this.edit('restore', c.time, `The hit at ${c.time.toFixed(2)} s counts as a shot now.`) }, 'Count it as a shot')));
     document.getElementById('rejected').replaceChildren(...items);
+  }
+
+  // Fewer / Normal / More: the sound heard again with other thresholds, the player's edits kept.
+  sensitivityButtons() {
+    const now = this.session.sensitivity ?? 'normal';
+    const labels = { fewer: 'Fewer hits', normal: 'Normal', more: 'More hits' };
+    document.getElementById('sensitivity').replaceChildren(...Object.entries(labels).map(([level, label]) => el('button', {
+      type: 'button', 'data-level': level, 'aria-pressed': String(level === now), disabled: this.busy || null,
+      onclick: () => level !== now && this.send(`/api/sessions/${this.id}/listen`, JSON.stringify({ sensitivity: level }),
+        `Listened again (${label.toLowerCase()}).`, 'Listening to your session again…'),
+    }, label)));
   }
 
   select(c) {
@@ -102,11 +114,11 @@ export class ContactTimeline {
     return this.send(`/api/sessions/${this.id}/edits`, JSON.stringify({ action, time }), done);
   }
 
-  async send(path, body, done) {
+  async send(path, body, done, working = 'Measuring your session again…') {
     if (this.busy) return;
     this.busy = true; this.draw();
     this.status.classList.remove('error');
-    this.status.textContent = 'Measuring your session again…';
+    this.status.textContent = working;
     try {
       const doc = await api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
       this.session = doc.session;
