@@ -50,7 +50,6 @@ public final class VideoWriter {
     ///   - path: Output path (`.mp4` recommended); replaced if it exists.
     ///   - width: Width of the frames that will be appended (≥ 2; odd is fine, see above).
     ///   - height: Height of the frames that will be appended (≥ 2).
-    ///   - fps: Frame rate (> 0).
     ///   - fps: Frame rate (> 0): the spacing of ``append(_:)``; with `frameTimes`, the average rate the
     ///     encoder plans for.
     ///   - faststart: Put an MP4's index at the front when finishing (one more pass over the file), so a
@@ -129,11 +128,9 @@ public final class VideoWriter {
         }
     }
 
-    /// Appends one frame.
+    /// Appends one frame: on a `frameTimes` writer, shown 1/``fps`` after the previous one.
     /// - Parameter image: An RGB image of ``frameSize`` (or already of the even ``width``×``height``).
-    /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish()``, or when writing fails.
-    ///
-    /// On a `frameTimes` writer the frame is shown 1/``fps`` after the previous one.
+    /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish(end:)``, or when writing fails.
     public func append(_ image: ImageBuffer) throws {
         if frameTimes {
             try encode(image, pts: lastPTS.map { $0 + ticks(1 / fps) } ?? 0)
