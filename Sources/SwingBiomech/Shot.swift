@@ -26,7 +26,8 @@ public struct Shot: Codable, Sendable, Equatable {
     /// (interpolate mode) or the chosen best-confidence frame. `measure --json` reports it; the session
     /// document names the video frame instead (``contactVideoFrame``) and leaves it out.
     public var contactFrame: Int?
-    /// The video frame (0-based, decode order) of the contact frame; only in the session document.
+    /// The video frame of the contact frame: decoded frames counted from 0 in presentation order (not
+    /// time × fps: phones drop and stretch frames); only in the session document.
     public var contactVideoFrame: Int?
     /// Ground level g of the shot (median lowest-foot height relative to the pelvis), cm;
     /// ``ContactPoint/heightCm`` is measured from it.

@@ -5,7 +5,7 @@ import SwingCore
 public struct ShotFrame: Codable, Sendable, Equatable {
     /// Media time, seconds.
     public var time: Double
-    /// The video frame (0-based).
+    /// The video frame: decoded frames counted from 0 in presentation order (not time × fps).
     public var videoFrame: Int?
     /// [x px, y px, visibility 0…1] per joint, in display pixels (origin top-left); `nil` without a pose.
     public var image: [[Double]]?

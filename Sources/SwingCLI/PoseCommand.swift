@@ -106,7 +106,8 @@ struct PoseCommand: AsyncParsableCommand {
         let end = duration.map { start + $0 } ?? Double.greatestFiniteMagnitude
         let total = duration ?? (reader.info.frameCount.map { Double($0) / max(reader.info.frameRate, 1) } ?? 0) - start
         let writer = try save.map {
-            try VideoWriter(path: $0, width: w, height: h, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30)
+            try VideoWriter(path: $0, width: w, height: h, fps: reader.info.frameRate > 0 ? reader.info.frameRate : 30,
+                            frameTimes: true)
         }
         let bar = ProgressBar()
         var frames: [PoseFrame] = []
@@ -116,7 +117,7 @@ struct PoseCommand: AsyncParsableCommand {
             frames.append(pose ?? .noPerson(index: frame.index, time: frame.time))
             if let writer {
                 let drawn = pose.map { PoseDrawing.draw($0, on: frame.image) } ?? frame.image
-                try writer.append(drawn)
+                try writer.append(drawn, at: frame.time - start)
             }
             if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true

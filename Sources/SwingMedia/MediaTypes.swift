@@ -110,7 +110,8 @@ public struct VideoFrame: Sendable {
     public var image: ImageBuffer
     /// Presentation time in seconds from the media start.
     public var time: Double
-    /// `round(time × frameRate)`.
+    /// The frame's number: decoded frames counted from the start of the video (0-based, presentation
+    /// order), whatever its frame rate did (``FrameTimeline``).
     public var index: Int
 
     public init(image: ImageBuffer, time: Double, index: Int) {

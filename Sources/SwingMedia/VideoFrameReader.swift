@@ -4,8 +4,10 @@ import SwingCore
 /// Decodes the primary video track into upright RGB frames, sequentially or by time window.
 ///
 /// Frame times are the frames' presentation timestamps minus the media origin (the same origin
-/// ``AudioExtractor`` uses, so a contact heard at t is seen at t). Not `Sendable`: use one reader
-/// per task; decoding itself runs on FFmpeg's threads (by default `thread_count = 0`, one per core).
+/// ``AudioExtractor`` uses, so a contact heard at t is seen at t). Frame indices count the decoded
+/// frames from the start (0-based, presentation order; see ``FrameTimeline``), never `time × fps`:
+/// phone footage drops and stretches frames. Not `Sendable`: use one reader per task; decoding itself
+/// runs on FFmpeg's threads (by default `thread_count = 0`, one per core).
 public final class VideoFrameReader {
     /// The stream being decoded (coded size, frame rate, rotation).
     public private(set) var info: VideoStreamInfo
@@ -14,6 +16,11 @@ public final class VideoFrameReader {
     private let decoder: StreamDecoder
     private let converter = PictureConverter()
     private var lastTime: Double?
+    /// Every frame's time, which numbers the frames after a seek (given, or read on the first seek).
+    public private(set) var timeline: FrameTimeline?
+    private let path: String
+    /// Frames decoded since the start of the stream while no seek intervened (`nil` after a seek).
+    private var decodedSinceStart: Int? = 0
     /// Timestamps closer than this to a window edge count as inside (float noise, far below a frame).
     static let timeEpsilon = 1e-4
     /// Longest gap (seconds) between windows that is decoded through rather than seeked over:
@@ -30,8 +37,12 @@ public final class VideoFrameReader {
     ///   - targetSize: Optional output (width, height) of the upright frames; `nil` keeps the display size.
     ///   - decoderThreads: FFmpeg decoding threads; 0 (default) = one per core. Use 1 when several
     ///     readers decode in parallel, so they don't oversubscribe the cores.
+    ///   - timeline: The file's ``FrameTimeline`` when the caller already has it (several readers of one
+    ///     file share one); otherwise it is read the first time a window starts after a seek.
     /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noVideoTrack`.
-    public init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0) throws {
+    public init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0, timeline: FrameTimeline? = nil) throws {
+        self.path = path
+        self.timeline = timeline
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let st = input.stream(index) else {
             throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video.")
@@ -55,7 +66,7 @@ public final class VideoFrameReader {
             pending = nil
             return try convertCurrent(time: p.time)
         }
-        guard try decoder.next() else { return nil }
+        guard try decodeNext() else { return nil }
         return try convertCurrent(time: currentTime())
     }
 
@@ -102,9 +113,15 @@ public final class VideoFrameReader {
         var held: Double?   // time of the undelivered frame still in the decoder's frame buffer
         if let p = pending, start > p.previousEnd + eps, start - p.time <= Self.maxForwardDecode {
             held = p.time
+        } else if start <= eps {
+            decoder.rewind()
+            lastTime = nil
+            decodedSinceStart = 0
         } else {
+            if timeline == nil { timeline = try FrameTimeline(path: path) }
             if !decoder.seek(to: start) { decoder.rewind() }
             lastTime = nil
+            decodedSinceStart = nil
         }
         pending = nil
         var first = held == nil
@@ -114,7 +131,7 @@ public final class VideoFrameReader {
                 t = h
                 held = nil
             } else {
-                guard try decoder.next() else { return }
+                guard try decodeNext() else { return }
                 t = currentTime()
             }
             if first {
@@ -123,7 +140,8 @@ public final class VideoFrameReader {
                 if t > start + eps && start > 0 {
                     decoder.rewind()
                     lastTime = nil
-                    guard try decoder.next() else { return }
+                    decodedSinceStart = 0
+                    guard try decodeNext() else { return }
                     t = currentTime()
                 }
             }
@@ -135,6 +153,13 @@ public final class VideoFrameReader {
             guard try select(t, frameIndex(time: t)) else { continue }
             if try !body(convertCurrent(time: t)) { return }
         }
+    }
+
+    /// Decodes the next frame, counting it while the count from the start is known.
+    private func decodeNext() throws -> Bool {
+        guard try decoder.next() else { return false }
+        decodedSinceStart = decodedSinceStart.map { $0 + 1 }
+        return true
     }
 
     /// Time of the decoded frame; frames without a timestamp follow the previous one by 1/fps.
@@ -151,8 +176,10 @@ public final class VideoFrameReader {
         return VideoFrame(image: image, time: time, index: frameIndex(time: time))
     }
 
-    /// The frame number at `time` on the stream's nominal frame grid (0 when the rate is unknown).
+    /// The number of the frame just decoded (at `time`): counted since the start, or after a seek its
+    /// place on the timeline.
     private func frameIndex(time: Double) -> Int {
-        info.frameRate > 0 ? Int((time * info.frameRate).rounded()) : 0
+        if let n = decodedSinceStart { return max(n - 1, 0) }
+        return timeline?.frame(nearest: time) ?? 0
     }
 }

@@ -8,7 +8,11 @@ import SwingCore
 /// even size, so an odd-sized frame loses its last column and/or row (FFmpeg's
 /// `crop=trunc(iw/2)*2:trunc(ih/2)*2`). Pixel coordinates are unchanged.
 ///
-/// Call ``finish()`` to complete the file; a writer dropped without it leaves an unplayable file.
+/// Frames are either evenly spaced at ``fps`` (``append(_:)``) or, for a writer made with `frameTimes`,
+/// each shown at its own time (``append(_:at:)``), so a re-encoded phone video keeps the dropped and
+/// stretched frames where the original had them.
+///
+/// Call ``finish(end:)`` to complete the file; a writer dropped without it leaves an unplayable file.
 public final class VideoWriter {
     /// Size of the frames given to ``append(_:)``.
     public let frameSize: (width: Int, height: Int)
@@ -23,6 +27,9 @@ public final class VideoWriter {
     public static let x264CRF = "20"
     /// x264 speed preset: fast enough to write annotated clips alongside analysis.
     public static let x264Preset = "veryfast"
+    /// Ticks per second of a `frameTimes` writer's timestamps (MPEG's 90 kHz clock: whole ticks for
+    /// 24, 25, 30, 50, 60, 120 and 240 fps and the NTSC rates).
+    public static let timestampRate: Int32 = 90_000
 
     private let path: String
     private let format: UnsafeMutablePointer<AVFormatContext>
@@ -31,17 +38,26 @@ public final class VideoWriter {
     private var ioOpen = false
     private var finished = false
     private var nextPTS: Int64 = 0
+    /// Whether frames carry their own times (``append(_:at:)``).
+    private let frameTimes: Bool
+    private var lastPTS: Int64?
+    /// The next frame's timestamp after each appended one, until its packet is written: the frame's
+    /// duration, which the container keeps for the last frame.
+    private var followingPTS: [Int64: Int64] = [:]
 
     /// Creates the file and its video stream.
     /// - Parameters:
     ///   - path: Output path (`.mp4` recommended); replaced if it exists.
     ///   - width: Width of the frames that will be appended (≥ 2; odd is fine, see above).
     ///   - height: Height of the frames that will be appended (≥ 2).
-    ///   - fps: Frame rate (> 0).
+    ///   - fps: Frame rate (> 0): the spacing of ``append(_:)``; with `frameTimes`, the average rate the
+    ///     encoder plans for.
     ///   - faststart: Put an MP4's index at the front when finishing (one more pass over the file), so a
     ///     browser starts playing and seeking before the whole file has arrived.
+    ///   - frameTimes: Frames come with their own times (``append(_:at:)``), kept to 1/``timestampRate`` s.
     /// - Throws: ``MediaError`` `.encodeFailed` for a frame smaller than 2×2, a bad rate, no encoder or an unwritable path.
-    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false) throws {
+    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false,
+                frameTimes: Bool = false) throws {
         guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
             throw MediaError(.encodeFailed, "Video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight).")
         }
@@ -51,7 +67,7 @@ public final class VideoWriter {
             throw MediaError(.encodeFailed, "The video frame rate must be between 0 and 1000 fps, not \(fps).")
         }
         _ = quietFFmpegLogs
-        self.path = path; self.width = width; self.height = height; self.fps = fps
+        self.path = path; self.width = width; self.height = height; self.fps = fps; self.frameTimes = frameTimes
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         if avformat_alloc_output_context2(&ctx, nil, nil, path) < 0 || ctx == nil {
             _ = avformat_alloc_output_context2(&ctx, nil, "mp4", path)
@@ -64,7 +80,7 @@ public final class VideoWriter {
         }
         stream = st
         let rate = av_d2q(fps, 100_000)
-        let timeBase = av_inv_q(rate)
+        let timeBase = frameTimes ? AVRational(num: 1, den: Self.timestampRate) : av_inv_q(rate)
         let globalHeader = (ctx.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
         let x264 = avcodec_find_encoder_by_name("libx264")
         do {
@@ -112,19 +128,56 @@ public final class VideoWriter {
         }
     }
 
-    /// Appends one frame.
+    /// Appends one frame: on a `frameTimes` writer, shown 1/``fps`` after the previous one.
     /// - Parameter image: An RGB image of ``frameSize`` (or already of the even ``width``×``height``).
-    /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish()``, or when writing fails.
+    /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish(end:)``, or when writing fails.
     public func append(_ image: ImageBuffer) throws {
+        if frameTimes {
+            try encode(image, pts: lastPTS.map { $0 + ticks(1 / fps) } ?? 0)
+        } else {
+            try encode(image, pts: nextPTS)
+            nextPTS += 1
+        }
+    }
+
+    /// Appends one frame shown from `time` until the next frame's time (or the `end` given to
+    /// ``finish(end:)``).
+    /// - Parameters:
+    ///   - image: An RGB image of ``frameSize``.
+    ///   - time: Seconds from the start of the video, after the previous frame's; a time that rounds onto
+    ///     or before it moves one tick later (encoders need increasing timestamps).
+    /// - Throws: ``MediaError`` `.encodeFailed` on a writer made without `frameTimes`, a time that is not
+    ///   finite, a size mismatch, after ``finish(end:)``, or when writing fails.
+    public func append(_ image: ImageBuffer, at time: Double) throws {
+        guard frameTimes, time.isFinite else {
+            throw MediaError(.encodeFailed, frameTimes ? "A video frame needs a finite time, not \(time)."
+                                                       : "\(path) was opened for evenly spaced frames; open it with frame times.")
+        }
+        try encode(image, pts: max(ticks(time), lastPTS.map { $0 + 1 } ?? Int64.min))
+    }
+
+    private func encode(_ image: ImageBuffer, pts: Int64) throws {
         guard !finished else { throw MediaError(.encodeFailed, "Cannot add frames to \(path) after it was finished.") }
-        try encoder.encode(image, pts: nextPTS, slack: 1) { try write($0) }
-        nextPTS += 1
+        if let last = lastPTS { followingPTS[last] = pts }
+        lastPTS = pts
+        try encoder.encode(image, pts: pts, slack: 1) { try write($0) }
+    }
+
+    /// `seconds` in encoder ticks.
+    private func ticks(_ seconds: Double) -> Int64 {
+        let t = (seconds / av_q2d(encoder.context.pointee.time_base)).rounded()
+        return Int64(max(min(t, 1e15), -1e15))
     }
 
     /// Flushes the encoder, writes the container index and closes the file. Calling it again does nothing.
+    /// - Parameter end: On a `frameTimes` writer, when the last frame stops being shown (seconds from the
+    ///   start; `nil` = 1/``fps`` after it): the video's duration.
     /// - Throws: ``MediaError`` `.encodeFailed` when the file cannot be completed.
-    public func finish() throws {
+    public func finish(end: Double? = nil) throws {
         guard !finished else { return }
+        if frameTimes, let last = lastPTS {
+            followingPTS[last] = max(end.map(ticks) ?? last + ticks(1 / fps), last + 1)
+        }
         try encoder.finish { try write($0) }
         let rc = av_write_trailer(format)
         closeIO()
@@ -134,6 +187,9 @@ public final class VideoWriter {
     }
 
     private func write(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+        if let next = followingPTS.removeValue(forKey: packet.pointee.pts), frameTimes {
+            packet.pointee.duration = next - packet.pointee.pts
+        }
         av_packet_rescale_ts(packet, encoder.context.pointee.time_base, stream.pointee.time_base)
         packet.pointee.stream_index = stream.pointee.index
         let rc = av_interleaved_write_frame(format, packet)

@@ -115,9 +115,10 @@ public struct DetectionRun: Sendable {
         let total = reader.info.frameCount ?? 0
         var writer: VideoWriter?
         if let savePath {
-            // Only every stride-th frame is annotated, so the output plays at fps / stride.
+            // Only every stride-th frame is annotated, so the output plays at fps / stride; each keeps its
+            // own time (phone footage drops and stretches frames).
             writer = try VideoWriter(path: savePath, width: reader.outputSize.width, height: reader.outputSize.height,
-                                     fps: fps / Double(videoStride), faststart: true)
+                                     fps: fps / Double(videoStride), faststart: true, frameTimes: true)
         }
         var frames: [DetectionDocument.Frame] = []
         // The tracker sees the processed frames only, so its buffer counts them at fps / stride.
@@ -139,10 +140,10 @@ public struct DetectionRun: Sendable {
             if let tracked = objects?.update(result.detections, time: videoFrame.time) {
                 frames.append(DetectionDocument.Frame(result, tracked: tracked, source: sourceName,
                                                       frame: videoFrame.index, time: videoFrame.time))
-                try writer?.append(Annotator.annotate(tracks: tracked, on: videoFrame.image))
+                try writer?.append(Annotator.annotate(tracks: tracked, on: videoFrame.image), at: videoFrame.time)
             } else {
                 frames.append(frame(result, index: videoFrame.index, time: videoFrame.time))
-                try writer?.append(Annotator.annotate(result, on: videoFrame.image))
+                try writer?.append(Annotator.annotate(result, on: videoFrame.image), at: videoFrame.time)
             }
             if total > 0 { progress?("detect", Double(videoFrame.index + 1) / Double(total)) }
         }

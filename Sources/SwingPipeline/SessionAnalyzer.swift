@@ -218,8 +218,10 @@ public struct SessionAnalyzer: Sendable {
             contactTimes: contactTimes)
         let schedule = PoseSchedule(contactTimes: contactTimes,
                                     frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
+        // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
+        let timeline = try FrameTimeline(path: path)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    frameRate: video.frameRate).run(segments: segments, progress: progress)
+                                    timeline: timeline).run(segments: segments, progress: progress)
         return (posed, schedule)
     }
 

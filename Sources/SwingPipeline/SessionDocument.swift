@@ -11,7 +11,7 @@ import SwingVision
 /// bytes of ``jsonData()`` for the same value (the store keeps those bytes), so the three are identical
 /// for one session. Its shots and statistics are the one ``Shot`` and ``SessionStats`` of SwingBiomech. Frame
 /// indices are named for what they index: a shot here carries ``Shot/contactVideoFrame`` (a frame of the
-/// video, 0-based, decode order), never the track's ``Shot/contactFrame``.
+/// video: decoded frames counted from 0 in presentation order), never the track's ``Shot/contactFrame``.
 public struct SessionDocument: Codable, Sendable, Equatable {
     public struct Session: Codable, Sendable, Equatable {
         /// The stored session's id; `nil` (not encoded) when the analysis was not stored.

@@ -4,7 +4,9 @@ import SwingMedia
 
 /// Writes the annotated session video: the 17-joint skeleton of the shot view in every posed swing-window
 /// frame, the dominant wrist's arc growing through the swing, and each contact frame outlined
-/// (`analyze --save-video`, the web app's "annotated video" download).
+/// (`analyze --save-video`, the web app's "annotated video" download). Every frame keeps its own
+/// timestamp, so a phone video whose rate dropped or stretched plays as the original did, and the
+/// outlined frame is the one shown at the contact.
 ///
 /// It draws from the one session document and the shot view's frames — what the store keeps — so the CLI
 /// right after an analysis and the server months later draw the same picture.
@@ -35,9 +37,12 @@ public enum SessionOverlay {
             // Sessions stored before the display size was kept: ask the file.
             display = try VideoFrameReader(path: source).outputSize
         }
-        let reader = try VideoFrameReader(path: source, targetSize: SessionAnalyzer.poseSize(display, maxSide: maxSide))
+        let timeline = try FrameTimeline(path: source)
+        let reader = try VideoFrameReader(path: source, targetSize: SessionAnalyzer.poseSize(display, maxSide: maxSide),
+                                          timeline: timeline)
         let size = reader.outputSize
-        let writer = try VideoWriter(path: output, width: size.width, height: size.height, fps: s.fps > 0 ? s.fps : 30)
+        let writer = try VideoWriter(path: output, width: size.width, height: size.height, fps: s.fps > 0 ? s.fps : 30,
+                                     frameTimes: true)
         let scale = (x: Double(size.width) / Double(display.width), y: Double(size.height) / Double(display.height))
         let layers = Layers(document, shotFrames: shotFrames)
         let start = s.start ?? 0, end = start + s.duration
@@ -46,6 +51,7 @@ public enum SessionOverlay {
         // Away from contacts only every outerStep-th frame has a pose; the frames between show the
         // latest one, so the skeleton doesn't blink.
         var held: ShotFrame?
+        var lastFrame: Int?
         try reader.frames(from: start, to: end) { frame in
             if Task.isCancelled { return false }
             var image = frame.image
@@ -62,11 +68,12 @@ public enum SessionOverlay {
                 image.strokeRect(Rect(x1: 0, y1: 0, x2: Double(size.width - 1), y2: Double(size.height - 1)),
                                  thickness: thickness * 3, color: contactColor)
             }
-            try writer.append(image)
+            try writer.append(image, at: frame.time - start)
+            lastFrame = frame.index
             progress?("writing video", min(1, (frame.time - start) / max(end - start, 1e-9)))
             return true
         }
-        try writer.finish()
+        try writer.finish(end: lastFrame.map { timeline.endOfFrame($0) - start })
         if Task.isCancelled { throw PipelineError.cancelled("Video export", nothing: "written") }
     }
 

@@ -16,7 +16,8 @@ struct WindowPoser: Sendable {
     /// One per worker; each should use single-threaded ONNX Runtime sessions when there are several.
     let estimators: [PoseEstimator]
     let schedule: PoseSchedule
-    let frameRate: Double
+    /// The file's frame times, shared by the workers' readers (frame numbers after a seek).
+    let timeline: FrameTimeline
 
     struct Output {
         /// Posed frames of all windows, in time order.
@@ -52,7 +53,8 @@ struct WindowPoser: Sendable {
     private func work(estimator: PoseEstimator, parallel: Bool, segments: [ClosedRange<Double>], state: State,
                       progress: AnalysisProgress?, watchCancellation: Bool = false) {
         do {
-            let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0)
+            let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0,
+                                              timeline: timeline)
             let tracker = PoseTracker(estimator: estimator)
             while let i = state.takeSegment() {
                 tracker.reset()
@@ -75,13 +77,10 @@ struct WindowPoser: Sendable {
 
     /// How many frames the schedule will pose (for the progress fraction).
     private func expectedFrames(_ segments: [ClosedRange<Double>]) -> Int {
-        let fps = frameRate > 0 ? frameRate : 30
         var n = 0
         for s in segments {
-            var index = Int((s.lowerBound * fps).rounded(.up))
-            while Double(index) / fps <= s.upperBound {
-                if schedule.wants(time: Double(index) / fps, index: index) { n += 1 }
-                index += 1
+            for (index, t) in timeline.times.enumerated() where s.contains(t) && schedule.wants(time: t, index: index) {
+                n += 1
             }
         }
         return max(n, 1)

@@ -4,9 +4,11 @@ One `swingmaster serve` for the module (fresh home), headless Chromium per test.
 scripts/test-browser.sh (called by `make test`). Screenshots of every page at phone (375 px) and
 desktop (1440 px) widths go to .build/screenshots/ — look at them.
 """
+import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -351,6 +353,36 @@ class WebAppTests(unittest.TestCase):
         self.assertEqual([s["time"] for s in back["shots"]], [s["time"] for s in doc["shots"]])
         self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")), shots)
 
+
+    def test_7_frame_steps_follow_a_phone_videos_own_frame_times(self):
+        # The sample as a phone records it: 30 fps with runs of frames dropped (tools/make_vfr_clip.py).
+        clip = os.path.join(self.tmp, "phone-vfr.mp4")
+        subprocess.run([sys.executable, os.path.join(support.ROOT, "tools", "make_vfr_clip.py"), clip, "--source", SAMPLE,
+                        "--fps", "30", "--size", "640x360", "--duration", "6", "--drop", "0.6:1.6", "--drop", "3.0:3.4"],
+                       check=True)
+        with open(clip + ".frames.json") as f:
+            truth = json.load(f)["times"]
+        self.choose_hand()
+        self.upload(clip)
+        session = self.wait_for_results()
+        view = SERVER.api(f"/api/sessions/{session}/shots/1")
+        posed = [f["time"] for f in view["frames"]]
+        # Every frame the shot view names is a frame of the video, numbered as a decoder counts them.
+        for f in view["frames"]:
+            self.assertAlmostEqual(truth[f["videoFrame"]], f["time"], delta=1e-3)
+        contact = view["shot"]["contactVideoFrame"]
+        self.assertLessEqual(abs(truth[contact] - view["shot"]["contactTime"]), 1 / 60 + 1e-3)
+        self.open(f"/sessions/{session}/shots/1")
+        video = self.by_id("video")
+        wait(self.driver, lambda d: d.execute_script("return arguments[0].readyState", video) >= 1, 60, "no video metadata")
+        now = lambda: self.driver.execute_script("return arguments[0].currentTime", video)
+        # "One frame forward" lands on the next posed frame's own time, across the dropped run, never on
+        # start + 1/fps (a time no frame has).
+        for want in posed[:6]:
+            self.by_id("fwd").click()
+            wait(self.driver, lambda d: abs(now() - want) < 2e-3, 5, f"the step went to {now()}, not the frame at {want}")
+        self.by_id("back").click()
+        wait(self.driver, lambda d: abs(now() - posed[4]) < 2e-3, 5, f"the step back went to {now()}, not {posed[4]}")
 
 if __name__ == "__main__":
     unittest.main()

@@ -123,7 +123,14 @@ video.addEventListener('play', () => { $('play').textContent = '❚❚'; $('play
 video.addEventListener('pause', () => { $('play').textContent = '▶'; $('play').setAttribute('aria-label', 'Play'); });
 $('play').addEventListener('click', togglePlay);
 document.querySelector('.video-box').addEventListener('click', togglePlay);
-const step = (d) => { video.pause(); video.currentTime = Math.min(B, Math.max(A, video.currentTime + d / (view.video.fps || 30))); };
+// One frame back or forward by the frames' own times (phones drop and stretch frames, so 1 / fps is not
+// a frame): the next posed frame, else a nominal frame past the swing window's frames.
+const step = (d) => {
+  video.pause();
+  const t = video.currentTime, times = view.frames.map((f) => f.time), eps = 1e-3;
+  const next = d > 0 ? times.find((x) => x > t + eps) : [...times].reverse().find((x) => x < t - eps);
+  video.currentTime = Math.min(B, Math.max(A, next ?? t + d / (view.video.fps || 30)));
+};
 $('back').addEventListener('click', () => step(-1));
 $('fwd').addEventListener('click', () => step(1));
 $('scrub').addEventListener('input', (e) => { video.currentTime = A + (Number(e.target.value) / 1000) * (B - A); });
