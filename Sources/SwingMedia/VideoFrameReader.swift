@@ -23,6 +23,11 @@ public final class VideoFrameReader {
     /// The frame that ended the last window (decoded, not delivered) and that window's end.
     private struct Pending { let time: Double; let previousEnd: Double }
     private var pending: Pending?
+    /// Time spent decoding (seeks included) and converting to RGB since the reader was opened, and the
+    /// frames decoded: what `analyze` reports for its pose stage.
+    public private(set) var decodeTime = StageTime()
+    public private(set) var conversionTime = StageTime()
+    public private(set) var framesDecoded = 0
 
     /// Opens `path` for decoding.
     /// - Parameters:
@@ -55,7 +60,7 @@ public final class VideoFrameReader {
             pending = nil
             return try convertCurrent(time: p.time)
         }
-        guard try decoder.next() else { return nil }
+        guard try decodeNext() else { return nil }
         return try convertCurrent(time: currentTime())
     }
 
@@ -103,7 +108,7 @@ public final class VideoFrameReader {
         if let p = pending, start > p.previousEnd + eps, start - p.time <= Self.maxForwardDecode {
             held = p.time
         } else {
-            if !decoder.seek(to: start) { decoder.rewind() }
+            decodeTime.measure { if !decoder.seek(to: start) { decoder.rewind() } }
             lastTime = nil
         }
         pending = nil
@@ -114,16 +119,16 @@ public final class VideoFrameReader {
                 t = h
                 held = nil
             } else {
-                guard try decoder.next() else { return }
+                guard try decodeNext() else { return }
                 t = currentTime()
             }
             if first {
                 first = false
                 // A seek that lands after the target (sparse or wrong index) would skip frames.
                 if t > start + eps && start > 0 {
-                    decoder.rewind()
+                    decodeTime.measure { decoder.rewind() }
                     lastTime = nil
-                    guard try decoder.next() else { return }
+                    guard try decodeNext() else { return }
                     t = currentTime()
                 }
             }
@@ -137,6 +142,13 @@ public final class VideoFrameReader {
         }
     }
 
+    /// Decodes the next frame, timed and counted.
+    private func decodeNext() throws -> Bool {
+        let decoded = try decodeTime.measure { try decoder.next() }
+        if decoded { framesDecoded += 1 }
+        return decoded
+    }
+
     /// Time of the decoded frame; frames without a timestamp follow the previous one by 1/fps.
     private func currentTime() -> Double {
         let step = info.frameRate > 0 ? 1 / info.frameRate : 0
@@ -147,7 +159,9 @@ public final class VideoFrameReader {
 
     private func convertCurrent(time: Double) throws -> VideoFrame {
         let (w, h) = info.isQuarterTurn ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
-        let image = try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
+        let image = try conversionTime.measure {
+            try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
+        }
         return VideoFrame(image: image, time: time, index: frameIndex(time: time))
     }
 

@@ -46,6 +46,8 @@ public struct SessionAnalysis: Sendable {
     public var poseWorkers: Int
     /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
     public var visualContacts: VisualContactReport? = nil
+    /// Where the pose stage's time went (decode, conversion, inference, pre/post-processing).
+    public var poseTimes = PoseStageTimes()
 }
 
 extension SessionAnalysis {
@@ -200,7 +202,7 @@ public struct SessionAnalyzer: Sendable {
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
-                               visualContacts: visualReport)
+                               visualContacts: visualReport, poseTimes: posed.times)
     }
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.

@@ -60,5 +60,14 @@ import SwingPose
             #expect(a.pose?.worldLandmarks == b.pose?.worldLandmarks)
         }
         #expect(one.result.stats == two.result.stats)
+        // The pose stage's breakdown accounts for its work: every posed frame was decoded, each part
+        // took time, and the parts (summed over the workers) fit in the stage's wall time × workers.
+        for a in [one, two] {
+            let t = a.poseTimes, parts = [t.decode, t.conversion, t.inference, t.prePost]
+            #expect(t.framesDecoded >= a.framesPosed, "\(t)")
+            #expect(parts.allSatisfy { $0.wall > 0 && $0.cpu > 0 }, "\(t)")
+            let stage = try #require(a.stageSeconds[.runningPose])
+            #expect(parts.map(\.wall).reduce(0, +) <= stage * Double(a.poseWorkers) + 0.01, "\(t) in \(stage) s")
+        }
     }
 }
