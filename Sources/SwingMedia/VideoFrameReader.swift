@@ -28,6 +28,12 @@ public final class VideoFrameReader {
     public private(set) var decodeTime = StageTime()
     public private(set) var conversionTime = StageTime()
     public private(set) var framesDecoded = 0
+    /// Lets the decoder drop frames that no window needs (FFmpeg's `skip_frame`, non-reference frames
+    /// only, so every other frame decodes to the same pixels): with it set, a frame before the window
+    /// being read, or inside it where this returns `false` for its (time, index), is dropped unless other
+    /// frames reference it. It must agree with the `select` given to ``frames(from:to:where:body:)``;
+    /// `nil` (default) decodes every frame.
+    public var wanted: ((Double, Int) -> Bool)?
 
     /// Opens `path` for decoding.
     /// - Parameters:
@@ -112,6 +118,10 @@ public final class VideoFrameReader {
             lastTime = nil
         }
         pending = nil
+        if let wanted {
+            decoder.mayDrop = { [unowned self] t in t < start - eps || (t <= end + eps && !wanted(t, self.frameIndex(time: t))) }
+        }
+        defer { decoder.mayDrop = nil }
         var first = held == nil
         while true {
             var t: Double

@@ -178,7 +178,8 @@ public struct SessionAnalyzer: Sendable {
         let schedule = PoseSchedule(contactTimes: contactTimes,
                                     frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    frameRate: video.frameRate).run(segments: segments, progress: progress)
+                                    frameRate: video.frameRate, skipUnposed: options.poseSampling.skipUnposedFrames)
+            .run(segments: segments, progress: progress)
         let frames = posed.frames
         let detectorRuns = posed.detectorRuns
         progress?(.runningPose, 1)

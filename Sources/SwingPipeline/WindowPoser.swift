@@ -17,6 +17,8 @@ struct WindowPoser: Sendable {
     let estimators: [PoseEstimator]
     let schedule: PoseSchedule
     let frameRate: Double
+    /// Let the decoder drop frames the schedule does not pose (``PoseSampling/skipUnposedFrames``).
+    var skipUnposed = false
 
     struct Output {
         /// Posed frames of all windows, in time order.
@@ -55,6 +57,7 @@ struct WindowPoser: Sendable {
                       progress: AnalysisProgress?, watchCancellation: Bool = false) {
         do {
             let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0)
+            if skipUnposed { reader.wanted = { [schedule] t, index in schedule.wants(time: t, index: index) } }
             let tracker = PoseTracker(estimator: estimator)
             var tracking = StageTime(), inference = StageTime()
             defer {
