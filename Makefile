@@ -14,7 +14,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup setup-test build test test-asan test-browser check-docs demo bench clean clean-modules
+.PHONY: setup setup-test build test test-asan test-browser check-docs demo bench bench-setup clean clean-modules
 
 setup:
 	@./scripts/setup.sh
@@ -70,8 +70,17 @@ check-docs: setup
 demo: build
 	./scripts/demo.sh $(BIN)
 
-bench: setup-test build
+bench: setup-test bench-setup build
 	./scripts/bench.sh $(BIN)
+
+# The bench's Python peers (MediaPipe 0.10.14, OpenCV) in their own venv; only the benchmarks use it.
+BENCH_VENV = .deps/bench-venv
+bench-setup:
+	@if ! $(BENCH_VENV)/bin/python -c "import mediapipe, cv2" 2>/dev/null; then \
+	  python3 -m venv $(BENCH_VENV) && \
+	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements-peers.txt && \
+	  $(BENCH_VENV)/bin/pip uninstall -q -y opencv-contrib-python opencv-python-headless && \
+	  $(BENCH_VENV)/bin/pip install -q --no-deps opencv-python-headless==4.11.0.86; fi
 
 clean:
 	rm -rf .build .build-asan

@@ -5,9 +5,9 @@ Decodes all frames first (OpenCV), then times `mp.solutions.pose.Pose(model_comp
 them — video mode (tracking + smoothing) for --video, static mode for --images — and prints one
 JSON line: {"peer": "mediapipe", "frames": N, "seconds": S, "fps": F, "persons": P}.
 
-Environment: python3.11 -m venv venv-mp && venv-mp/bin/pip install mediapipe==0.10.14 "numpy<2"
-Run: venv-mp/bin/python bench/pose_peer.py --video clip.mp4 [--frames 300]
-     venv-mp/bin/python bench/pose_peer.py --images a.png b.jpg
+Environment: `make bench-setup` (.deps/bench-venv, pins in bench/requirements-peers.txt)
+Run: .deps/bench-venv/bin/python bench/pose_peer.py --video clip.mp4 [--frames 300]
+     .deps/bench-venv/bin/python bench/pose_peer.py --images a.png b.jpg
 """
 import argparse
 import json

@@ -14,6 +14,9 @@ struct PoseSamplingOptions: ParsableArguments {
     @Option(name: .customLong("pose-core-margin"),
             help: "Extra frames posed at full rate either side of the frames the metrics read (default \(PoseSampling().coreMarginFrames)).")
     var coreMargin: Int?
+    @Flag(name: .customLong("skip-unposed-frames"), inversion: .prefixedNo,
+          help: "Let the decoder drop frames that are neither posed nor referenced by other frames (default \(PoseSampling().skipUnposedFrames ? "on" : "off")).")
+    var skipUnposed: Bool?
 
     static let defaultRate: String = PoseSampling().outerFramesPerSecond.map { String(format: "%g", $0) } ?? "0"
 
@@ -31,6 +34,7 @@ struct PoseSamplingOptions: ParsableArguments {
         if let poseFPS { s.outerFramesPerSecond = poseFPS == 0 ? nil : poseFPS }
         if let poseWorkers { s.workers = poseWorkers }
         if let coreMargin { s.coreMarginFrames = coreMargin }
+        if let skipUnposed { s.skipUnposedFrames = skipUnposed }
         if let problem = s.problem { throw ValidationError(problem) }
         return s
     }

@@ -70,6 +70,15 @@ enum SessionTable {
         let stages = AnalysisStage.allCases.compactMap { st in analysis.stageSeconds[st].map { "\(st.rawValue) \(String(format: "%.2f", $0)) s" } }
         return text(doc) + "\n\n  timings: " + stages.joined(separator: ", ")
             + " — \(analysis.framesPosed) frames posed (\(Self.sampling(analysis))), detector ran on \(analysis.detectorRuns)"
+            + "\n" + poseStageLine(analysis.poseTimes, workers: analysis.poseWorkers)
+    }
+
+    /// The pose stage's parts: CPU seconds of the workers' own threads / wall seconds, summed over the workers.
+    static func poseStageLine(_ t: PoseStageTimes, workers: Int) -> String {
+        func pair(_ s: StageTime) -> String { String(format: "%.2f / %.2f", s.cpu, s.wall) }
+        return "  pose stage (CPU s / wall s, summed over \(workers) worker\(workers == 1 ? "" : "s")): "
+            + "decode \(pair(t.decode)) (\(t.framesDecoded) frames decoded), RGB conversion \(pair(t.conversion)), "
+            + "pose inference \(pair(t.inference)), pre/post-processing \(pair(t.prePost))"
     }
 
     /// The detector's lines of the summary: contacts per source and what the detector cost.

@@ -20,6 +20,10 @@ final class StreamDecoder {
     var passthrough: (streamIndex: Int32, handle: (UnsafeMutablePointer<AVPacket>) throws -> Void)? {
         didSet { if let p = passthrough { input.stream(p.streamIndex)?.pointee.discard = AVDISCARD_DEFAULT } }
     }
+    /// Decides per packet, from its media time, whether its frame may be dropped when no other frame
+    /// references it (`skip_frame = AVDISCARD_NONREF`); `nil` decodes every frame. Packets without a
+    /// timestamp are always decoded.
+    var mayDrop: ((Double) -> Bool)?
     /// Decode errors in a row after which the stream counts as undecodable.
     static let maxConsecutiveErrors = 50
     /// Time base of the stream in seconds per tick.
@@ -73,6 +77,11 @@ final class StreamDecoder {
             guard packet.pointer.pointee.stream_index == streamIndex else {
                 if let p = passthrough, packet.pointer.pointee.stream_index == p.streamIndex { try p.handle(packet.pointer) }
                 continue
+            }
+            if let mayDrop {
+                let pts = packet.pointer.pointee.pts
+                ctx.pointee.skip_frame = pts != swm_nopts() && mayDrop(Double(pts) * timeBase - origin)
+                    ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
             }
             let s = avcodec_send_packet(ctx, packet.pointer)
             if s < 0 && s != swm_averror_eagain() {

@@ -30,6 +30,17 @@ public final class VideoFrameReader {
     /// The frame that ended the last window (decoded, not delivered) and that window's end.
     private struct Pending { let time: Double; let previousEnd: Double }
     private var pending: Pending?
+    /// Time spent decoding (seeks included) and converting to RGB since the reader was opened, and the
+    /// frames decoded: what `analyze` reports for its pose stage.
+    public private(set) var decodeTime = StageTime()
+    public private(set) var conversionTime = StageTime()
+    public private(set) var framesDecoded = 0
+    /// Lets the decoder drop frames that no window needs (FFmpeg's `skip_frame`, non-reference frames
+    /// only, so every other frame decodes to the same pixels): with it set, a frame before the window
+    /// being read, or inside it where this returns `false` for its (time, index), is dropped unless other
+    /// frames reference it. It must agree with the `select` given to ``frames(from:to:where:body:)``;
+    /// `nil` (default) decodes every frame.
+    public var wanted: ((Double, Int) -> Bool)?
 
     /// Opens `path` for decoding.
     /// - Parameters:
@@ -119,11 +130,16 @@ public final class VideoFrameReader {
             decodedSinceStart = 0
         } else {
             if timeline == nil { timeline = try FrameTimeline(path: path) }
-            if !decoder.seek(to: start) { decoder.rewind() }
+            decodeTime.measure { if !decoder.seek(to: start) { decoder.rewind() } }
             lastTime = nil
             decodedSinceStart = nil
         }
         pending = nil
+        if wanted != nil, timeline == nil { timeline = try FrameTimeline(path: path) }
+        if let wanted {
+            decoder.mayDrop = { [unowned self] t in t < start - eps || (t <= end + eps && !wanted(t, self.frameIndex(time: t))) }
+        }
+        defer { decoder.mayDrop = nil }
         var first = held == nil
         while true {
             var t: Double
@@ -138,7 +154,7 @@ public final class VideoFrameReader {
                 first = false
                 // A seek that lands after the target (sparse or wrong index) would skip frames.
                 if t > start + eps && start > 0 {
-                    decoder.rewind()
+                    decodeTime.measure { decoder.rewind() }
                     lastTime = nil
                     decodedSinceStart = 0
                     guard try decodeNext() else { return }
@@ -155,9 +171,11 @@ public final class VideoFrameReader {
         }
     }
 
-    /// Decodes the next frame, counting it while the count from the start is known.
+    /// Decodes the next frame, timed, and counted (also from the start while that count is known).
     private func decodeNext() throws -> Bool {
-        guard try decoder.next() else { return false }
+        let decoded = try decodeTime.measure { try decoder.next() }
+        guard decoded else { return false }
+        framesDecoded += 1
         decodedSinceStart = decodedSinceStart.map { $0 + 1 }
         return true
     }
@@ -172,14 +190,18 @@ public final class VideoFrameReader {
 
     private func convertCurrent(time: Double) throws -> VideoFrame {
         let (w, h) = info.isQuarterTurn ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
-        let image = try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
+        let image = try conversionTime.measure {
+            try converter.image(from: decoder.frame.pointer, width: w, height: h, rotation: info.rotation)
+        }
         return VideoFrame(image: image, time: time, index: frameIndex(time: time))
     }
 
     /// The number of the frame just decoded (at `time`): counted since the start, or after a seek its
     /// place on the timeline.
     private func frameIndex(time: Double) -> Int {
-        if let n = decodedSinceStart { return max(n - 1, 0) }
+        // While the decoder may drop frames (``wanted``), counting decoded frames would miss the dropped
+        // ones: the numbers come from the file's frame times instead.
+        if wanted == nil, let n = decodedSinceStart { return max(n - 1, 0) }
         return timeline?.frame(nearest: time) ?? 0
     }
 }

@@ -22,6 +22,12 @@ public struct PoseSampling: Sendable, Equatable {
     /// The default worker count's cap: each worker holds its own models and decoder (~60 MB), so a
     /// many-core machine would otherwise trade the memory bound for little extra speed.
     public static let maxDefaultWorkers = 4
+    /// Lets FFmpeg drop the frames that are neither posed nor referenced by other frames (`skip_frame`;
+    /// `analyze --skip-unposed-frames`): the keyframe pre-roll before each window and the frames between
+    /// the sampled ones. The posed frames decode to the same pixels either way. Default on: on the
+    /// phone-encoded bench files it cuts the decoding CPU by about a third with every shot's metrics
+    /// identical (`bench/results/analyze_phone.txt`).
+    public var skipUnposedFrames = true
 
     public init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
         self.outerFramesPerSecond = outerFramesPerSecond

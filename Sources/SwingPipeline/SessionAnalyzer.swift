@@ -51,6 +51,8 @@ public struct SessionAnalysis: Sendable {
     public var parameters = BiomechParameters()
     /// The contact sensitivity the sound was heard with.
     public var sensitivity = ContactSensitivity.normal
+    /// Where the pose stage's time went (decode, conversion, inference, pre/post-processing).
+    public var poseTimes = PoseStageTimes()
 }
 
 extension SessionAnalysis {
@@ -205,7 +207,8 @@ public struct SessionAnalyzer: Sendable {
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
-                               visualContacts: visualReport, parameters: options.biomech, sensitivity: options.sensitivity)
+                               visualContacts: visualReport, parameters: options.biomech, sensitivity: options.sensitivity,
+                               poseTimes: posed.times)
     }
 
     /// Stage 3: the merged swing windows of `contactTimes` (t_c, media time) inside `clip`, posed.
@@ -221,7 +224,8 @@ public struct SessionAnalyzer: Sendable {
         // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
         let timeline = try FrameTimeline(path: path)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    timeline: timeline).run(segments: segments, progress: progress)
+                                    timeline: timeline, skipUnposed: options.poseSampling.skipUnposedFrames)
+            .run(segments: segments, progress: progress)
         return (posed, schedule)
     }
 

@@ -18,6 +18,8 @@ struct WindowPoser: Sendable {
     let schedule: PoseSchedule
     /// The file's frame times, shared by the workers' readers (frame numbers after a seek).
     let timeline: FrameTimeline
+    /// Let the decoder drop frames the schedule does not pose (``PoseSampling/skipUnposedFrames``).
+    var skipUnposed = false
 
     struct Output {
         /// Posed frames of all windows, in time order.
@@ -25,6 +27,8 @@ struct WindowPoser: Sendable {
         var detectorRuns: Int
         /// Workers that ran (at most one per window).
         var workers: Int
+        /// Decode, conversion, inference and pre/post-processing time, summed over the workers.
+        var times: PoseStageTimes
     }
 
     /// Poses every window in `segments` (sorted, non-overlapping).
@@ -55,15 +59,27 @@ struct WindowPoser: Sendable {
         do {
             let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0,
                                               timeline: timeline)
+            if skipUnposed { reader.wanted = { [schedule] t, index in schedule.wants(time: t, index: index) } }
             let tracker = PoseTracker(estimator: estimator)
+            var tracking = StageTime(), inference = StageTime()
+            defer {
+                var times = PoseStageTimes()
+                times.framesDecoded = reader.framesDecoded
+                times.decode = reader.decodeTime
+                times.conversion = reader.conversionTime
+                times.inference = inference + tracker.inferenceTime
+                times.prePost = tracking - times.inference
+                state.add(times)
+            }
             while let i = state.takeSegment() {
+                inference += tracker.inferenceTime
                 tracker.reset()
                 var frames: [WindowFrame] = []
                 try reader.frames(from: segments[i].lowerBound, to: segments[i].upperBound,
                                   where: { t, index in schedule.wants(time: t, index: index) }) { frame in
                     if watchCancellation && Task.isCancelled { state.stop() }
                     if state.isStopped { return false }
-                    let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
+                    let pose = try tracking.measure { try tracker.process(frame: frame.image, time: frame.time, index: frame.index) }
                     frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
                     progress?(.runningPose, state.framePosed())
                     return true
@@ -93,6 +109,7 @@ struct WindowPoser: Sendable {
         private var results: [[WindowFrame]?]
         private var detectorRuns = 0
         private var posed = 0
+        private var times = PoseStageTimes()
         private let expected: Int
         private var error: (any Error)?
         private var stopped = false
@@ -128,6 +145,10 @@ struct WindowPoser: Sendable {
             }
         }
 
+        func add(_ t: PoseStageTimes) {
+            lock.withLock { times = times + t }
+        }
+
         func fail(_ e: any Error) {
             lock.withLock {
                 if error == nil { error = e }
@@ -143,7 +164,7 @@ struct WindowPoser: Sendable {
                 // posed by both, and the earlier piece's pose is kept.
                 var frames: [WindowFrame] = []
                 for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
-                return Output(frames: frames, detectorRuns: detectorRuns, workers: 1)
+                return Output(frames: frames, detectorRuns: detectorRuns, workers: 1, times: times)
             }
         }
     }

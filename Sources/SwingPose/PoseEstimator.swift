@@ -35,7 +35,7 @@ public final class PoseEstimator: Sendable {
     /// - Returns: the pose, or `nil` when no person is found.
     /// - Throws: `InferenceError` if ONNX Runtime fails.
     public func estimate(image: ImageBuffer) throws -> PoseFrame? {
-        var inference = 0.0
+        var inference = StageTime()
         guard let det = try detectPerson(in: image, inference: &inference) else { return nil }
         let region = regionFromDetection(det, width: image.width, height: image.height)
         guard let lm = try landmarks(in: image, region: region, inference: &inference) else { return nil }
@@ -45,8 +45,8 @@ public final class PoseEstimator: Sendable {
     // MARK: - Pipeline steps (shared with PoseTracker)
 
     /// Runs the detector on the letterboxed image; the best candidate after weighted NMS, or nil.
-    /// `inference` accumulates the seconds spent inside ONNX Runtime (for the benchmark's breakdown).
-    func detectPerson(in image: ImageBuffer, inference: inout Double) throws -> PersonDetection? {
+    /// `inference` accumulates the time spent inside ONNX Runtime (for the pose stage's breakdown).
+    func detectPerson(in image: ImageBuffer, inference: inout StageTime) throws -> PersonDetection? {
         let n = DetectorDecoder.inputSize
         let side = Double(max(image.width, image.height))
         let full = PoseRegion(centerX: Double(image.width) / 2, centerY: Double(image.height) / 2,
@@ -55,11 +55,11 @@ public final class PoseEstimator: Sendable {
         input.withUnsafeMutableBufferPointer {
             ImageWarp.crop(image, region: full, size: n, border: .zero, scale: 2 / 255, offset: -1, into: $0)
         }
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let out = try input.withUnsafeBufferPointer {
-            try detector.run(inputName: detector.inputs[0].name, shape: [1, n, n, 3], data: $0)
+        let out = try inference.measure {
+            try input.withUnsafeBufferPointer {
+                try detector.run(inputName: detector.inputs[0].name, shape: [1, n, n, 3], data: $0)
+            }
         }
-        inference += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
         guard let boxes = out[detector.outputs[0].name]?.data, let scores = out[detector.outputs[1].name]?.data else {
             return nil
         }
@@ -77,7 +77,7 @@ public final class PoseEstimator: Sendable {
     }
 
     /// Landmarks of one person inside `region`, projected to the image; nil when the pose flag is low.
-    func landmarks(in image: ImageBuffer, region: PoseRegion, inference: inout Double) throws -> ProjectedPose? {
+    func landmarks(in image: ImageBuffer, region: PoseRegion, inference: inout StageTime) throws -> ProjectedPose? {
         guard region.width.isFinite, region.height.isFinite, region.width > 1, region.height > 1,
               region.centerX.isFinite, region.centerY.isFinite, region.rotation.isFinite,
               max(abs(region.centerX), abs(region.centerY), region.width) < 1e7 else { return nil }
@@ -89,11 +89,11 @@ public final class PoseEstimator: Sendable {
         // Outputs: 0 landmarks, 1 pose flag, 2 segmentation (unused: not fetched), 3 heatmap, 4 world.
         let names = landmarker.outputs.map(\.name)
         let wanted = options.refineWithHeatmap ? [names[0], names[1], names[3], names[4]] : [names[0], names[1], names[4]]
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let out = try input.withUnsafeBufferPointer {
-            try landmarker.run(inputName: landmarker.inputs[0].name, shape: [1, n, n, 3], data: $0, outputNames: wanted)
+        let out = try inference.measure {
+            try input.withUnsafeBufferPointer {
+                try landmarker.run(inputName: landmarker.inputs[0].name, shape: [1, n, n, 3], data: $0, outputNames: wanted)
+            }
         }
-        inference += Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
         guard let flag = out[names[1]]?.data.first, let lms = out[names[0]]?.data,
               let world = out[names[4]]?.data else { return nil }
         let score = Double(flag)

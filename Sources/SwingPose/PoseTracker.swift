@@ -18,9 +18,11 @@ public final class PoseTracker {
     public private(set) var framesProcessed = 0
     /// Frames on which the detector ran since the last reset.
     public private(set) var detectorRuns = 0
-    /// Seconds spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
+    /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
-    public private(set) var inferenceSeconds = 0.0
+    public private(set) var inferenceTime = StageTime()
+    /// Wall-clock seconds of ``inferenceTime``.
+    public var inferenceSeconds: Double { inferenceTime.wall }
 
     /// - Parameter estimator: the loaded models and options (its options' smoothing settings apply).
     public init(estimator: PoseEstimator) {
@@ -34,7 +36,7 @@ public final class PoseTracker {
     public func reset() {
         nextRegion = nil
         resetFilters()
-        framesProcessed = 0; detectorRuns = 0; frameCounter = 0; inferenceSeconds = 0
+        framesProcessed = 0; detectorRuns = 0; frameCounter = 0; inferenceTime = StageTime()
     }
 
     private func resetFilters() {
@@ -55,14 +57,14 @@ public final class PoseTracker {
         var pose: ProjectedPose?
         var ranDetector = false
         if let region = nextRegion {
-            pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceSeconds)
+            pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceTime)
         }
         if pose == nil {
             ranDetector = true
             detectorRuns += 1
-            if let det = try estimator.detectPerson(in: frame, inference: &inferenceSeconds) {
+            if let det = try estimator.detectPerson(in: frame, inference: &inferenceTime) {
                 let region = estimator.regionFromDetection(det, width: frame.width, height: frame.height)
-                pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceSeconds)
+                pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceTime)
             }
         }
         guard var p = pose else {

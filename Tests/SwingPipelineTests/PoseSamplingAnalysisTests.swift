@@ -21,14 +21,23 @@ import SwingPose
         return out
     }
 
-    func analyze(_ sampling: PoseSampling, threads: Int = 0) throws -> SessionAnalysis {
+    /// The same footage encoded with B-frames (x264 veryfast), which are not referenced by other frames.
+    static let bFrameClip: Result<String, any Error> = Result {
+        let out = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swingmaster-sampling-b-\(ProcessInfo.processInfo.processIdentifier).mp4").path
+        try TestFiles.ffmpeg(["-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
+                              "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-c:a", "aac", out])
+        return out
+    }
+
+    func analyze(_ sampling: PoseSampling, threads: Int = 0, clip: Result<String, any Error> = Self.clip) throws -> SessionAnalysis {
         var options = AnalysisOptions()
         options.biomech.swingCheck = false   // the clip's figure does not swing; sampling is tested here
         options.poseSampling = sampling
         options.pose.threads = threads
         let analyzer = try SessionAnalyzer(options: options,
                                            modelsDirectory: Self.repo.appendingPathComponent("Models"))
-        return try analyzer.analyze(path: try Self.clip.get())
+        return try analyzer.analyze(path: try clip.get())
     }
 
     @Test func everyFrameTheMetricsReadIsPosedAndTheRestIsSampled() throws {
@@ -61,5 +70,29 @@ import SwingPose
             #expect(a.pose?.worldLandmarks == b.pose?.worldLandmarks)
         }
         #expect(one.result.stats == two.result.stats)
+        // The pose stage's breakdown accounts for its work: every posed frame was decoded, each part
+        // took time, and the parts (summed over the workers) fit in the stage's wall time × workers.
+        for a in [one, two] {
+            let t = a.poseTimes, parts = [t.decode, t.conversion, t.inference, t.prePost]
+            #expect(t.framesDecoded >= a.framesPosed, "\(t)")
+            #expect(parts.allSatisfy { $0.wall > 0 && $0.cpu > 0 }, "\(t)")
+            let stage = try #require(a.stageSeconds[.runningPose])
+            #expect(parts.map(\.wall).reduce(0, +) <= stage * Double(a.poseWorkers) + 0.01, "\(t) in \(stage) s")
+        }
+    }
+
+    @Test func skippingUnposedFramesDecodesLessAndPosesTheSamePixels() throws {
+        var every = PoseSampling(workers: 1)
+        every.skipUnposedFrames = false
+        #expect(PoseSampling().skipUnposedFrames)
+        let all = try analyze(every, threads: 1, clip: Self.bFrameClip)
+        let some = try analyze(PoseSampling(workers: 1), threads: 1, clip: Self.bFrameClip)
+        #expect(some.poseTimes.framesDecoded < all.poseTimes.framesDecoded,
+                "\(some.poseTimes.framesDecoded) vs \(all.poseTimes.framesDecoded) frames decoded")
+        #expect(some.frames.map(\.index) == all.frames.map(\.index))
+        for (a, b) in zip(some.frames, all.frames) {
+            #expect(a.pose?.worldLandmarks == b.pose?.worldLandmarks, "frame \(a.index)")
+        }
+        #expect(some.result.stats == all.result.stats)
     }
 }

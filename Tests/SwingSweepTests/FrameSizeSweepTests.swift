@@ -139,7 +139,7 @@ struct Stages {
         // BlazePose: detector letterbox, then the landmark crop around a rotated region that
         // reaches past every edge (the replicate border).
         _ = try pose.estimate(image: image)
-        var inference = 0.0
+        var inference = StageTime()
         let region = PoseRegion(centerX: Double(w) * 0.4, centerY: Double(h) * 0.6,
                                 width: Double(max(w, h)) * 1.3 + 2, height: Double(max(w, h)) * 1.3 + 2, rotation: 0.4)
         _ = try pose.landmarks(in: image, region: region, inference: &inference)
