@@ -148,6 +148,19 @@ struct APIRoutes: Sendable {
         var meanLateralCm: Double?
         var meanHeightCm: Double?
         var meanWristSpeedCmS: Double?
+        /// The same per stroke type the session has (keys `forehand`, `backhand`, `serve`), so the progress
+        /// page can follow one stroke across sessions.
+        var byStroke: [String: StrokeSummary]?
+
+        struct StrokeSummary: Encodable {
+            var shots: Int
+            var consistency, meanForwardCm, meanLateralCm, meanHeightCm, meanWristSpeedCmS: Double?
+            init(_ s: SessionStats) {
+                shots = s.shotCount; consistency = s.consistency
+                meanForwardCm = s.forward?.meanCm; meanLateralCm = s.lateral?.meanCm
+                meanHeightCm = s.height?.meanCm; meanWristSpeedCmS = s.wristSpeed?.meanCmS
+            }
+        }
 
         /// `nil` for a record that was never stored (fetched records always have an id).
         init?(_ r: SessionRecord) {
@@ -157,6 +170,7 @@ struct APIRoutes: Sendable {
             consistency = stats.consistency
             meanForwardCm = stats.forward?.meanCm; meanLateralCm = stats.lateral?.meanCm
             meanHeightCm = stats.height?.meanCm; meanWristSpeedCmS = stats.wristSpeed?.meanCmS
+            byStroke = stats.byStroke?.mapValues(StrokeSummary.init)
         }
     }
 

@@ -277,6 +277,17 @@ class WebAppTests(unittest.TestCase):
         self.assertTrue(no_horizontal_scroll(d), "the results page scrolls sideways on a phone with a stroke chosen")
         screenshot(d, "results-stroke")
 
+        # The progress page follows one stroke type across sessions.
+        summaries = SERVER.api("/api/sessions")["sessions"]
+        self.assertEqual(next(s for s in summaries if s["id"] == sid)["byStroke"][name]["shots"], stats["shotCount"])
+        self.open("/progress")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, f'#strokes [data-stroke="{name}"]'), 30, "the progress page offers no stroke")
+        self.click(d.find_element(By.CSS_SELECTOR, f'#strokes [data-stroke="{name}"]'))
+        wait(d, lambda d: d.execute_script("return document.querySelector('#strokes [aria-pressed=\"true\"]')?.dataset.stroke") == name, 5)
+        self.assertTrue(self.canvas_has_pixels("consistency"), "nothing drawn for one stroke")
+        self.assertTrue(no_horizontal_scroll(d), "the progress page scrolls sideways on a phone")
+        screenshot(d, "progress-stroke")
+
     def test_7_the_player_corrects_the_contacts(self):
         d = self.driver
         # A session analysed with the swing check (the default), so the demo's walkers are not shots.

@@ -14,7 +14,10 @@ export function lineChart(canvas, xs, series, options = {}) {
   if (options.yMin != null) lo = Math.min(lo, options.yMin);
   if (options.yMax != null) hi = Math.max(hi, options.yMax);
   if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
-  const span = hi - lo; lo -= span * 0.08; hi += span * 0.08;
+  // A little room above and below, but never past a bound the caller fixed (consistency stays 0–100).
+  const span = hi - lo;
+  if (options.yMin == null || lo > options.yMin) lo -= span * 0.08;
+  if (options.yMax == null || hi < options.yMax) hi += span * 0.08;
   const x0 = Math.min(...xs), x1 = Math.max(...xs);
   const X = (x) => pad.l + (x1 > x0 ? (x - x0) / (x1 - x0) : 0.5) * (width - pad.l - pad.r);
   const Y = (y) => pad.t + (1 - (y - lo) / (hi - lo)) * (height - pad.t - pad.b);
