@@ -13,7 +13,7 @@ import Testing
         struct Stats: Decodable { var shotCount: Int; var consistency: Double? }
         struct Session: Decodable {
             var shots: [Shot]; var rejectedContacts: [Rejected]?; var stats: Stats; var edits: [Edit]?; var duration: Double
-            var warnings: [String]
+            var warnings: [String]; var sensitivity: String?
         }
         var session: Session
     }
@@ -131,6 +131,24 @@ import Testing
         }
         #expect(s.edits?.count == won, "\(won) edits won, \(s.edits?.count ?? 0) stored")
         #expect(s.shots.filter { $0.confirmed == true }.count == won)
+
+        // An edit while the session is being listened to again: the one stored second is checked against
+        // the version it read, so the session is always one complete version with every stored change.
+        let third = try #require(try Self.export("1", env).rejectedContacts?.first { $0.kind == "noSwing" }).time
+        let runs = [["sessions", "edit", "1", "--sensitivity", "more"], ["sessions", "edit", "1", "--restore-contact", String(third)]]
+        let race = Results()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let out = try? SwingmasterBinary.run(runs[i], environment: env)
+            race.append((out?.status ?? -1, "\(i)|" + (out?.stderr ?? "did not run")))
+        }
+        let status = { (i: Int) in race.all.first { $0.1.hasPrefix("\(i)|") }?.0 ?? -1 }
+        for (code, err) in race.all where code != 0 {
+            #expect(code == StatusCode.conflict || code == StatusCode.databaseError, "\(code) \(err)")
+        }
+        let after = try Self.export("1", env)
+        #expect(after.shots.contains { abs($0.time - third) < 1e-9 && $0.confirmed == true } == (status(1) == 0), "\(race.all)")
+        #expect((after.sensitivity == "more") == (status(0) == 0), "\(race.all)")
+        #expect(after.edits?.count == won + (status(1) == 0 ? 1 : 0), "\(race.all)")
     }
 
     @Test("Listening again at another sensitivity: quieter hits come and go, the player's edits follow where they still apply")
