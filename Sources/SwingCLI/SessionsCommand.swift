@@ -58,6 +58,10 @@ struct SessionsCommand: ParsableCommand {
         @Option(name: .customLong("sensitivity"),
                 help: "Listen to the session's sound again: fewer | normal | more hits (your edits are kept where they still name a contact).")
         var sensitivity: ContactSensitivity?
+        @Option(name: .customLong("threshold-factor"), help: "With --sensitivity: peak threshold × noise floor, 1–20 (experts).")
+        var thresholdFactor: Double?
+        @Option(name: .customLong("min-relative-amplitude"), help: "With --sensitivity: a hit's minimum amplitude relative to the loud ones, 0–1 (experts).")
+        var minRelativeAmplitude: Double?
         @Option(name: .customLong("video"), help: "Where the session's video is now, when it moved (needed to add a contact).")
         var video: String?
 
@@ -65,6 +69,9 @@ struct SessionsCommand: ParsableCommand {
             let edits = !(add.isEmpty && remove.isEmpty && restore.isEmpty)
             guard [undo, edits, sensitivity != nil].filter({ $0 }).count == 1 else {
                 throw ValidationError("Give --undo alone, --sensitivity alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
+            }
+            if (thresholdFactor != nil || minRelativeAmplitude != nil) && sensitivity == nil {
+                throw ValidationError("--threshold-factor and --min-relative-amplitude go with --sensitivity.")
             }
             for t in add + remove + restore where !t.isFinite {
                 throw ValidationError("Contact times must be finite numbers of seconds.")
@@ -74,7 +81,9 @@ struct SessionsCommand: ParsableCommand {
         func run() throws {
             let db = try AppDatabase.open()
             var changes: [SessionEditor.Change] = []
-            if undo { changes = [.undo] } else if let sensitivity { changes = [.redetect(sensitivity)] } else {
+            if undo { changes = [.undo] } else if let sensitivity {
+                changes = [.redetect(sensitivity, .init(peakThresholdFactor: thresholdFactor, minRelativeAmplitude: minRelativeAmplitude))]
+            } else {
                 let edits: [ContactEdit] = remove.map { ContactEdit(action: .remove, time: $0) }
                     + restore.map { ContactEdit(action: .restore, time: $0) } + add.map { ContactEdit(action: .add, time: $0) }
                 changes = edits.map { .edit($0) }

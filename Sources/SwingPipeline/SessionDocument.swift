@@ -53,6 +53,8 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         /// How readily a sound counted as a hit, when not `normal` (`analyze --sensitivity`, the upload
         /// form, or listening again from the results page).
         public var sensitivity: ContactSensitivity?
+        /// Expert thresholds set beside the sensitivity when the session was listened to again.
+        public var detectorThresholds: SessionEditor.DetectorThresholds?
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).

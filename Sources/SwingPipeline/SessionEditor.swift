@@ -47,9 +47,37 @@ public enum SessionEditor {
         case edit(ContactEdit)
         /// Take back the last edit.
         case undo
-        /// Listen to the session's sound again at another sensitivity: new heard contacts, the player's
-        /// edits applied to them where they still name a contact.
-        case redetect(ContactSensitivity)
+        /// Listen to the session's sound again at another sensitivity (and, for experts, other thresholds):
+        /// new heard contacts, the player's edits applied to them where they still name a contact.
+        case redetect(ContactSensitivity, DetectorThresholds? = nil)
+    }
+
+    /// The two detection thresholds an expert may set beside the sensitivity (docs/contacts.md).
+    public struct DetectorThresholds: Codable, Sendable, Equatable {
+        /// Peak threshold × noise floor (``ContactDetectorParameters/peakThresholdFactor``), 1–20.
+        public var peakThresholdFactor: Double?
+        /// Minimum amplitude relative to the session's loud hits (``ContactDetectorParameters/minRelativeAmplitude``), 0–1.
+        public var minRelativeAmplitude: Double?
+
+        public init(peakThresholdFactor: Double? = nil, minRelativeAmplitude: Double? = nil) {
+            self.peakThresholdFactor = peakThresholdFactor; self.minRelativeAmplitude = minRelativeAmplitude
+        }
+
+        /// `parameters` with these thresholds; throws a sentence for a value out of range.
+        func apply(to parameters: ContactDetectorParameters) throws -> ContactDetectorParameters {
+            var p = parameters
+            if let f = peakThresholdFactor {
+                guard f.isFinite, (1...20).contains(f) else { throw PipelineError(.invalidEdit, "The threshold factor must be 1 to 20.") }
+                p.peakThresholdFactor = f
+            }
+            if let a = minRelativeAmplitude {
+                guard a.isFinite, (0...1).contains(a) else { throw PipelineError(.invalidEdit, "The minimum relative amplitude must be 0 to 1.") }
+                p.minRelativeAmplitude = a
+            }
+            return p
+        }
+
+        var isEmpty: Bool { peakThresholdFactor == nil && minRelativeAmplitude == nil }
     }
 
     /// Applies `changes` in order to session `id` and stores the result as **one** new revision (so a batch
@@ -75,6 +103,7 @@ public enum SessionEditor {
         var heard = s.heardContacts ?? Self.heardContacts(of: s)
         var edits = s.edits ?? []
         var sensitivity = s.sensitivity
+        var thresholds = s.detectorThresholds
         var dropped = 0
         // The swing check's verdicts as they are now: an edit is checked against what the player sees.
         var rejectedNow = Set((s.rejectedContacts ?? []).map(\.time))
@@ -89,9 +118,10 @@ public enum SessionEditor {
             case .undo:
                 guard !edits.isEmpty else { throw PipelineError(.invalidEdit, "Session \(id) has no edit to undo.") }
                 edits.removeLast()
-            case .redetect(let level):
+            case .redetect(let level, let expert):
                 var options = AnalysisOptions()
-                options.detector = level.apply(to: options.detector)
+                options.detector = try (expert ?? DetectorThresholds()).apply(to: level.apply(to: options.detector))
+                thresholds = expert.flatMap { $0.isEmpty ? nil : $0 }
                 if s.start != nil || s.duration > 0 { options.range = TimeRange(start: s.start ?? 0, duration: s.duration) }
                 heard = try SessionAnalyzer(options: options).heardContacts(path: mediaPath ?? record.filePath)
                 // Edits that no longer name a contact (the sound is heard differently now) are let go.
@@ -143,11 +173,12 @@ public enum SessionEditor {
         next.session.heardContacts = heard
         next.session.edits = edits.isEmpty ? nil : edits
         next.session.sensitivity = sensitivity
+        next.session.detectorThresholds = thresholds
         next.session.contactsHeard = heard.count
         if dropped > 0 {
             next.session.warnings.append("\(dropped) of your edits no longer matched a contact after listening again and \(dropped == 1 ? "was" : "were") let go.")
         }
-        if edits.isEmpty, sensitivity == s.sensitivity, next.session.heardContacts == Self.heardContacts(of: next.session) {
+        if edits.isEmpty, sensitivity == s.sensitivity, thresholds == s.detectorThresholds, next.session.heardContacts == Self.heardContacts(of: next.session) {
             next.session.heardContacts = nil
         }
         let frames = SessionAnalysis.shotFrames(result, track: track, videoFrames: videoFrames, hand: s.hand, scale: scale)

@@ -11,7 +11,8 @@ import SwingStore
 ///
 /// - `POST /api/sessions/{id}/edits` with `{"action": "add" | "remove" | "restore", "time": seconds}`
 /// - `POST /api/sessions/{id}/edits/undo`
-/// - `POST /api/sessions/{id}/listen` with `{"sensitivity": "fewer" | "normal" | "more"}`: the sound heard again
+/// - `POST /api/sessions/{id}/listen` with `{"sensitivity": "fewer" | "normal" | "more"}` (and optionally
+///   `peakThresholdFactor`, `minRelativeAmplitude`): the sound heard again
 /// - `GET /api/sessions/{id}/envelope?bins=N`: the sound's loudness over the analysed part, for the timeline.
 ///
 /// Each answers with the new session document; a refused edit is 422 with its sentence, an edit that lost
@@ -21,7 +22,11 @@ struct EditRoutes: Sendable {
     var db: AppDatabase { state.db }
 
     struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
-    struct ListenRequest: Decodable { var sensitivity: ContactSensitivity }
+    struct ListenRequest: Decodable {
+        var sensitivity: ContactSensitivity
+        var peakThresholdFactor: Double?
+        var minRelativeAmplitude: Double?
+    }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.post("sessions/:id/edits") { request, context in
@@ -43,7 +48,9 @@ struct EditRoutes: Sendable {
                   let ask = try? JSONDecoder().decode(ListenRequest.self, from: Data(buffer: body)) else {
                 throw APIError(.badRequest, #"Send {"sensitivity": "fewer", "normal" or "more"}."#)
             }
-            return try await apply([.redetect(ask.sensitivity)], to: id)
+            let expert = SessionEditor.DetectorThresholds(peakThresholdFactor: ask.peakThresholdFactor,
+                                                          minRelativeAmplitude: ask.minRelativeAmplitude)
+            return try await apply([.redetect(ask.sensitivity, expert)], to: id)
         }
         api.get("sessions/:id/envelope", use: envelope)
     }

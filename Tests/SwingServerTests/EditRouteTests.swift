@@ -92,6 +92,12 @@ import Testing
             #expect((Self.session(listened)["edits"] as? [[String: Any]])?.count == 2)
             let (lbad, _) = try await Self.post(client, "/api/sessions/\(id)/listen", #"{"sensitivity": "loud"}"#)
             #expect(lbad == .badRequest)
+            // Expert thresholds beside the level, recorded; out of range is one sentence.
+            let (xs, expert) = try await Self.post(client, "/api/sessions/\(id)/listen",
+                                                   #"{"sensitivity": "more", "peakThresholdFactor": 2.2, "minRelativeAmplitude": 0.08}"#)
+            #expect(xs == .ok && (Self.session(expert)["detectorThresholds"] as? [String: Double]) == ["peakThresholdFactor": 2.2, "minRelativeAmplitude": 0.08])
+            let (xbad, xerr) = try await Self.post(client, "/api/sessions/\(id)/listen", #"{"sensitivity": "more", "peakThresholdFactor": 0}"#)
+            #expect(xbad == .unprocessableContent && (xerr["error"] as? String)?.contains("1 to 20") == true)
         }
     }
 }

@@ -327,6 +327,7 @@ class WebAppTests(unittest.TestCase):
 
         # Add a missed hit by clicking the sound where there is none (11 s into the 12-s clip), then undo it.
         box = self.by_id("timeline")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
         start, duration = doc.get("start") or 0, doc["duration"]
         offset = int(box.size["width"] * ((11.0 - start) / duration - 0.5))
         ActionChains(d).move_to_element_with_offset(box, offset, 20).click().perform()
@@ -360,6 +361,18 @@ class WebAppTests(unittest.TestCase):
         screenshot(d, "results-listen")
         self.click(d.find_element(By.CSS_SELECTOR, '#sensitivity [data-level="normal"]'))
         wait(d, lambda d: SERVER.api(f"/api/sessions/{sid}")["session"].get("sensitivity") is None, 60, "back to normal failed")
+        # The expert's thresholds.
+        self.click(self.by_id("expert").find_element(By.TAG_NAME, "summary"))
+        self.by_id("threshold-factor").send_keys("2.2")
+        self.click(self.by_id("listen-expert"))
+        wait(d, lambda d: (SERVER.api(f"/api/sessions/{sid}")["session"].get("detectorThresholds") or {}).get("peakThresholdFactor") == 2.2,
+             60, f"the expert threshold was not used: {self.by_id('edit-status').text}")
+        self.by_id("threshold-factor").clear()
+        self.by_id("threshold-factor").send_keys("0")
+        self.expected_statuses = (422,)   # the server's sentence for an out-of-range threshold, shown on the page
+        self.click(self.by_id("listen-expert"))
+        wait(d, lambda d: "1 to 20" in self.by_id("edit-status").text, 30, "an out-of-range threshold got no sentence")
+        screenshot(d, "results-expert")
         back = SERVER.api(f"/api/sessions/{sid}")["session"]
         self.assertEqual([s["time"] for s in back["shots"]], [s["time"] for s in doc["shots"]])
         self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#shots tbody tr")), shots)
@@ -374,7 +387,7 @@ class WebAppTests(unittest.TestCase):
         with open(clip + ".frames.json") as f:
             truth = json.load(f)["times"]
         self.choose_hand()
-        self.upload(clip)
+        self.upload(clip, swing_check=False)   # the demo's walkers: frame timing is tested here, not the swing check
         session = self.wait_for_results()
         view = SERVER.api(f"/api/sessions/{session}/shots/1")
         posed = [f["time"] for f in view["frames"]]

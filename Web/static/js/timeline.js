@@ -27,6 +27,12 @@ export class ContactTimeline {
     this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.svg.addEventListener('click', (e) => this.clicked(e));
     this.undoButton.addEventListener('click', () => this.send(`/api/sessions/${id}/edits/undo`, null, 'Undone.'));
+    document.getElementById('listen-expert').addEventListener('click', () => {
+      const number = (name) => { const v = document.getElementById(name).value; return v === '' ? undefined : Number(v); };
+      const body = { sensitivity: this.session.sensitivity ?? 'normal', peakThresholdFactor: number('threshold-factor'),
+        minRelativeAmplitude: number('min-relative-amplitude') };
+      this.send(`/api/sessions/${this.id}/listen`, JSON.stringify(body), 'Listened again with your thresholds.', 'Listening to your session again…');
+    });
   }
 
   async load(session) {
@@ -77,6 +83,13 @@ export class ContactTimeline {
   // Fewer / Normal / More: the sound heard again with other thresholds, the player's edits kept.
   sensitivityButtons() {
     const now = this.session.sensitivity ?? 'normal';
+    const levels = { fewer: [3.5, 0.2], normal: [2.5, 0.1], more: [1.8, 0.05] };
+    const expert = this.session.detectorThresholds ?? {};
+    document.getElementById('threshold-factor').placeholder = String(levels[now][0]);
+    document.getElementById('min-relative-amplitude').placeholder = String(levels[now][1]);
+    if (expert.peakThresholdFactor != null) document.getElementById('threshold-factor').value = expert.peakThresholdFactor;
+    if (expert.minRelativeAmplitude != null) document.getElementById('min-relative-amplitude').value = expert.minRelativeAmplitude;
+    document.getElementById('listen-expert').disabled = this.busy;
     const labels = { fewer: 'Fewer hits', normal: 'Normal', more: 'More hits' };
     document.getElementById('sensitivity').replaceChildren(...Object.entries(labels).map(([level, label]) => el('button', {
       type: 'button', 'data-level': level, 'aria-pressed': String(level === now), disabled: this.busy || null,
