@@ -16,6 +16,7 @@ import unittest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
 import support
@@ -276,6 +277,15 @@ class WebAppTests(unittest.TestCase):
         time.sleep(0.5)
         self.assertTrue(no_horizontal_scroll(d), "the results page scrolls sideways on a phone with a stroke chosen")
         screenshot(d, "results-stroke")
+
+        # Compare lists each shot with its stroke and can list one stroke only.
+        self.open("/compare")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, f'#stroke option[value="{name}"]'), 30, "compare offers no stroke filter")
+        self.assertTrue(any(o.text.endswith(f"· {name}") for o in d.find_elements(By.CSS_SELECTOR, "#pick-a option")),
+                        "no shot in the compare list names its stroke")
+        Select(self.by_id("stroke")).select_by_value(name)
+        wait(d, lambda d: all(o.text.endswith(name) for o in d.find_elements(By.CSS_SELECTOR, "#pick-a option")), 10,
+             "the stroke filter left other strokes in the list")
 
         # The progress page follows one stroke type across sessions.
         summaries = SERVER.api("/api/sessions")["sessions"]

@@ -7,14 +7,32 @@ const params = new URLSearchParams(location.search);
 let a = null, b = null, rel = 0, playing = false;
 const views = {};
 
+// Every measured shot of the 20 newest sessions, named with its stroke (the documents know each shot's).
 async function options() {
   const { sessions } = await api('/api/sessions');
+  const docs = await Promise.all(sessions.slice(0, 20).map((s) => api(`/api/sessions/${s.id}`).catch(() => null)));
   const items = [];
-  for (const s of sessions.slice(0, 20)) {
-    for (let n = 1; n <= s.shots; n++) items.push({ value: `${s.id}:${n}`, label: `${fmt.shortDate(s.createdAt)} · ${s.file} · shot ${n}` });
-  }
-  // Shots without a person are counted out of `shots`; the document knows them all.
+  docs.forEach((doc, i) => {
+    const s = sessions[i];
+    for (const shot of doc?.session.shots ?? []) {
+      if (shot.status !== 'ok') continue;   // a shot without a person has no skeleton to compare
+      items.push({ value: `${s.id}:${shot.index}`, stroke: shot.stroke ?? null,
+        label: `${fmt.shortDate(s.createdAt)} · ${s.file} · shot ${shot.index}${shot.stroke ? ` · ${shot.stroke}` : ''}` });
+    }
+  });
   return items;
+}
+
+// "Only forehands" etc.: both pickers list that stroke's shots (a forehand beside a serve compares little).
+function fill(items) {
+  const only = $('stroke').value;
+  const shown = items.filter((i) => only === 'all' || i.stroke === only);
+  for (const id of ['pick-a', 'pick-b']) {
+    const keep = $(id).value;
+    $(id).replaceChildren(...shown.map((i) => el('option', { value: i.value }, i.label)));
+    if (shown.some((i) => i.value === keep)) $(id).value = keep;
+  }
+  if ($('pick-a').value === $('pick-b').value && shown.length > 1) $('pick-b').value = shown[1].value;
 }
 
 async function shot(key) {
@@ -64,9 +82,13 @@ async function pick() {
 async function init() {
   const items = await options();
   if (items.length === 0) { $('views').replaceChildren(el('p', { class: 'muted' }, 'Analyse a session first; then pick two of its shots here.')); return; }
-  for (const id of ['pick-a', 'pick-b']) $(id).replaceChildren(...items.map((i) => el('option', { value: i.value }, i.label)));
+  const present = ['forehand', 'backhand', 'serve'].filter((k) => items.some((i) => i.stroke === k));
+  $('stroke').replaceChildren(el('option', { value: 'all' }, 'All strokes'),
+    ...present.map((k) => el('option', { value: k }, `Only ${k}s`)));
+  fill(items);
   $('pick-a').value = params.get('a') ?? items[0].value;
   $('pick-b').value = params.get('b') ?? items[Math.min(1, items.length - 1)].value;
+  $('stroke').addEventListener('change', () => { fill(items); pick(); });
   for (const id of ['pick-a', 'pick-b']) $(id).addEventListener('change', pick);
   $('mode').addEventListener('change', draw);
   $('scrub').addEventListener('input', (e) => { rel = -1 + (Number(e.target.value) / 1000) * 1.5; draw(); });
