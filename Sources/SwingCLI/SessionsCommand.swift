@@ -66,12 +66,12 @@ struct SessionsCommand: ParsableCommand {
         var video: String?
 
         func validate() throws {
+            if (thresholdFactor != nil || minRelativeAmplitude != nil) && sensitivity == nil {
+                throw ValidationError("--threshold-factor and --min-relative-amplitude go with --sensitivity.")
+            }
             let edits = !(add.isEmpty && remove.isEmpty && restore.isEmpty)
             guard [undo, edits, sensitivity != nil].filter({ $0 }).count == 1 else {
                 throw ValidationError("Give --undo alone, --sensitivity alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
-            }
-            if (thresholdFactor != nil || minRelativeAmplitude != nil) && sensitivity == nil {
-                throw ValidationError("--threshold-factor and --min-relative-amplitude go with --sensitivity.")
             }
             for t in add + remove + restore where !t.isFinite {
                 throw ValidationError("Contact times must be finite numbers of seconds.")

@@ -280,5 +280,9 @@ public enum SessionEditor {
     /// The most contacts a session of `duration` seconds may hold.
     static func contactLimit(duration: Double) -> Int { Int((max(duration, 0) / minimumSpacing).rounded(.down)) + 1 }
 
-    static func format(_ seconds: Double) -> String { String(format: "%.2f", seconds) }
+    /// Seconds as a sentence shows them: two decimals, or three significant digits for an absurd value
+    /// (a time of 1e308 s is not printed as 309 digits).
+    static func format(_ seconds: Double) -> String {
+        abs(seconds) < 1e6 ? String(format: "%.2f", seconds) : String(format: "%.3g", seconds)
+    }
 }

@@ -87,6 +87,8 @@ import Testing
         let cases: [([String], Int32, String)] = [
             (["--add-contact", "99"], StatusCode.invalidEdit, "outside the video"),
             (["--add-contact=-1"], StatusCode.invalidEdit, "outside the video"),
+            (["--remove-contact", "1e308"], StatusCode.invalidEdit, "1e+308 s is outside the video"),
+            (["--threshold-factor", "2"], StatusCode.usage, "go with --sensitivity"),
             (["--add-contact", "nan"], StatusCode.usage, "finite"),
             (["--remove-contact", "5.5"], StatusCode.invalidEdit, "no shot within"),
             (["--restore-contact", "10.5"], StatusCode.invalidEdit, "no rejected contact"),
