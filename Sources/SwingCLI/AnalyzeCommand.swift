@@ -47,6 +47,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var visualDetector: VisualDetectorOptions
     @OptionGroup var biomech: BiomechOptions
     @OptionGroup var sampling: PoseSamplingOptions
+    @OptionGroup var storeOptions: StoreOptions
 
     /// The files this run writes, for the checks made before any work.
     private var outputs: [OutputFile.Request] { [("--json", jsonOut), ("--csv", csvOut), ("--save-video", saveVideo)] }
@@ -62,10 +63,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let interrupt = InterruptWatcher { cancellation.cancel() }
         defer { interrupt.stop() }
         try OutputFile.checkWritable(outputs)
-        let db: AppDatabase? = noStore ? nil : try AppDatabase.open()
+        let db: (any Store)? = noStore ? nil : try await storeOptions.open()
         // Load the racket/ball model (if any) first, so a bad model fails before anything is stored.
-        let visual = try visualDetector.load(db: db)
-        let (hand, remember) = try resolveHand(db)
+        let visual = try await visualDetector.load(db: db)
+        let (hand, remember) = try await resolveHand(db)
         var options = AnalysisOptions()
         options.range = range.range
         options.limits = range.limits
@@ -96,14 +97,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if let jsonOut { try Console.write(json, to: jsonOut) }
             if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
         }
-        let document = try OutputFile.write(optional: saveVideo) { temporary in
+        let document = try await OutputFile.write(optional: saveVideo) { temporary in
             var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
             if let temporary {
                 try SessionOverlay.write(document, shotFrames: analysis.shotFrames(hand: hand), source: video, to: temporary,
                                          maxSide: analysis.poseImageSide, progress: progress)
             }
             if let db {
-                let saved = try SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
+                let saved = try await SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
                                                     createdAt: createdAt, beforeCommit: writeFiles)
                 document.session.id = saved.id
             } else {
@@ -111,16 +112,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             return document
         }
-        if remember { try db?.setDominantHand(hand) }
-        if let visual, let report = analysis.visualContacts { try visual.model.recordUse(report.runStats, in: db) }
+        if remember { try await db?.setDominantHand(hand) }
+        if let visual, let report = analysis.visualContacts { try await visual.model.recordUse(report.runStats, in: db) }
         if jsonOut != "-" && csvOut != "-" { try Console.line(SessionTable.summary(document, analysis: analysis)) }
     }
 
     /// The dominant hand and whether to remember it once the run succeeds: the flag (remembered), else
     /// the stored profile, else ask once on a terminal (remembered), else right-handed with a note.
-    private func resolveHand(_ db: AppDatabase?) throws -> (Hand, remember: Bool) {
+    private func resolveHand(_ db: (any Store)?) async throws -> (Hand, remember: Bool) {
         if let hand { return (hand, true) }
-        if let stored = try db?.dominantHand() { return (stored, false) }
+        if let stored = try await db?.dominantHand() { return (stored, false) }
         if isatty(0) != 0 {
             Console.err("Which hand do you hit with? [r]ight / [l]eft: ")
             let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()

@@ -92,7 +92,7 @@ struct DetectCommand: AsyncParsableCommand {
         var sessionOptions = SessionOptions()
         sessionOptions.intraOpThreads = threads
         // A catalog model is recorded in the database; a plain file never opens it.
-        let (resolved, db) = try ResolvedModel.resolveOpeningStore(model, store: !noStore)
+        let (resolved, db) = try await ResolvedModel.resolveOpeningStore(model, store: !noStore)
         let job = DetectionRun(
             sourcePath: source, modelPath: resolved.reference.path,
             options: PredictionOptions(conf: resolved.conf(conf, fallback: track ? ByteTracker.Configuration().trackLowThreshold : PredictionOptions().conf),
@@ -106,7 +106,7 @@ struct DetectCommand: AsyncParsableCommand {
         let startedAt = Date()
         let (save, json) = (self.save, self.json)
         let report = try await InterruptWatcher.cancellable("detection") {
-            try OutputFile.write(optional: save) { temporary in
+            try await OutputFile.write(optional: save) { temporary in
                 var job = job
                 job.savePath = temporary
                 return try job.run(progress: json ? nil : ProgressBar.stagedHandler())
@@ -114,7 +114,7 @@ struct DetectCommand: AsyncParsableCommand {
         }
         // The interpreter reads the frames in memory, as `interpret` reads them from `detect --json`.
         let interpretation = interpreter.map { $0.interpretVideo(report.interpreterFrames) }
-        try resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date(),
+        try await resolved.recordUse(report.runStats(startedAt: startedAt, endedAt: Date(),
                                                source: URL(fileURLWithPath: source).lastPathComponent,
                                                interpreter: interpreter, videoResult: interpretation), in: db)
         if json {

@@ -6,7 +6,7 @@ import SwingVision
 /// `swingmaster models list | info ID | add PATH | download URL [--sha256] | remove ID | favorite ID |
 /// hide ID | set ID --conf --iou` — the model catalog (files: bundled `Models/`, `$SWINGMASTER_HOME/models`)
 /// plus per-model preferences in the database (`$SWINGMASTER_HOME/swingmaster.sqlite`).
-struct ModelsCommand: ParsableCommand {
+struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, inspect, add, download and configure detection models.",
@@ -22,13 +22,14 @@ struct ModelsCommand: ParsableCommand {
         @Argument(help: "Model id (see `swingmaster models list`).") var id: String
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Models: favourites first, then recently used.")
+        @OptionGroup var store: StoreOptions
         @Flag(help: "Include hidden models.") var all = false
         @Flag(help: "JSON output.") var json = false
-        func run() throws {
+        func run() async throws {
             let catalog = ModelCatalog()
-            let records = try AppDatabase.open().allModelRecords()
+            let records = try await store.open().allModelRecords()
             let prefs = Dictionary(records.map { ($0.modelId, $0.preferences) }, uniquingKeysWith: { a, _ in a })
             let models = ModelPreferences.ordered(catalog.models(), preferences: prefs, includeHidden: all)
             let byId = Dictionary(records.map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
@@ -47,24 +48,26 @@ struct ModelsCommand: ParsableCommand {
         }
     }
 
-    struct Info: ParsableCommand {
+    struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Everything known about one model, as JSON.")
+        @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
         @Option(name: .customLong("sessions"), help: "Include this many of the newest detection sessions (runs of `detect`/`analyze --detector`).")
         var sessionLimit = ModelsCommand.defaultSessionLimit
-        func run() throws {
+        func run() async throws {
             let m = try ModelCatalog().model(id: model.id)
-            let db = try AppDatabase.open()
-            try Console.printJSON(ModelView(model: m, record: try db.modelRecord(id: m.id),
-                                            detectionSessions: Array(try db.detectionSessions(modelId: m.id).prefix(max(sessionLimit, 0)))))
+            let db = try await store.open()
+            let record = try await db.modelRecord(id: m.id)
+            let runs = try await db.detectionSessions(modelId: m.id)
+            try Console.printJSON(ModelView(model: m, record: record, detectionSessions: Array(runs.prefix(max(sessionLimit, 0)))))
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Copy a local .onnx (or a .zip holding one) into the catalog.")
         @Argument(help: "Path to the .onnx or .zip file.") var path: String
         @Option(help: "Id to use (default: the file name).") var id: String?
-        func run() throws {
+        func run() async throws {
             let m = try ModelCatalog().add(fileAt: URL(fileURLWithPath: path), id: id)
             try Console.line("Added \(m.id) (\(m.task ?? "unknown task"), \(m.labels.count) classes, \(m.typeHint.rawValue)).")
         }
@@ -73,6 +76,7 @@ struct ModelsCommand: ParsableCommand {
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Download a model (.onnx or .zip) by URL; resumes an interrupted download.")
+        @OptionGroup var store: StoreOptions
         @Argument(help: "http(s) URL of the .onnx or .zip.") var url: String
         @Option(help: "Expected SHA-256 (hex); nothing is installed on mismatch.") var sha256: String?
         @Option(help: "Id to use (default: the URL's file name).") var id: String?
@@ -89,50 +93,54 @@ struct ModelsCommand: ParsableCommand {
                 if let f = p.fraction { bar.update(f) }
             }
             bar.finish()
-            let db = try AppDatabase.open()
-            if try db.modelRecord(id: m.id)?.downloadedAt == nil { try db.recordDownload(id: m.id, at: m.downloadedAt ?? Date()) }
+            let db = try await store.open()
+            if try await db.modelRecord(id: m.id)?.downloadedAt == nil { try await db.recordDownload(id: m.id, at: m.downloadedAt ?? Date()) }
             try Console.line("Installed \(m.id) from \(url) (\(m.sizeBytes) bytes, sha256 \(m.sha256 ?? "?")).")
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete an installed model and its preferences.")
+        @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
-        func run() throws {
+        func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
             try ModelCatalog().remove(id: id)
-            try AppDatabase.open().removeModelRecord(id: id)
+            try await store.open().removeModelRecord(id: id)
             try Console.line("Removed \(id).")
         }
     }
 
-    struct Favorite: ParsableCommand {
+    struct Favorite: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a model as a favourite (listed first).")
+        @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
         @Flag(help: "Unmark instead.") var off = false
-        func run() throws {
+        func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            try AppDatabase.open().setFavorite(!off, id: id)
+            try await store.open().setFavorite(!off, id: id)
             try Console.line(off ? "\(id) is no longer a favourite." : "\(id) is a favourite.")
         }
     }
 
-    struct Hide: ParsableCommand {
+    struct Hide: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Hide a model from `models list` (see it with --all).")
+        @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
         @Flag(help: "Show it again instead.") var off = false
-        func run() throws {
+        func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            try AppDatabase.open().setHidden(!off, id: id)
+            try await store.open().setHidden(!off, id: id)
             try Console.line(off ? "\(id) is shown." : "\(id) is hidden.")
         }
     }
 
-    struct SetThresholds: ParsableCommand {
+    struct SetThresholds: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set per-model thresholds and interpreter options.",
             discussion: "Thresholds apply when the model is used without --conf/--iou; --clear resets both.")
+        @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
         @Option(help: "Confidence threshold in (0, 1).") var conf: Double?
         @Option(help: "NMS IoU threshold in (0, 1).") var iou: Double?
@@ -153,16 +161,16 @@ struct ModelsCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            let db = try AppDatabase.open()
+            let db = try await store.open()
             if clear || conf != nil || iou != nil {
-                let old = try db.modelRecord(id: id)
-                try db.setThresholds(conf: clear ? nil : conf ?? old?.confThreshold,
+                let old = try await db.modelRecord(id: id)
+                try await db.setThresholds(conf: clear ? nil : conf ?? old?.confThreshold,
                                      iou: clear ? nil : iou ?? old?.iouThreshold, id: id)
             }
-            if let j = interpreterConfig { try db.setInterpreterConfig(j.isEmpty ? nil : j, id: id) }
-            let r = try db.modelRecord(id: id)
+            if let j = interpreterConfig { try await db.setInterpreterConfig(j.isEmpty ? nil : j, id: id) }
+            let r = try await db.modelRecord(id: id)
             try Console.line("\(id): conf \(r?.confThreshold.map { String($0) } ?? "default"), iou \(r?.iouThreshold.map { String($0) } ?? "default")"
                   + (r?.interpreterConfigJSON.map { ", interpreter \($0)" } ?? ""))
         }

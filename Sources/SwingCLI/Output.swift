@@ -188,11 +188,11 @@ extension InterruptWatcher {
     /// frames and stops), so an interrupted command removes its temporary output instead of being
     /// killed with it half-written.
     /// - Throws: What `work` throws, or ``cancelled(_:)`` when interrupted.
-    static func cancellable<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func cancellable<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let box = CancellationBox()
         let watcher = InterruptWatcher { box.cancel() }
         defer { watcher.stop() }
-        let task = Task.detached { try work() }
+        let task = Task.detached { try await work() }
         box.attach { task.cancel() }
         do {
             let value = try await task.value

@@ -44,12 +44,12 @@ enum OutputFile {
     /// Runs `body` with a temporary path beside `path` (same folder and extension, so encoders pick the
     /// same format) and renames it to `path` when `body` returns; removes it when `body` throws.
     /// - Throws: what `body` throws, or the output-error code when the rename fails.
-    static func write<T>(_ path: String, _ body: (String) throws -> T) throws -> T {
+    static func write<T>(_ path: String, _ body: (String) async throws -> T) async throws -> T {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".swingmaster-\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)").path
         do {
-            let value = try body(temporary)
+            let value = try await body(temporary)
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 throw CLIError.cannotWrite(path, reason)
@@ -62,9 +62,9 @@ enum OutputFile {
     }
 
     /// ``write(_:_:)`` when `path` is given, else `body(nil)`.
-    static func write<T>(optional path: String?, _ body: (String?) throws -> T) throws -> T {
-        guard let path else { return try body(nil) }
-        return try write(path) { try body($0) }
+    static func write<T>(optional path: String?, _ body: (String?) async throws -> T) async throws -> T {
+        guard let path else { return try await body(nil) }
+        return try await write(path) { try await body($0) }
     }
 
     /// The BlazePose model files (an output must not replace them either).

@@ -68,7 +68,7 @@ struct PoseCommand: AsyncParsableCommand {
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let command = self
         try await InterruptWatcher.cancellable("pose") {
-            try OutputFile.write(optional: command.save) { temporary in
+            try await OutputFile.write(optional: command.save) { temporary in
                 var command = command
                 command.save = temporary
                 if ImageIO.isImagePath(command.source) {

@@ -6,7 +6,7 @@ import SwingStore
 
 /// `swingmaster sessions list | show ID | delete ID | export ID --json|--csv | edit ID …`
 /// The database lives in `$SWINGMASTER_HOME/swingmaster.sqlite` (default `~/.swingmaster/`).
-struct SessionsCommand: ParsableCommand {
+struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List, show, delete and export analysed sessions.",
@@ -14,32 +14,35 @@ struct SessionsCommand: ParsableCommand {
         defaultSubcommand: List.self
     )
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sessions, newest first: id, date, file, shots, consistency.")
-        func run() throws {
-            let sessions = try AppDatabase.open().sessions()
+        @OptionGroup var store: StoreOptions
+        func run() async throws {
+            let sessions = try await store.open().sessions()
             try Console.line(SessionsFormat.list(sessions), terminator: "")
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A session's summary and shot table.")
+        @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
-        func run() throws {
-            try Console.line(SessionTable.text(try SessionsFormat.document(id)))
+        func run() async throws {
+            try Console.line(SessionTable.text(try await SessionsFormat.document(id, in: store.open())))
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a session and its shots.")
+        @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
-        func run() throws {
-            try AppDatabase.open().deleteSession(id: id)
+        func run() async throws {
+            try await store.open().deleteSession(id: id)
             try Console.line("Deleted session \(id).")
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Correct a session's contacts and re-measure it in place (docs/analysis.md, \"Editing a session\").",
             discussion: """
@@ -47,6 +50,7 @@ struct SessionsCommand: ParsableCommand {
                 stored together as the session's next version (none of them when one is refused). Removing or restoring poses nothing; adding poses only \
                 that contact's swing window from the session's video. --undo takes back the last edit.
                 """)
+        @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         @Option(name: .customLong("add-contact"), help: "Add a contact the detector missed at this time, s (repeatable).")
         var add: [Double] = []
@@ -78,8 +82,8 @@ struct SessionsCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let db = try AppDatabase.open()
+        func run() async throws {
+            let db = try await store.open()
             var changes: [SessionEditor.Change] = []
             if undo { changes = [.undo] } else if let sensitivity {
                 changes = [.redetect(sensitivity, .init(peakThresholdFactor: thresholdFactor, minRelativeAmplitude: minRelativeAmplitude))]
@@ -88,13 +92,14 @@ struct SessionsCommand: ParsableCommand {
                     + restore.map { ContactEdit(action: .restore, time: $0) } + add.map { ContactEdit(action: .add, time: $0) }
                 changes = edits.map { .edit($0) }
             }
-            _ = try SessionEditor.apply(changes, toSession: id, in: db, mediaPath: video)
-            try Console.line(SessionTable.text(try SessionsFormat.document(id)))
+            _ = try await SessionEditor.apply(changes, toSession: id, in: db, mediaPath: video)
+            try Console.line(SessionTable.text(try await SessionsFormat.document(id, in: db)))
         }
     }
 
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a session as JSON (analyze --json shape) or CSV (one row per shot).")
+        @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         @Flag(help: "JSON output.") var json = false
         @Flag(help: "CSV output.") var csv = false
@@ -103,11 +108,11 @@ struct SessionsCommand: ParsableCommand {
             guard json != csv else { throw ValidationError("Choose exactly one of --json or --csv.") }
         }
 
-        func run() throws {
-            let document = try SessionsFormat.document(id)
+        func run() async throws {
+            let db = try await store.open()
+            let document = try await SessionsFormat.document(id, in: db)
             if json {
-                let db = try AppDatabase.open()
-                try Console.write(try SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
+                try Console.write(try await SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
             } else {
                 try Console.line(document.csv(), terminator: "")
             }
@@ -117,8 +122,8 @@ struct SessionsCommand: ParsableCommand {
 
 /// Text, JSON and CSV renderings of stored sessions.
 enum SessionsFormat {
-    static func document(_ id: Int64) throws -> SessionDocument {
-        guard let document = try SessionArchive.document(id: id, in: AppDatabase.open()) else {
+    static func document(_ id: Int64, in db: any Store) async throws -> SessionDocument {
+        guard let document = try await SessionArchive.document(id: id, in: db) else {
             throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
         }
         return document

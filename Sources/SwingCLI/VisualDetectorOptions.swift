@@ -65,9 +65,9 @@ struct VisualDetectorOptions: ParsableArguments {
     /// - Returns: `nil` without `--detector`.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `InferenceError`/`VisionError` when the file is not
     ///   a loadable YOLO model, `CLIError` for a stored interpreter configuration that does not decode.
-    func load(db: AppDatabase?) throws -> (options: VisualContactOptions, predictor: any FramePredictor, model: ResolvedModel)? {
+    func load(db: (any Store)?) async throws -> (options: VisualContactOptions, predictor: any FramePredictor, model: ResolvedModel)? {
         guard let detector else { return nil }
-        let model = try ResolvedModel.resolve(detector, db: db)
+        let model = try await ResolvedModel.resolve(detector, db: db)
         var session = SessionOptions()
         if let threads { session.intraOpThreads = threads }
         let predictor = try YOLOPredictor(modelPath: model.reference.path, sessionOptions: session)

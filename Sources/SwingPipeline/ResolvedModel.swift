@@ -26,23 +26,24 @@ public struct ResolvedModel: Sendable {
     ///     from an existing database in `$SWINGMASTER_HOME`, which is never created for that.
     ///   - catalog: where catalog ids are looked up.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `StoreError` when the database cannot be read.
-    public static func resolve(_ argument: String, db: AppDatabase?, catalog: ModelCatalog = ModelCatalog()) throws -> ResolvedModel {
-        try ResolvedModel(reference: catalog.resolve(argument), db: db)
+    public static func resolve(_ argument: String, db: (any Store)?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
+        try await ResolvedModel(reference: catalog.resolve(argument), db: db)
     }
 
     /// Resolves `argument` and opens the database only if the run will be recorded (a catalog model and
     /// `store`), so plain files never touch it.
     /// - Returns: the model and the database to record into (`nil` when nothing will be stored).
-    public static func resolveOpeningStore(_ argument: String, store: Bool) throws -> (model: ResolvedModel, db: AppDatabase?) {
+    public static func resolveOpeningStore(_ argument: String, store: Bool) async throws -> (model: ResolvedModel, db: (any Store)?) {
         let reference = try ModelCatalog().resolve(argument)
         let db = store && reference.catalogModel != nil ? try AppDatabase.open() : nil
-        return (try ResolvedModel(reference: reference, db: db), db)
+        return (try await ResolvedModel(reference: reference, db: db), db)
     }
 
-    private init(reference: ModelReference, db: AppDatabase?) throws {
+    private init(reference: ModelReference, db: (any Store)?) async throws {
         self.reference = reference
         guard let id = reference.catalogModel?.id else { record = nil; return }
-        record = try (db ?? Self.existingDatabase())?.modelRecord(id: id)
+        let store: (any Store)? = try db ?? Self.existingDatabase()
+        record = try await store?.modelRecord(id: id)
     }
 
     /// The database in `$SWINGMASTER_HOME` if it already exists (read defaults without creating one).
@@ -74,10 +75,10 @@ public struct ResolvedModel: Sendable {
     /// Counts a successful run of a catalog model (usage count + 1, last used) and saves its detection
     /// session. Does nothing for plain files or without a database (`--no-store`).
     /// - Throws: `StoreError` when the database cannot be written.
-    public func recordUse(_ run: DetectionRunStats, in db: AppDatabase?) throws {
+    public func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
         guard let db, let id = catalogId else { return }
-        try db.recordModelUse(id: id, at: run.endedAt)
-        try db.saveDetectionSession(DetectionSessionRecord(
+        try await db.recordModelUse(id: id, at: run.endedAt)
+        try await db.saveDetectionSession(DetectionSessionRecord(
             modelId: id, startedAt: run.startedAt, endedAt: run.endedAt, frameCount: run.frames,
             detectionCount: run.detections, averageInferenceMs: run.averageInferenceMs,
             source: run.source, interpreter: run.interpreter, summary: run.summary))

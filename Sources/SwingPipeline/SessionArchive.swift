@@ -17,8 +17,8 @@ public enum SessionArchive {
     /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), what
     ///   `beforeCommit` throws, or the file system's error when `mediaPath` cannot be read for its checksum.
     public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
-                            in db: AppDatabase, createdAt: Date = Date(),
-                            beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) throws -> (id: Int64, json: Data) {
+                            in db: any Store, createdAt: Date = Date(),
+                            beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) async throws -> (id: Int64, json: Data) {
         let checksum = try SHA256.hex(ofFile: mediaPath)
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
         let shots = zip(document.session.shots, analysis.shotFrames(hand: hand)).map { shot, frames in
@@ -32,13 +32,13 @@ public enum SessionArchive {
         let track = SessionTrackRecord(track: TrackArchive.encode(analysis.track), videoFrames: analysis.trackVideoFrames,
                                        poseToDisplayX: scale.x, poseToDisplayY: scale.y,
                                        parameters: analysis.parameters.json)
-        let id = try db.saveSession(record, shots: shots, track: track) { id in
+        let id = try await db.saveSession(NewSession(record: record, shots: shots, track: track) { id in
             var stored = document
             stored.session.id = id
             let bytes = try stored.jsonData()
             try beforeCommit?(stored, bytes)
             return String(decoding: bytes, as: UTF8.self)
-        }
+        })
         var stored = document
         stored.session.id = id
         return (id, try stored.jsonData())
@@ -46,28 +46,28 @@ public enum SessionArchive {
 
     /// The session document of session `id`, `nil` if there is none.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func document(id: Int64, in db: AppDatabase) throws -> SessionDocument? {
-        guard let record = try db.sessionRecord(id: id) else { return nil }
+    public static func document(id: Int64, in db: any Store) async throws -> SessionDocument? {
+        guard let record = try await db.sessionRecord(id: id) else { return nil }
         if let text = record.documentJSON { return try decodeStored(text, id: id) }
         // Stored before the documents were kept: rebuild it from the shot columns.
-        guard let detail = try db.session(id: id) else { return nil }
+        guard let detail = try await db.session(id: id) else { return nil }
         return legacyDocument(detail)
     }
 
     /// The session document's bytes (`analyze --json`), `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func documentJSON(id: Int64, in db: AppDatabase) throws -> Data? {
-        guard let record = try db.sessionRecord(id: id) else { return nil }
+    public static func documentJSON(id: Int64, in db: any Store) async throws -> Data? {
+        guard let record = try await db.sessionRecord(id: id) else { return nil }
         if let text = record.documentJSON { return Data(text.utf8) }
-        return try document(id: id, in: db)?.jsonData()
+        return try await document(id: id, in: db)?.jsonData()
     }
 
     /// The shot view of shot `number` (1-based) of session `id`, `nil` if there is no such session or shot.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotView(id: Int64, number: Int, in db: AppDatabase) throws -> ShotView? {
-        guard let document = try document(id: id, in: db),
+    public static func shotView(id: Int64, number: Int, in db: any Store) async throws -> ShotView? {
+        guard let document = try await document(id: id, in: db),
               document.session.shots.indices.contains(number - 1),
-              let record = try db.shot(sessionId: id, index: number) else { return nil }
+              let record = try await db.shot(sessionId: id, index: number) else { return nil }
         let s = document.session
         return ShotView(sessionId: id, number: number, shotCount: s.shots.count, hand: s.hand,
                         video: .init(width: s.width, height: s.height, fps: s.fps), joints: SkeletonJoints.names,
@@ -77,8 +77,8 @@ public enum SessionArchive {
     /// Every shot's posed frames (``ShotView/frames``), in shot order — what ``SessionOverlay`` draws;
     /// `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotFrames(id: Int64, in db: AppDatabase) throws -> (SessionDocument, [[ShotFrame]])? {
-        guard let document = try document(id: id, in: db), let detail = try db.session(id: id) else { return nil }
+    public static func shotFrames(id: Int64, in db: any Store) async throws -> (SessionDocument, [[ShotFrame]])? {
+        guard let document = try await document(id: id, in: db), let detail = try await db.session(id: id) else { return nil }
         let byIndex = Dictionary(detail.shots.map { ($0.shot.index, $0) }, uniquingKeysWith: { a, _ in a })
         let frames = document.session.shots.map { byIndex[$0.index]?.frames ?? [] }
         return (document, frames)
@@ -86,14 +86,14 @@ public enum SessionArchive {
 
     /// `GET /api/sessions/{id}/shots/{n}` bytes, `nil` if there is no such session or shot.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotJSON(id: Int64, number: Int, in db: AppDatabase) throws -> Data? {
-        try shotView(id: id, number: number, in: db)?.jsonData()
+    public static func shotJSON(id: Int64, number: Int, in db: any Store) async throws -> Data? {
+        try await shotView(id: id, number: number, in: db)?.jsonData()
     }
 
     /// The session's CSV (``SessionDocument/csv()``), `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func csv(id: Int64, in db: AppDatabase) throws -> String? {
-        try document(id: id, in: db)?.csv()
+    public static func csv(id: Int64, in db: any Store) async throws -> String? {
+        try await document(id: id, in: db)?.csv()
     }
 
     private static func decodeStored(_ text: String, id: Int64) throws -> SessionDocument {

@@ -91,12 +91,12 @@ public enum SessionEditor {
     ///   nothing to undo, too many contacts, a session stored before editing existed), `StoreError`
     ///   (`.notFound`, `.conflict` when another edit was stored first), media and pose errors when an added
     ///   window cannot be posed. Nothing is stored when it throws.
-    public static func apply(_ changes: [Change], toSession id: Int64, in db: AppDatabase, mediaPath: String? = nil,
-                             analyzer: SessionAnalyzer? = nil) throws -> Data {
-        guard let record = try db.sessionRecord(id: id), let document = try SessionArchive.document(id: id, in: db) else {
+    public static func apply(_ changes: [Change], toSession id: Int64, in db: any Store, mediaPath: String? = nil,
+                             analyzer: SessionAnalyzer? = nil) async throws -> Data {
+        guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
             throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
         }
-        guard let stored = try db.sessionTrack(id: id) else {
+        guard let stored = try await db.sessionTrack(id: id) else {
             throw PipelineError(.invalidEdit, "Session \(id) was analysed before editing existed; analyse its video again to edit it.")
         }
         let s = document.session
@@ -187,7 +187,7 @@ public enum SessionEditor {
                                              poseToDisplayX: scale.x, poseToDisplayY: scale.y, parameters: stored.parameters)
         let bytes = try next.jsonData()
         let text = String(decoding: bytes, as: UTF8.self)
-        try db.replaceSession(id: id, revision: record.revision, stats: result.stats, shots: shots, track: trackRecord) { text }
+        try await db.replaceSession(id: id, revision: record.revision, stats: result.stats, shots: shots, track: trackRecord) { text }
         return bytes
     }
 

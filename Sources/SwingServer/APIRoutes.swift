@@ -12,44 +12,44 @@ import SwingStore
 /// request contributes to a file path, and they are numbers.
 struct APIRoutes: Sendable {
     let state: ServerState
-    var db: AppDatabase { state.db }
+    var db: any Store { state.db }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.post("uploads", use: upload)
-        api.get("jobs") { _, _ in try JSONResponse.make(["jobs": try db.recentJobs().map(JobView.init)]) }
-        api.get("jobs/:id") { _, context in try JSONResponse.make(JobView(try job(context))) }
+        api.get("jobs") { _, _ in try JSONResponse.make(["jobs": try await db.recentJobs().map(JobView.init)]) }
+        api.get("jobs/:id") { _, context in try JSONResponse.make(JobView(try await job(context))) }
         api.get("jobs/:id/events", use: events)
         api.delete("jobs/:id") { _, context in
             let id = try Self.id(context, "id", what: "job")
-            guard let job = try db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+            guard let job = try await db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
             return try JSONResponse.make(JobView(job))
         }
         api.get("landmarks") { _, _ in try JSONResponse.make(Landmarks()) }
-        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try db.sessions().compactMap(SessionSummary.init)]) }
+        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try await db.sessions().compactMap(SessionSummary.init)]) }
         api.get("sessions/:id") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            guard let bytes = try await SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
             return JSONResponse.bytes(bytes)
         }
         api.get("sessions/:id/shots/:n") { _, context in
             let id = try Self.id(context, "id", what: "session")
             let n = try Self.id(context, "n", what: "shot")
-            guard let bytes = try SessionArchive.shotJSON(id: id, number: Int(n), in: db) else {
+            guard let bytes = try await SessionArchive.shotJSON(id: id, number: Int(n), in: db) else {
                 throw APIError(.notFound, "Session \(id) has no shot \(n).")
             }
             return JSONResponse.bytes(bytes)
         }
         api.get("sessions/:id/video") { request, context in
-            let (_, record) = try session(context)
-            let playable = try db.playbackPath(forMedia: record.filePath) ?? record.filePath
+            let (_, record) = try await session(context)
+            let playable = try await db.playbackPath(forMedia: record.filePath) ?? record.filePath
             return try await FileResponses.send(playable, request: request, context: context)
         }
         api.get("sessions/:id/thumbnail.jpg") { request, context in
-            let (id, record) = try session(context)
+            let (id, record) = try await session(context)
             let path = state.media.derived(session: id, "thumb.jpg")
             if !FileManager.default.fileExists(atPath: path) {
                 // At the first contact: the player mid-stroke says more than the first frame.
-                let time = try db.shot(sessionId: id, index: 1)?.shot.time ?? 1
+                let time = try await db.shot(sessionId: id, index: 1)?.shot.time ?? 1
                 let source = record.filePath
                 do {
                     try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
@@ -61,12 +61,12 @@ struct APIRoutes: Sendable {
                                                 headers: [.cacheControl: "private, max-age=86400"], contentType: "image/jpeg")
         }
         api.get("sessions/:id/original") { request, context in
-            let (_, record) = try session(context)
+            let (_, record) = try await session(context)
             return try await FileResponses.send(record.filePath, request: request, context: context,
                                                 headers: [.contentDisposition: Self.attachment(record.fileName)])
         }
         api.get("sessions/:id/annotated.mp4") { request, context in
-            let (id, record) = try session(context)
+            let (id, record) = try await session(context)
             switch await state.annotated.request(session: id, source: record.filePath, db: db) {
             case .ready(let path):
                 return try await FileResponses.send(path, request: request, context: context,
@@ -82,39 +82,39 @@ struct APIRoutes: Sendable {
         }
         api.get("sessions/:id/export.json") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let bytes = try SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            guard let bytes = try await SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
             return JSONResponse.bytes(bytes, headers: [.contentDisposition: Self.attachment("session-\(id).json")])
         }
         api.get("sessions/:id/export.csv") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let csv = try SessionArchive.csv(id: id, in: db) else { throw Self.noSession(id) }
+            guard let csv = try await SessionArchive.csv(id: id, in: db) else { throw Self.noSession(id) }
             return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                    .contentDisposition: Self.attachment("session-\(id).csv")],
                             body: .init(byteBuffer: ByteBuffer(string: csv)))
         }
         api.delete("sessions/:id") { _, context in
-            let (id, record) = try session(context)
-            try db.deleteSession(id: id)
+            let (id, record) = try await session(context)
+            try await db.deleteSession(id: id)
             try? FileManager.default.removeItem(atPath: state.media.derived(session: id, "thumb.jpg"))
             await state.annotated.remove(session: id)
             // An upload goes with its last session (a second session of the same upload keeps it); a video
             // the CLI analysed is the user's own file and stays where it is.
-            if state.media.owns(record.filePath), try !db.mediaInUse(path: record.filePath) {
-                if let copy = try db.playbackPath(forMedia: record.filePath), state.media.owns(copy) {
+            if state.media.owns(record.filePath), try await !db.mediaInUse(path: record.filePath) {
+                if let copy = try await db.playbackPath(forMedia: record.filePath), state.media.owns(copy) {
                     try? FileManager.default.removeItem(atPath: copy)
                 }
                 try? FileManager.default.removeItem(atPath: record.filePath)
             }
             return Response(status: .noContent)
         }
-        api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try db.dominantHand()?.rawValue)) }
+        api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try await db.dominantHand()?.rawValue)) }
         api.put("preferences") { request, context in
             let body = try await request.body.collect(upTo: 4096)
             guard let prefs = try? JSONDecoder().decode(Preferences.self, from: Data(buffer: body)),
                   let hand = prefs.hand.flatMap(Hand.init(rawValue:)) else {
                 throw APIError(.badRequest, #"Send {"hand": "right"} or {"hand": "left"}."#)
             }
-            try db.setDominantHand(hand)
+            try await db.setDominantHand(hand)
             return try JSONResponse.make(Preferences(hand: hand.rawValue))
         }
     }
@@ -241,12 +241,12 @@ struct APIRoutes: Sendable {
             warnings = try MediaValidator.validateSession(info, range: range).warnings
                 .map { $0.replacingOccurrences(of: stored.path, with: fileName) }
         } catch let error as any UserFacingError {
-            if try !db.mediaInUse(path: stored.path) { try? FileManager.default.removeItem(atPath: stored.path) }
+            if try await !db.mediaInUse(path: stored.path) { try? FileManager.default.removeItem(atPath: stored.path) }
             var api = APIError(error)
             api.message = api.message.replacingOccurrences(of: stored.path, with: fileName)
             throw api
         }
-        let job = try db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
+        let job = try await db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
                                               hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
                                               sensitivity: sensitivity == "normal" ? nil : sensitivity,
                                               warnings: warnings))
@@ -280,14 +280,14 @@ struct APIRoutes: Sendable {
     /// `GET /api/jobs/{id}/events`: one `JOB` per change, read from the job row, until a final state.
     @Sendable func events(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try Self.id(context, "id", what: "job")
-        guard try db.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
+        guard try await db.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
         let db = self.db
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                         body: .init { writer in
             var last: JobView?
             var quiet = 0
             while true {
-                guard let job = try db.job(id: id) else { break }
+                guard let job = try await db.job(id: id) else { break }
                 let view = JobView(job)
                 if view != last {
                     let json = String(decoding: try JSONResponse.encoder.encode(view), as: UTF8.self)
@@ -308,16 +308,16 @@ struct APIRoutes: Sendable {
         })
     }
 
-    private func job(_ context: BasicRequestContext) throws -> JobRecord {
+    private func job(_ context: BasicRequestContext) async throws -> JobRecord {
         let id = try Self.id(context, "id", what: "job")
-        guard let job = try db.job(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+        guard let job = try await db.job(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
         return job
     }
 
     /// The session the route's `:id` names (404 when there is none).
-    private func session(_ context: BasicRequestContext) throws -> (id: Int64, record: SessionRecord) {
+    private func session(_ context: BasicRequestContext) async throws -> (id: Int64, record: SessionRecord) {
         let id = try Self.id(context, "id", what: "session")
-        guard let record = try db.sessionRecord(id: id) else { throw Self.noSession(id) }
+        guard let record = try await db.sessionRecord(id: id) else { throw Self.noSession(id) }
         return (id, record)
     }
 

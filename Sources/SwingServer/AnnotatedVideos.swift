@@ -35,7 +35,7 @@ actor AnnotatedVideos {
     /// A failure is reported once; the request after it tries again.
     /// - Parameters:
     ///   - source: The analysed video on disk.
-    func request(session id: Int64, source: String, db: AppDatabase) -> Status {
+    func request(session id: Int64, source: String, db: any Store) -> Status {
         let path = path(session: id)
         if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
         if let p = progress[id] { return .drawing(progress: p) }
@@ -68,16 +68,16 @@ actor AnnotatedVideos {
 
     /// Draws the video into `temporary`, renamed to `path` when complete and the session still exists;
     /// returns why it could not (nothing is left behind then).
-    private static func draw(session id: Int64, source: String, temporary: String, to path: String, db: AppDatabase,
+    private static func draw(session id: Int64, source: String, temporary: String, to path: String, db: any Store,
                              progress: @escaping @Sendable (Double) -> Void) async -> APIError? {
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         do {
-            guard let (document, frames) = try SessionArchive.shotFrames(id: id, in: db) else { return APIRoutes.noSession(id) }
+            guard let (document, frames) = try await SessionArchive.shotFrames(id: id, in: db) else { return APIRoutes.noSession(id) }
             let step = Throttle(interval: 0.25)
             try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in
                 if step.shouldFire() { progress(p) }
             }
-            guard try db.sessionRecord(id: id) != nil else { return APIRoutes.noSession(id) }
+            guard try await db.sessionRecord(id: id) != nil else { return APIRoutes.noSession(id) }
             guard rename(temporary, path) == 0 else {
                 return APIError(.internalServerError, "The annotated video could not be kept: \(String(cString: strerror(errno))).")
             }

@@ -30,7 +30,7 @@ public struct ServerSetupError: CategorizedError {
 /// What the routes share: the store, the uploaded media, pages and limits.
 struct ServerState: Sendable {
     let configuration: ServerConfiguration
-    let db: AppDatabase
+    let db: any Store
     let media: MediaStore
     let uploads: UploadGate
     let wakeUp: WakeUp
@@ -72,7 +72,7 @@ public func buildApplication(
     router.add(middleware: OriginCheckMiddleware())
     if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
     router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-    router.get("metrics") { _, _ in try state.metrics.prometheusText(db: db) }
+    router.get("metrics") { _, _ in try await state.metrics.prometheusText(db: db) }
     APIRoutes(state: state).add(to: router.group("api"))
     EditRoutes(state: state).add(to: router.group("api"))
     ModelRoutes(state: state).add(to: router.group("api"))

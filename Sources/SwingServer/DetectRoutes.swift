@@ -45,7 +45,7 @@ struct Studio: Sendable {
     /// defaults overridden by the query's `conf`, `iou`, `maxDet`, `classes`, `interpret`.
     /// - Throws: ``APIError`` (400 for a missing model or a bad value, 404 for an unknown model, 422 for a
     ///   model that is not a YOLO export).
-    func open(_ query: [String: String], db: AppDatabase) async throws -> OpenModel {
+    func open(_ query: [String: String], db: any Store) async throws -> OpenModel {
         let tennis = try Self.tennisMode(query)
         guard let id = query["model"], !id.isEmpty else {
             throw APIError(.badRequest, "Name the model with model=ID (GET /api/models lists them).")
@@ -58,7 +58,7 @@ struct Studio: Sendable {
                 ? "The model \(entry.id) is a BlazePose model for the session analysis; the studio runs YOLO models."
                 : "The model \(entry.id) cannot run in the studio: \(entry.problem ?? "it is not an Ultralytics YOLO export").")
         }
-        let model = try ResolvedModel.resolve(entry.id, db: db, catalog: catalog)
+        let model = try await ResolvedModel.resolve(entry.id, db: db, catalog: catalog)
         let predictor: YOLOPredictor
         do { predictor = try await (tennis ? tennisModels : loaded).predictor(path: entry.path) } catch let error as any UserFacingError {
             throw APIError(error)
@@ -157,7 +157,7 @@ struct DetectRoutes: Sendable {
                     summary.add(interpretation.result)
                     stats.summary = summary.sentence
                 }
-                try open.model.recordUse(stats, in: state.db)
+                try await open.model.recordUse(stats, in: state.db)
             }
             let answer = InterpretedDetections(document: document, interpretation: prediction.interpretation)
             if open.tennis != nil { return JSONResponse.bytes(try JSONResponse.encoder.encode(TennisAnswer(answer: answer))) }
@@ -202,7 +202,7 @@ struct DetectRoutes: Sendable {
 struct LiveSocket: Sendable {
     let open: OpenModel
     let studio: Studio
-    let db: AppDatabase
+    let db: any Store
 
     /// The waiting frame: the client's message number and its bytes.
     struct Frame: Sendable {
@@ -302,7 +302,7 @@ struct LiveSocket: Sendable {
             return totals
         }
         if stats.frames > 0 {
-            try? open.model.recordUse(DetectionRunStats(startedAt: startedAt, endedAt: Date(), frames: stats.frames,
+            try? await open.model.recordUse(DetectionRunStats(startedAt: startedAt, endedAt: Date(), frames: stats.frames,
                                                         detections: stats.detections,
                                                         averageInferenceMs: stats.inferenceMs / Double(stats.frames),
                                                         source: "camera", interpreter: stats.summary?.interpreter,

@@ -384,7 +384,7 @@ struct DetectVideoRoutes: Sendable {
     /// over the frames (each inference through the studio's queue), the annotated MP4, the result document
     /// with the interpreter's summary, and the run recorded with the model.
     static func work(job: DetectVideoJobs.Job, open: OpenModel, upload: String, jobs: DetectVideoJobs, studio: Studio,
-                     db: AppDatabase) -> @Sendable (@escaping @Sendable (Int) -> Void, @escaping @Sendable () -> Bool) throws -> Double {
+                     db: any Store) -> @Sendable (@escaping @Sendable (Int) -> Void, @escaping @Sendable () -> Bool) throws -> Double {
         { progress, isCancelled in
             let folder = jobs.folder(job.id)
             if !((try? PlaybackCopy.isBrowserPlayable(upload)) ?? false) {
@@ -409,8 +409,13 @@ struct DetectVideoRoutes: Sendable {
             let data = try JSONResponse.encoder.encode(InterpretedDetections(document: document, interpretation: interpretation))
             try data.write(to: URL(fileURLWithPath: jobs.resultPath(job.id)), options: .atomic)
             if isCancelled() { throw PipelineError.cancelled("video detection", nothing: "kept") }
-            try? open.model.recordUse(document.runStats(startedAt: startedAt, endedAt: Date(), source: "video",
-                                                        interpreter: open.interpreter, videoResult: interpretation?.result), in: db)
+            // The run is recorded before the job reads as done. This closure runs on the jobs' own dispatch
+            // thread, never the cooperative pool, so waiting here for the store holds no task thread.
+            let stats = document.runStats(startedAt: startedAt, endedAt: Date(), source: "video",
+                                          interpreter: open.interpreter, videoResult: interpretation?.result)
+            let recorded = DispatchSemaphore(value: 0)
+            Task { try? await open.model.recordUse(stats, in: db); recorded.signal() }
+            recorded.wait()
             progress(document.results.count)
             return seconds > 0 ? Double(document.results.count) / seconds : 0
         }

@@ -19,7 +19,7 @@ import SwingStore
 /// a race with another is 409, and nothing is stored either way.
 struct EditRoutes: Sendable {
     let state: ServerState
-    var db: AppDatabase { state.db }
+    var db: any Store { state.db }
 
     struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
     struct ListenRequest: Decodable {
@@ -60,7 +60,7 @@ struct EditRoutes: Sendable {
         let db = db
         let bytes: Data
         do {
-            bytes = try await Task.detached { try SessionEditor.apply(changes, toSession: id, in: db) }.value
+            bytes = try await Task.detached { try await SessionEditor.apply(changes, toSession: id, in: db) }.value
         } catch let error as StoreError where error.kind == .conflict {
             throw APIError(.conflict, error.message, code: Int(error.statusCode))
         } catch let error as PipelineError where error.kind == .invalidEdit {
@@ -80,7 +80,7 @@ struct EditRoutes: Sendable {
         let id = try APIRoutes.id(context, "id", what: "session")
         let bins = Int(request.uri.queryParameters["bins"].map(String.init) ?? "") ?? 600
         guard (10...4000).contains(bins) else { throw APIError(.badRequest, "bins must be 10 to 4000.") }
-        guard let record = try db.sessionRecord(id: id), let document = try SessionArchive.document(id: id, in: db) else {
+        guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
             throw APIRoutes.noSession(id)
         }
         let start = document.session.start ?? 0, duration = document.session.duration

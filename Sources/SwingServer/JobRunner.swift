@@ -16,7 +16,7 @@ import SwingStore
 /// On graceful shutdown the running analyses are cancelled and their jobs re-queued, so the next start
 /// picks them up again.
 public struct JobRunner: Service {
-    let db: AppDatabase
+    let db: any Store
     let workers: Int
     let logger: Logger
     /// How often an idle worker looks for queued jobs (new uploads also wake it at once).
@@ -34,7 +34,7 @@ public struct JobRunner: Service {
     public func run() async throws {
         let me = "serve-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
         // Jobs a previous run left running (it was stopped or crashed) go back to the queue.
-        let requeued = try db.requeueJobs(staleBefore: Date())
+        let requeued = try await db.requeueJobs(staleBefore: Date())
         if requeued > 0 { logger.info("re-queued \(requeued) interrupted job(s)") }
         // ServiceLifecycle asks services to stop with a graceful-shutdown signal, not cancellation:
         // turn it into cancellation so running analyses stop and their jobs are re-queued.
@@ -51,12 +51,12 @@ public struct JobRunner: Service {
     private func loop(workerId: String) async {
         while !Task.isCancelled {
             let job: JobRecord?
-            do { job = try db.claimNextJob(workerId: workerId) } catch {
+            do { job = try await db.claimNextJob(workerId: workerId) } catch {
                 logger.error("cannot claim a job: \(error)")
                 job = nil
             }
             guard let job, let id = job.id else {
-                _ = try? db.requeueJobs(staleBefore: Date().addingTimeInterval(-Self.staleAfter))
+                _ = try? await db.requeueJobs(staleBefore: Date().addingTimeInterval(-Self.staleAfter))
                 await wakeUp.wait(upTo: pollInterval)
                 continue
             }
@@ -65,45 +65,49 @@ public struct JobRunner: Service {
     }
 
     private func process(_ job: JobRecord, id: Int64, workerId: String) async {
-        let throttle = Throttle(interval: Self.reportInterval)
-        let cancelRequested = Flag()
+        let latest = LatestProgress()
         let stages = StageClock(metrics: metrics)
         let report: AnalysisProgress = { stage, fraction in
             stages.enter(stage)
-            guard throttle.shouldFire(force: fraction >= 1) else { return }
-            if (try? db.reportJobProgress(id: id, stage: stage, progress: fraction)) == true {
-                cancelRequested.set()
-            }
+            latest.set(stage, fraction)
         }
         let work = Task { try await analyze(job, report) }
-        // Watch the row for a cancel request even when the analysis reports nothing for a while.
-        let watcher = Task {
+        // One loop per job writes the latest progress with the heartbeat into the row, every
+        // `reportInterval` whether or not the analysis reported, and learns of a cancel request there.
+        let cancelRequested = Flag()
+        let reporter = Task {
             while !Task.isCancelled {
-                try await Task.sleep(for: .milliseconds(250))
-                if cancelRequested.isSet || ((try? db.job(id: id))?.cancelRequested ?? false) { work.cancel(); return }
+                try await Task.sleep(for: .seconds(Self.reportInterval))
+                let (stage, fraction) = latest.value
+                if (try? await db.reportJobProgress(id: id, stage: stage, progress: fraction)) == true {
+                    cancelRequested.set()
+                    work.cancel()
+                    return
+                }
             }
         }
-        defer { watcher.cancel() }
+        defer { reporter.cancel() }
         do {
             let sessionId = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
-            try db.finishJob(id: id, state: .done, sessionId: sessionId)
+            try await db.finishJob(id: id, state: .done, sessionId: sessionId)
             stages.finish(.done)
             logger.info("job \(id) done: session \(sessionId)")
         } catch {
+            reporter.cancel()
             if Task.isCancelled {
                 // Shutdown: the job is not lost, the next start runs it again.
-                _ = try? db.requeueJobs(workerId: workerId)
-            } else if cancelRequested.isSet || (try? db.job(id: id))?.cancelRequested == true {
-                try? db.finishJob(id: id, state: .cancelled, error: cancelledSentence("analysis"))
+                _ = try? await db.requeueJobs(workerId: workerId)
+            } else if cancelRequested.isSet {
+                try? await db.finishJob(id: id, state: .cancelled, error: cancelledSentence("analysis"))
                 stages.finish(.cancelled)
             } else {
                 let (sentence, code) = Self.describe(error, fileName: job.fileName, mediaPath: job.mediaPath)
-                try? db.finishJob(id: id, state: .failed, error: sentence, errorCode: code)
+                try? await db.finishJob(id: id, state: .failed, error: sentence, errorCode: code)
                 stages.finish(.failed)
                 logger.info("job \(id) failed: \(sentence)")
             }
             // A failed or cancelled job leaves no orphan media (a re-queued one still needs it).
-            if !Task.isCancelled, (try? db.mediaInUse(path: job.mediaPath)) == false {
+            if !Task.isCancelled, (try? await db.mediaInUse(path: job.mediaPath)) == false {
                 try? FileManager.default.removeItem(atPath: job.mediaPath)
                 try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: job.mediaPath))
             }
@@ -189,19 +193,12 @@ public final class WakeUp: @unchecked Sendable {   // state guarded by `lock`
     }
 }
 
-/// Lets a call through at most once per `interval` seconds (and always when forced).
-final class Throttle: @unchecked Sendable {
+/// The stage and fraction an analysis reported last (from any thread).
+final class LatestProgress: @unchecked Sendable {   // state guarded by `lock`
     private let lock = NSLock()
-    private var last = Date.distantPast
-    private let interval: Double
-    init(interval: Double) { self.interval = interval }
-    func shouldFire(force: Bool = false) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard force || now.timeIntervalSince(last) >= interval else { return false }
-        last = now
-        return true
-    }
+    private var latest: (AnalysisStage, Double) = (.extractingAudio, 0)
+    func set(_ stage: AnalysisStage, _ fraction: Double) { lock.withLock { latest = (stage, fraction) } }
+    var value: (AnalysisStage, Double) { lock.withLock { latest } }
 }
 
 /// A flag set once from any thread.
@@ -215,9 +212,9 @@ final class Flag: @unchecked Sendable {
 extension JobRunner {
     /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range, stored through
     /// `SessionArchive` (the same document as `analyze --json`).
-    static func analysis(db: AppDatabase) -> @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64 {
+    static func analysis(db: any Store) -> @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64 {
         { job, report in
-            let stored = try db.dominantHand()
+            let stored = try await db.dominantHand()
             let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
             var options = AnalysisOptions()
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
@@ -240,7 +237,7 @@ extension JobRunner {
             }
             let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             try Task.checkCancellation()
-            return try SessionArchive.save(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand, in: db).id
+            return try await SessionArchive.save(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand, in: db).id
         }
     }
 
@@ -250,7 +247,7 @@ extension JobRunner {
     /// Makes the H.264 copy of a video browsers cannot play (HEVC `.mov` from iPhones, …) and records
     /// it on the job. The same upload analysed again reuses its copy.
     /// - Returns: Whether a copy was needed.
-    static func makePlaybackCopy(job: JobRecord, db: AppDatabase, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
+    static func makePlaybackCopy(job: JobRecord, db: any Store, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
         let source = job.mediaPath
         guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
         let destination = playbackCopyPath(forMedia: source)
@@ -260,7 +257,22 @@ extension JobRunner {
             }
             try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         }
-        if let id = job.id { try db.recordPlaybackCopy(jobId: id, path: destination) }
+        if let id = job.id { try await db.recordPlaybackCopy(jobId: id, path: destination) }
+        return true
+    }
+}
+
+/// Lets a call through at most once per `interval` seconds (and always when forced).
+final class Throttle: @unchecked Sendable {   // state guarded by `lock`
+    private let lock = NSLock()
+    private var last = Date.distantPast
+    private let interval: Double
+    init(interval: Double) { self.interval = interval }
+    func shouldFire(force: Bool = false) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard force || now.timeIntervalSince(last) >= interval else { return false }
+        last = now
         return true
     }
 }

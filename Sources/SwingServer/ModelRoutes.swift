@@ -9,7 +9,7 @@ import SwingVision
 /// owns the files, the store the preferences; this adapter joins them and checks what the browser sends.
 struct ModelRoutes: Sendable {
     let state: ServerState
-    var db: AppDatabase { state.db }
+    var db: any Store { state.db }
     var catalog: ModelCatalog { state.studio.catalog }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
@@ -17,16 +17,17 @@ struct ModelRoutes: Sendable {
             let query = request.uri.queryParameters
             let task = query["task"].map(String.init)
             let hidden = query["hidden"].map { $0 == "1" || $0 == "true" } ?? false
-            let records = try Dictionary(db.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+            let records = try await Dictionary(db.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
             let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
                                                    includeHidden: hidden)
-            let views = try ordered.filter { task == nil || $0.task == task }.map { model in
+            var views: [ModelView] = []
+            for model in ordered where task == nil || model.task == task {
                 var view = ModelView(model, record: records[model.id], sha256: state.studio.checksums.sha256(of: model))
                 // The card shows the latest few runs; a model never run has no query to make.
                 if (records[model.id]?.usageCount ?? 0) > 0 {
-                    view.runs = try db.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
+                    view.runs = try await db.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
                 }
-                return view
+                views.append(view)
             }
             return try JSONResponse.make(["models": views])
         }
@@ -35,10 +36,10 @@ struct ModelRoutes: Sendable {
             let query = request.uri.queryParameters
             let limit = try Self.limit(query["limit"].map(String.init))
             let modelId = query["model"].map { String($0).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-            let runs = try db.detectionSessions(modelId: modelId, limit: limit).map { RunView($0, model: $0.modelId) }
+            let runs = try await db.detectionSessions(modelId: modelId, limit: limit).map { RunView($0, model: $0.modelId) }
             return try JSONResponse.make(["runs": runs])
         }
-        api.get("models/:id") { _, context in try JSONResponse.make(try view(of: model(context), runs: true)) }
+        api.get("models/:id") { _, context in try await JSONResponse.make(try view(of: model(context), runs: true)) }
         api.post("models", use: add)
         api.get("models/jobs/:id") { _, context in
             let id = try APIRoutes.id(context, "id", what: "download")
@@ -73,13 +74,13 @@ struct ModelRoutes: Sendable {
             }
             if let defaults = change.defaults {
                 try defaults.validate()
-                try db.setDefaults(conf: defaults.conf, iou: defaults.iou, maxDetections: defaults.maxDet,
+                try await db.setDefaults(conf: defaults.conf, iou: defaults.iou, maxDetections: defaults.maxDet,
                                    lineWidth: defaults.lineWidth, interpreter: defaults.interpreter,
                                    interpreterConfigJSON: try defaults.interpreterOptionsJSON(), id: model.id)
             }
-            if let favorite = change.favorite { try db.setFavorite(favorite, id: model.id) }
-            if let hidden = change.hidden { try db.setHidden(hidden, id: model.id) }
-            return try JSONResponse.make(try view(of: model, runs: true))
+            if let favorite = change.favorite { try await db.setFavorite(favorite, id: model.id) }
+            if let hidden = change.hidden { try await db.setHidden(hidden, id: model.id) }
+            return try await JSONResponse.make(try view(of: model, runs: true))
         }
         api.delete("models/:id") { _, context in
             let model = try model(context)
@@ -87,7 +88,7 @@ struct ModelRoutes: Sendable {
                 throw APIError(.conflict, "The model \(model.id) ships with Swingmaster and cannot be removed; hide it instead.")
             }
             try catalog.remove(id: model.id)
-            try db.removeModelRecord(id: model.id)
+            try await db.removeModelRecord(id: model.id)
             await state.studio.loaded.forget(path: model.path)
             await state.studio.tennisModels.forget(path: model.path)
             return Response(status: .noContent)
@@ -117,9 +118,9 @@ struct ModelRoutes: Sendable {
         return model
     }
 
-    private func view(of model: CatalogModel, runs: Bool) throws -> ModelView {
-        var view = ModelView(model, record: try db.modelRecord(id: model.id), sha256: state.studio.checksums.sha256(of: model))
-        if runs { view.runs = try db.detectionSessions(modelId: model.id, limit: 20).map { RunView($0) } }
+    private func view(of model: CatalogModel, runs: Bool) async throws -> ModelView {
+        var view = ModelView(model, record: try await db.modelRecord(id: model.id), sha256: state.studio.checksums.sha256(of: model))
+        if runs { view.runs = try await db.detectionSessions(modelId: model.id, limit: 20).map { RunView($0) } }
         return view
     }
 
@@ -171,7 +172,7 @@ struct ModelRoutes: Sendable {
         } catch let error as CatalogError {
             throw APIError(.unprocessableContent, error.message, code: Int(error.statusCode))
         }
-        return try JSONResponse.make(try view(of: model, runs: false), status: .created)
+        return try await JSONResponse.make(try view(of: model, runs: false), status: .created)
     }
 }
 
@@ -194,7 +195,7 @@ extension ModelRoutes {
         let db = self.db, checksums = state.studio.checksums
         do {
             let job = try await state.studio.downloads.start(url, sha256: body.sha256, id: body.id, catalog: catalog, view: { model in
-                ModelView(model, record: try db.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
+                ModelView(model, record: try await db.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
             })
             return try JSONResponse.make(["job": job], status: .accepted)
         } catch ModelDownloads.Refusal.sameURL(let id) {
@@ -372,7 +373,7 @@ actor ModelDownloads {
     /// - Throws: ``Refusal`` when ``limit`` downloads are already running, or this URL is already downloading
     ///   (both would write the same partial file).
     func start(_ url: URL, sha256: String?, id: String?, catalog: ModelCatalog,
-               view: @escaping @Sendable (CatalogModel) throws -> ModelView) throws -> Job {
+               view: @escaping @Sendable (CatalogModel) async throws -> ModelView) throws -> Job {
         let running = jobs.values.filter { $0.state == .downloading }
         if let same = running.first(where: { $0.url == url.absoluteString }) { throw Refusal.sameURL(same.id) }
         guard running.count < Self.limit else { throw Refusal.busy }
@@ -387,7 +388,7 @@ actor ModelDownloads {
                 let model = try await catalog.download(url, sha256: sha256, id: id) { progress in
                     Task { await self.progress(jobId, progress) }
                 }
-                await self.finish(jobId, model: try view(model))
+                await self.finish(jobId, model: try await view(model))
             } catch let error as any UserFacingError {
                 await self.fail(jobId, error.description)
             } catch {

@@ -59,8 +59,8 @@ struct ServerMetrics: Sendable {
     }
 
     /// The text `GET /metrics` answers, with the jobs in the store counted by state now.
-    func prometheusText(db: AppDatabase) throws -> Response {
-        let counts = try db.jobCountsByState()
+    func prometheusText(db: any Store) async throws -> Response {
+        let counts = try await db.jobCountsByState()
         for state in JobState.allCases {
             Gauge(label: Name.jobs, dimensions: [("state", state.rawValue)], factory: factory).record(counts[state] ?? 0)
         }

@@ -4,11 +4,11 @@ import SwingCore
 
 /// Analysis jobs. Every statement is plain SQL that PostgreSQL runs too (a later store moves there), and
 /// a claim is one conditional UPDATE, so two workers can never take the same job.
-extension AppDatabase {
+extension AppDatabase: Store {
     /// Stores a new queued job.
     /// - Returns: The job with its id.
-    public func enqueueJob(_ job: JobRecord) throws -> JobRecord {
-        try write("queue the analysis") { db in
+    public func enqueueJob(_ job: JobRecord) async throws -> JobRecord {
+        try await write("queue the analysis") { db in
             var job = job
             try job.insert(db)
             return job
@@ -16,20 +16,20 @@ extension AppDatabase {
     }
 
     /// The job `id`, or `nil`.
-    public func job(id: Int64) throws -> JobRecord? {
-        try read("read job \(id)") { db in try JobRecord.fetchOne(db, key: id) }
+    public func job(id: Int64) async throws -> JobRecord? {
+        try await read("read job \(id)") { db in try JobRecord.fetchOne(db, key: id) }
     }
 
     /// Jobs newest first: every unfinished one, then finished ones up to `limit` in all.
-    public func recentJobs(limit: Int = 20) throws -> [JobRecord] {
-        try read("list the jobs") { db in
+    public func recentJobs(limit: Int) async throws -> [JobRecord] {
+        try await read("list the jobs") { db in
             try JobRecord.order(JobRecord.Columns.createdAt.desc, JobRecord.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 
     /// How many jobs the store holds in each state (states without jobs are absent).
-    public func jobCountsByState() throws -> [JobState: Int] {
-        try read("count the jobs") { db in
+    public func jobCountsByState() async throws -> [JobState: Int] {
+        try await read("count the jobs") { db in
             let rows = try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM job GROUP BY state")
             var counts: [JobState: Int] = [:]
             for row in rows {
@@ -40,8 +40,8 @@ extension AppDatabase {
     }
 
     /// Takes the oldest queued job for `workerId` (state `running`), or returns `nil` when none is queued.
-    public func claimNextJob(workerId: String, now: Date = Date()) throws -> JobRecord? {
-        try write("claim a job") { db in
+    public func claimNextJob(workerId: String, now: Date) async throws -> JobRecord? {
+        try await write("claim a job") { db in
             while let candidate = try JobRecord.filter(JobRecord.Columns.state == JobState.queued)
                 .order(JobRecord.Columns.createdAt, JobRecord.Columns.id).fetchOne(db), let id = candidate.id {
                 try db.execute(sql: """
@@ -57,8 +57,8 @@ extension AppDatabase {
     /// Records progress (and the worker's heartbeat) of a running job.
     /// - Returns: Whether cancellation was requested (the worker should stop).
     @discardableResult
-    public func reportJobProgress(id: Int64, stage: AnalysisStage, progress: Double, now: Date = Date()) throws -> Bool {
-        try write("record the job's progress") { db in
+    public func reportJobProgress(id: Int64, stage: AnalysisStage, progress: Double, now: Date) async throws -> Bool {
+        try await write("record the job's progress") { db in
             try db.execute(sql: "UPDATE job SET stage = ?, progress = ?, heartbeatAt = ? WHERE id = ? AND state = 'running'",
                            arguments: [stage, min(max(progress, 0), 1), now, id])
             return try Bool.fetchOne(db, sql: "SELECT cancelRequested FROM job WHERE id = ?", arguments: [id]) ?? true
@@ -66,28 +66,27 @@ extension AppDatabase {
     }
 
     /// Records the browser-playable copy a running job made of its media.
-    public func recordPlaybackCopy(jobId: Int64, path: String) throws {
-        try write("record the playback copy") { db in
+    public func recordPlaybackCopy(jobId: Int64, path: String) async throws {
+        try await write("record the playback copy") { db in
             try db.execute(sql: "UPDATE job SET playbackPath = ? WHERE id = ?", arguments: [path, jobId])
         }
     }
 
     /// Ends a running job: `done` with its session, `failed` with a sentence, or `cancelled`.
-    public func finishJob(id: Int64, state: JobState, sessionId: Int64? = nil, error: String? = nil, errorCode: Int? = nil,
-                          playbackPath: String? = nil, now: Date = Date()) throws {
-        try write("finish the job") { db in
+    public func finishJob(id: Int64, state: JobState, sessionId: Int64?, error: String?, errorCode: Int?, now: Date) async throws {
+        try await write("finish the job") { db in
             try db.execute(sql: """
-                UPDATE job SET state = ?, sessionId = ?, error = ?, errorCode = ?, playbackPath = COALESCE(?, playbackPath),
+                UPDATE job SET state = ?, sessionId = ?, error = ?, errorCode = ?,
                     finishedAt = ?, progress = CASE WHEN ? = 'done' THEN 1 ELSE progress END
                 WHERE id = ?
-                """, arguments: [state, sessionId, error, errorCode, playbackPath, now, state, id])
+                """, arguments: [state, sessionId, error, errorCode, now, state, id])
         }
     }
 
     /// Cancels a job: a queued one at once, a running one by asking its worker (which then marks it).
     /// - Returns: The job after the request, `nil` if there is none.
-    public func cancelJob(id: Int64, now: Date = Date()) throws -> JobRecord? {
-        try write("cancel the job") { db in
+    public func cancelJob(id: Int64, now: Date) async throws -> JobRecord? {
+        try await write("cancel the job") { db in
             try db.execute(sql: "UPDATE job SET state = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'queued'", arguments: [now, id])
             try db.execute(sql: "UPDATE job SET cancelRequested = 1 WHERE id = ? AND state = 'running'", arguments: [id])
             return try JobRecord.fetchOne(db, key: id)
@@ -98,8 +97,8 @@ extension AppDatabase {
     /// one, those whose heartbeat is older than `staleBefore` (their worker died).
     /// - Returns: How many jobs were re-queued.
     @discardableResult
-    public func requeueJobs(workerId: String? = nil, staleBefore: Date? = nil) throws -> Int {
-        try write("re-queue interrupted jobs") { db in
+    public func requeueJobs(workerId: String?, staleBefore: Date?) async throws -> Int {
+        try await write("re-queue interrupted jobs") { db in
             let reset = "UPDATE job SET state = 'queued', workerId = NULL, stage = NULL, progress = 0, cancelRequested = 0 WHERE state = 'running'"
             if let workerId {
                 try db.execute(sql: reset + " AND workerId = ?", arguments: [workerId])
@@ -111,8 +110,8 @@ extension AppDatabase {
     }
 
     /// Whether any session or unfinished job still uses the stored media file `path`.
-    public func mediaInUse(path: String) throws -> Bool {
-        try read("check the media") { db in
+    public func mediaInUse(path: String) async throws -> Bool {
+        try await read("check the media") { db in
             let sessions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE filePath = ?", arguments: [path]) ?? 0
             let jobs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM job WHERE mediaPath = ? AND state IN ('queued', 'running')",
                                         arguments: [path]) ?? 0
@@ -121,8 +120,8 @@ extension AppDatabase {
     }
 
     /// The playback copy recorded for the media `path` by any job, if one was made.
-    public func playbackPath(forMedia path: String) throws -> String? {
-        try read("find the playback copy") { db in
+    public func playbackPath(forMedia path: String) async throws -> String? {
+        try await read("find the playback copy") { db in
             try String.fetchOne(db, sql: "SELECT playbackPath FROM job WHERE mediaPath = ? AND playbackPath IS NOT NULL ORDER BY id DESC LIMIT 1",
                                 arguments: [path])
         }

@@ -7,16 +7,16 @@ import SwingCore
 extension AppDatabase {
     /// The stored dominant hand, or `nil` if the player was never asked.
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func dominantHand() throws -> Hand? {
-        try read("read the player profile") { db in
+    public func dominantHand() async throws -> Hand? {
+        try await read("read the player profile") { db in
             try PlayerRecord.order(Column("id")).fetchOne(db)?.dominantHand
         }
     }
 
     /// Stores the dominant hand (creating the profile on first call).
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func setDominantHand(_ hand: Hand, at date: Date = Date()) throws {
-        try write("save the player profile") { db in
+    public func setDominantHand(_ hand: Hand, at date: Date) async throws {
+        try await write("save the player profile") { db in
             if var player = try PlayerRecord.order(Column("id")).fetchOne(db) {
                 player.dominantHand = hand
                 try player.update(db)
@@ -27,36 +27,32 @@ extension AppDatabase {
         }
     }
 
-    /// Saves a session and all its shots in **one transaction**: if any insert fails nothing is stored.
-    /// - Parameters:
-    ///   - session: The session row (its `id` is ignored; the new row's id is returned).
-    ///   - shots: Its shots (their `sessionId` is set here).
-    ///   - document: Makes the session document's text once the new id is known (it names the id), inside
-    ///     the same transaction; when it throws, nothing is stored. `nil` stores no document.
+    /// Saves a session with its shots, track and document in **one transaction**: if any insert fails (or
+    /// the document builder throws), nothing is stored.
     /// - Returns: The new session id.
-    /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what `document` throws.
-    ///   - track: What the session was measured on (its `sessionId` is set here), so it can be edited; `nil`
-    ///     stores none.
-    @discardableResult
-    public func saveSession(_ session: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
-                            document: (@Sendable (Int64) throws -> String)? = nil) throws -> Int64 {
-        try write("save the session") { db in
-            var row = session
-            row.id = nil
-            row.revision = 0
-            try row.insert(db)
-            guard let sessionId = row.id else { throw StoreError.databaseError("The session was not given an id.") }
-            try insert(shots, sessionId: sessionId, db: db)
-            if var track {
-                track.sessionId = sessionId
-                try track.insert(db)
-            }
-            if let document {
-                row.documentJSON = try document(sessionId)
-                try row.update(db, columns: ["documentJSON"])
-            }
-            return sessionId
+    /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what the
+    ///   document builder throws.
+    public func saveSession(_ new: NewSession) async throws -> Int64 {
+        try await write("save the session") { db in try Self.insert(new, db: db) }
+    }
+
+    /// Inserts `new` inside an open transaction and returns its id.
+    static func insert(_ new: NewSession, db: Database) throws -> Int64 {
+        var row = new.record
+        row.id = nil
+        row.revision = 0
+        try row.insert(db)
+        guard let sessionId = row.id else { throw StoreError.databaseError("The session was not given an id.") }
+        try insert(new.shots, sessionId: sessionId, db: db)
+        if var track = new.track {
+            track.sessionId = sessionId
+            try track.insert(db)
         }
+        if let document = new.document {
+            row.documentJSON = try document(sessionId)
+            try row.update(db, columns: ["documentJSON"])
+        }
+        return sessionId
     }
 
     /// Stores a new version of session `id` after an edit, in **one transaction**: its statistics, its
@@ -65,8 +61,8 @@ extension AppDatabase {
     /// - Throws: ``StoreError/notFound(_:)`` when the session is gone, ``StoreError/conflict(_:)`` when it
     ///   changed since `revision` was read, ``StoreError/databaseError(_:)``.
     public func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord],
-                               track: SessionTrackRecord, document: @escaping @Sendable () throws -> String) throws {
-        try write("store the edited session \(id)") { db in
+                               track: SessionTrackRecord, document: @escaping @Sendable () throws -> String) async throws {
+        try await write("store the edited session \(id)") { db in
             guard var row = try SessionRecord.fetchOne(db, key: id) else {
                 throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
             }
@@ -74,7 +70,7 @@ extension AppDatabase {
                 throw StoreError.conflict("Session \(id) changed while this edit was being made; reload it and edit again.")
             }
             try ShotRecord.filter(ShotRecord.Columns.sessionId == id).deleteAll(db)
-            try insert(shots, sessionId: id, db: db)
+            try Self.insert(shots, sessionId: id, db: db)
             var t = track
             t.sessionId = id
             try t.save(db)
@@ -87,11 +83,11 @@ extension AppDatabase {
 
     /// What session `id` was measured on, `nil` when it was stored before tracks were kept (or is gone).
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func sessionTrack(id: Int64) throws -> SessionTrackRecord? {
-        try read("read the pose track of session \(id)") { db in try SessionTrackRecord.fetchOne(db, key: id) }
+    public func sessionTrack(id: Int64) async throws -> SessionTrackRecord? {
+        try await read("read the pose track of session \(id)") { db in try SessionTrackRecord.fetchOne(db, key: id) }
     }
 
-    private func insert(_ shots: [ShotRecord], sessionId: Int64, db: Database) throws {
+    private static func insert(_ shots: [ShotRecord], sessionId: Int64, db: Database) throws {
         for shot in shots {
             var record = shot
             record.id = nil
@@ -101,15 +97,15 @@ extension AppDatabase {
     }
 
     /// Every session, newest first (ties by id, newest first).
-    public func sessions() throws -> [SessionRecord] {
-        try read("list the sessions") { db in
+    public func sessions() async throws -> [SessionRecord] {
+        try await read("list the sessions") { db in
             try SessionRecord.order(SessionRecord.Columns.createdAt.desc, SessionRecord.Columns.id.desc).fetchAll(db)
         }
     }
 
     /// A session with its shots, or `nil` if there is no session `id`.
-    public func session(id: Int64) throws -> SessionDetail? {
-        try read("read session \(id)") { db in
+    public func session(id: Int64) async throws -> SessionDetail? {
+        try await read("read session \(id)") { db in
             guard let session = try SessionRecord.fetchOne(db, key: id) else { return nil }
             let shots = try ShotRecord
                 .filter(ShotRecord.Columns.sessionId == id)
@@ -120,13 +116,13 @@ extension AppDatabase {
     }
 
     /// The session row alone (no shots), or `nil` if there is no session `id`.
-    public func sessionRecord(id: Int64) throws -> SessionRecord? {
-        try read("read session \(id)") { db in try SessionRecord.fetchOne(db, key: id) }
+    public func sessionRecord(id: Int64) async throws -> SessionRecord? {
+        try await read("read session \(id)") { db in try SessionRecord.fetchOne(db, key: id) }
     }
 
     /// Shot `index` (1-based) of session `sessionId`, or `nil` if there is no such shot.
-    public func shot(sessionId: Int64, index: Int) throws -> ShotRecord? {
-        try read("read shot \(index) of session \(sessionId)") { db in
+    public func shot(sessionId: Int64, index: Int) async throws -> ShotRecord? {
+        try await read("read shot \(index) of session \(sessionId)") { db in
             try ShotRecord
                 .filter(ShotRecord.Columns.sessionId == sessionId && ShotRecord.Columns.index == index)
                 .fetchOne(db)
@@ -135,8 +131,8 @@ extension AppDatabase {
 
     /// Deletes a session and (by cascade) its shots.
     /// - Throws: ``StoreError/notFound(_:)`` if there is no session `id`.
-    public func deleteSession(id: Int64) throws {
-        try write("delete session \(id)") { db in
+    public func deleteSession(id: Int64) async throws {
+        try await write("delete session \(id)") { db in
             guard try SessionRecord.deleteOne(db, key: id) else {
                 throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
             }

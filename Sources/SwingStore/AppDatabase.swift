@@ -31,14 +31,20 @@ public struct AppDatabase: Sendable {
     /// - Parameter home: The Swingmaster home directory; `nil` means `SwingmasterHome.url()`.
     /// - Throws: ``StoreError/databaseError(_:)`` if the directory or file cannot be created or opened.
     public static func open(home: URL? = nil) throws -> AppDatabase {
-        let dir = home ?? SwingmasterHome.url()
-        let path = dir.appendingPathComponent(fileName).path
+        try open(file: (home ?? SwingmasterHome.url()).appendingPathComponent(fileName))
+    }
+
+    /// Opens (creating if needed, with its folder) the on-disk database `file` in WAL mode.
+    /// - Throws: ``StoreError/databaseError(_:)`` if the folder or file cannot be created or opened.
+    public static func open(file: URL) throws -> AppDatabase {
+        let dir = file.deletingLastPathComponent()
+        let path = file.path
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             // Processes started together on a new home would all see an empty schema and race to create
             // it ("duplicate column", "table already exists"). One exclusive lock around opening and
             // migrating makes the first create the schema and the others find it done.
-            return try withFileLock(dir.appendingPathComponent(fileName + ".lock").path) {
+            return try withFileLock(path + ".lock") {
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 return try AppDatabase(pool)
             }
@@ -69,9 +75,9 @@ public struct AppDatabase: Sendable {
     }
 
     /// Runs a write transaction, mapping GRDB errors to ``StoreError``.
-    func write<T: Sendable>(_ what: String, _ body: @Sendable (Database) throws -> T) throws -> T {
+    func write<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try dbWriter.write(body)
+            return try await dbWriter.write(body)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -80,9 +86,9 @@ public struct AppDatabase: Sendable {
     }
 
     /// Runs a read, mapping GRDB errors to ``StoreError``.
-    func read<T: Sendable>(_ what: String, _ body: @Sendable (Database) throws -> T) throws -> T {
+    func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try dbWriter.read(body)
+            return try await dbWriter.read(body)
         } catch let error as StoreError {
             throw error
         } catch {

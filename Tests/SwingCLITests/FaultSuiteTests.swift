@@ -66,9 +66,9 @@ import Testing
     }
 
     /// Sessions in the store of `home` (0 when there is no database).
-    static func storedSessions(_ home: URL) throws -> Int {
+    static func storedSessions(_ home: URL) async throws -> Int {
         guard FileManager.default.fileExists(atPath: home.appendingPathComponent(AppDatabase.fileName).path) else { return 0 }
-        return try AppDatabase.open(home: home).sessions().count
+        return try await AppDatabase.open(home: home).sessions().count
     }
 
     /// SHA-256 of every file below `dir`, by relative path.

@@ -25,10 +25,10 @@ import Testing
             }
             try FileManager.default.createSymbolicLink(atPath: path("alias.mp4"), withDestinationPath: path("video.mp4"))
         }
-        func sessions() throws -> Int {
+        func sessions() async throws -> Int {
             let home = dir.appendingPathComponent("home")
             guard FileManager.default.fileExists(atPath: home.appendingPathComponent(AppDatabase.fileName).path) else { return 0 }
-            return try AppDatabase.open(home: home).sessions().count
+            return try await AppDatabase.open(home: home).sessions().count
         }
         /// Files in the folder that the test did not create (outputs, temporaries).
         func strays(besides expected: Set<String> = []) throws -> [String] {
@@ -55,11 +55,11 @@ import Testing
         #expect(out.stderr.contains("is the input"), "\(out.stderr)")
         let after = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
         #expect(before == after, "an input changed")
-        #expect(try ws.sessions() == 0)
+        #expect(try await ws.sessions() == 0)
         #expect(try ws.strays().isEmpty)
     }
 
-    @Test func anOutputInAMissingFolderFailsBeforeTheAnalysis() throws {
+    @Test func anOutputInAMissingFolderFailsBeforeTheAnalysis() async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         for flag in ["--json", "--csv", "--save-video"] {
@@ -70,11 +70,11 @@ import Testing
             #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
             // The analysis takes seconds; failing first takes a fraction of one.
             #expect(Date().timeIntervalSince(started) < 1.5, "\(flag) failed only after the work")
-            #expect(try ws.sessions() == 0)
+            #expect(try await ws.sessions() == 0)
         }
     }
 
-    @Test func aFailedAnalysisStoresNothingAndLeavesNoFile() throws {
+    @Test func aFailedAnalysisStoresNothingAndLeavesNoFile() async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         // The sound is there but the threshold hears nothing: the run fails after decoding started.
@@ -82,11 +82,11 @@ import Testing
                                              "--json", ws.path("s.json"), "--csv", ws.path("s.csv"), "--save-video", ws.path("s.mp4")],
                                             environment: ws.env)
         #expect(out.status == StatusCode.noContacts, "\(out.stderr)")
-        #expect(try ws.sessions() == 0)
+        #expect(try await ws.sessions() == 0)
         let strays = try ws.strays()
         #expect(strays.isEmpty, "left behind: \(strays)")
         // The hand given on a failed run is not remembered either.
-        #expect(try AppDatabase.open(home: ws.dir.appendingPathComponent("home")).dominantHand() == nil)
+        #expect(try await AppDatabase.open(home: ws.dir.appendingPathComponent("home")).dominantHand() == nil)
     }
 
     @Test(arguments: [["contacts", sample], ["sessions", "list"], ["models", "list"], ["analyze", sample, "--no-store", "--hand", "right"]])
@@ -100,7 +100,7 @@ import Testing
         #expect(run.stderr.contains("Cannot write to standard output"))
     }
 
-    @Test func eightFirstRunsAtOnceOnANewHomeStoreEightSessions() throws {
+    @Test func eightFirstRunsAtOnceOnANewHomeStoreEightSessions() async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         let runs = (0..<8).map { _ in Process() }
@@ -114,6 +114,6 @@ import Testing
         for p in runs { try p.run() }
         for p in runs { p.waitUntilExit() }
         #expect(runs.map(\.terminationStatus) == Array(repeating: 0, count: 8))
-        #expect(try ws.sessions() == 8)
+        #expect(try await ws.sessions() == 8)
     }
 }

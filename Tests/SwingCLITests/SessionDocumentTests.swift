@@ -12,7 +12,7 @@ import SwingStore
 @Suite(.serialized) struct SessionDocumentTests {
     static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
 
-    @Test func analyzeAndExportPrintTheSameBytesAndTheShotViewMatchesTheMetrics() throws {
+    @Test func analyzeAndExportPrintTheSameBytesAndTheShotViewMatchesTheMetrics() async throws {
         let home = try TestFiles.temporaryDirectory("document-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
@@ -31,7 +31,7 @@ import SwingStore
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(exported.data == analyzed + Data("\n".utf8), "export --json differs from analyze --json")
         let db = try AppDatabase.open(home: home)
-        #expect(try SessionArchive.documentJSON(id: id, in: db) == analyzed)
+        #expect(try await SessionArchive.documentJSON(id: id, in: db) == analyzed)
         // Decoding and encoding again changes nothing (what a reader of the API gets is what was stored).
         #expect(try document.jsonData() == analyzed)
 
@@ -49,7 +49,7 @@ import SwingStore
         #expect(document.session.width == 1280 && document.session.height == 720)
         let wrist = SkeletonJoints.wristPosition(of: .right)
         for shot in document.session.shots where shot.status == .ok {
-            let view = try #require(try SessionArchive.shotView(id: id, number: shot.index, in: db))
+            let view = try #require(try await SessionArchive.shotView(id: id, number: shot.index, in: db))
             #expect(view.shot == shot && view.shotCount == document.session.shots.count)
             #expect(view.frames.count > 5, "shot \(shot.index) has \(view.frames.count) frames")
             for frame in view.frames {
@@ -89,7 +89,7 @@ import SwingStore
         }
         #expect(abs(Double(frames) - document.session.duration * document.session.fps) <= 2, "\(frames) frames")
         #expect(outlined == contacts, "outlined \(outlined.sorted()) vs contacts \(contacts.sorted())")
-        #expect(try SessionArchive.shotView(id: id, number: document.session.shots.count + 1, in: db) == nil)
-        #expect(try SessionArchive.shotView(id: id + 1, number: 1, in: db) == nil)
+        #expect(try await SessionArchive.shotView(id: id, number: document.session.shots.count + 1, in: db) == nil)
+        #expect(try await SessionArchive.shotView(id: id + 1, number: 1, in: db) == nil)
     }
 }

@@ -14,7 +14,7 @@ import SwingStore
         func run(_ args: [String]) throws -> SwingmasterBinary.Output { try SwingmasterBinary.run(["sessions"] + args, environment: env) }
     }
 
-    func makeHome() throws -> (Home, [Int64]) {
+    func makeHome() async throws -> (Home, [Int64]) {
         let url = try TestFiles.temporaryDirectory("sessions-home")
         let db = try AppDatabase.open(home: url)
         var ids: [Int64] = []
@@ -29,13 +29,13 @@ import SwingStore
                                 arc: SwingArc(body: [ArcPoint(forwardCm: 40, lateralCm: 57, heightCm: 95, time: 3.4)], image: nil))),
                 ShotRecord(Shot(index: 2, time: 7.5, contactTime: 7.5, confidence: 0.5)),
             ]
-            ids.append(try db.saveSession(session, shots: shots))
+            ids.append(try await db.saveSession(session, shots: shots))
         }
         return (Home(url: url), ids)
     }
 
-    @Test func listShowsNewestFirst() throws {
-        let (home, ids) = try makeHome()
+    @Test func listShowsNewestFirst() async throws {
+        let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let out = try home.run(["list"])
         #expect(out.status == 0, "\(out.stderr)")
@@ -49,23 +49,23 @@ import SwingStore
         #expect(out.stdout.contains("71.2") || out.stdout.contains("71.3"))
     }
 
-    @Test func emptyDatabaseSaysSo() throws {
+    @Test func emptyDatabaseSaysSo() async throws {
         let url = try TestFiles.temporaryDirectory("sessions-empty")
         defer { try? FileManager.default.removeItem(at: url) }
         let out = try Home(url: url).run(["list"])
         #expect(out.status == 0 && out.stdout.contains("No sessions"))
     }
 
-    @Test func showPrintsTheShotTable() throws {
-        let (home, ids) = try makeHome()
+    @Test func showPrintsTheShotTable() async throws {
+        let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let out = try home.run(["show", "\(ids[0])"])
         #expect(out.status == 0)
         #expect(out.stdout.contains("monday.mp4") && out.stdout.contains("41.2") && out.stdout.contains("no person"))
     }
 
-    @Test func exportJSONHasTheAnalyzeShape() throws {
-        let (home, ids) = try makeHome()
+    @Test func exportJSONHasTheAnalyzeShape() async throws {
+        let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let out = try home.run(["export", "\(ids[1])", "--json"])
         #expect(out.status == 0, "\(out.stderr)")
@@ -80,8 +80,8 @@ import SwingStore
         #expect(shots[1]["contact"] == nil && shots[1]["status"] as? String == "noPerson")
     }
 
-    @Test func exportCSVHasOneRowPerShot() throws {
-        let (home, ids) = try makeHome()
+    @Test func exportCSVHasOneRowPerShot() async throws {
+        let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let out = try home.run(["export", "\(ids[0])", "--csv"])
         let lines = out.stdout.split(separator: "\n")
@@ -93,8 +93,8 @@ import SwingStore
         #expect(neither.status != 0)
     }
 
-    @Test func deleteRemovesTheSessionAndUnknownIdsAreNotFound() throws {
-        let (home, ids) = try makeHome()
+    @Test func deleteRemovesTheSessionAndUnknownIdsAreNotFound() async throws {
+        let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
         let deleted = try home.run(["delete", "\(ids[0])"])
         #expect(deleted.status == 0)

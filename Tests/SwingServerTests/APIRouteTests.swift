@@ -40,7 +40,7 @@ import Testing
             // GET /api/sessions/{id} is byte for byte the stored document (what `sessions export --json` prints).
             let doc = try await client.execute(uri: "/api/sessions/\(sessionId)", method: .get, headers: [:], body: nil)
             #expect(doc.status == .ok)
-            let stored = try #require(try SessionArchive.documentJSON(id: Int64(sessionId), in: db))
+            let stored = try #require(try await SessionArchive.documentJSON(id: Int64(sessionId), in: db))
             #expect(Data(buffer: doc.body) == stored)
 
             // A shot with its posed frames: 2D joints in image pixels and 3D joints in centimetres.
@@ -118,7 +118,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestServer.demoVideo, to: own)
         let db = try server.database()
-        let id = try db.saveSession(SessionRecord(filePath: own.path, fileSHA256: try SHA256.hex(ofFile: own.path),
+        let id = try await db.saveSession(SessionRecord(filePath: own.path, fileSHA256: try SHA256.hex(ofFile: own.path),
                                                   durationSeconds: 6, fps: 30, hand: .right,
                                                   stats: SessionStats(shotCount: 0)), shots: [])
         try await server.run { client in
@@ -262,18 +262,18 @@ import Testing
         }   // the application shuts down gracefully here
         let id = try #require(job.id)
         let db = try server.database()
-        let requeued = try #require(try db.job(id: Int64(id)))
+        let requeued = try #require(try await db.job(id: Int64(id)))
         #expect(requeued.state == .queued, "after the stop the job is \(requeued.state)")
-        #expect(try db.sessions().isEmpty)
+        #expect(try await db.sessions().isEmpty)
 
         try await server.run(analyze: { job, _ in
-            try db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
+            try await db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
                                              hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
         }) { client in
             let final = try await client.waitForJob(id, timeout: 30)
             #expect(final["state"] as? String == "done", "\(final)")
             #expect(final["sessionId"] as? Int != nil)
-            #expect(try db.sessions().count == 1)
+            #expect(try await db.sessions().count == 1)
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// check is on the damaged page, not the whole file.
 struct DamagedDatabaseTests {
     @Test(arguments: [0.4, 0.7, 0.99])
-    func damagedPagesAreReportedAndLeftAlone(at fraction: Double) throws {
+    func damagedPagesAreReportedAndLeftAlone(at fraction: Double) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         do {
@@ -17,10 +17,10 @@ struct DamagedDatabaseTests {
             for i in 0..<40 {
                 var s = SessionStoreTests.newSession("s\(i).mp4", at: Double(i))
                 s.fileName = String(repeating: "x", count: 2000)
-                try db.saveSession(s, shots: (1...5).map(SessionStoreTests.shot))
+                try await db.saveSession(s, shots: (1...5).map(SessionStoreTests.shot))
             }
             // Everything into the main file, the WAL emptied: the damage below is all there is.
-            try db.dbWriter.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try await db.dbWriter.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         let file = home.appendingPathComponent(AppDatabase.fileName)
         var bytes = try Data(contentsOf: file)
@@ -32,10 +32,10 @@ struct DamagedDatabaseTests {
         try bytes.write(to: file)
         let damage = bytes[(page * pageSize)..<((page + 1) * pageSize)]
 
-        #expect {
+        await #expect {
             let db = try AppDatabase.open(home: home)
-            for s in try db.sessions() { _ = try db.session(id: s.id ?? 0) }
-            _ = try db.reader.read { try Int.fetchOne($0, sql: "SELECT sum(length(fileName)) FROM session") }
+            for s in try await db.sessions() { _ = try await db.session(id: s.id ?? 0) }
+            _ = try await db.reader.read { try Int.fetchOne($0, sql: "SELECT sum(length(fileName)) FROM session") }
         } throws: { error in
             let sentence = (error as? StoreError)?.description ?? "\(error)"
             return sentence.contains("damaged") && sentence.contains("left as it is")

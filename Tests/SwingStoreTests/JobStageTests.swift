@@ -10,32 +10,32 @@ import Testing
         JobRecord(mediaSHA256: "ab", mediaPath: "/media/\(name)", fileName: name, hand: nil, start: nil, duration: nil)
     }
 
-    @Test func progressRecordsTheTypedStageAndARequeueClearsIt() throws {
+    @Test func progressRecordsTheTypedStageAndARequeueClearsIt() async throws {
         let db = try AppDatabase.empty()
-        let queued = try db.enqueueJob(Self.job("a.mp4"))
+        let queued = try await db.enqueueJob(Self.job("a.mp4"))
         let id = try #require(queued.id)
         #expect(queued.stage == nil)
-        _ = try #require(try db.claimNextJob(workerId: "w"))
+        _ = try #require(try await db.claimNextJob(workerId: "w"))
         // Every stage of today's type can be stored (a new one needs a migration that widens the check).
         for stage in AnalysisStage.allCases {
-            try db.reportJobProgress(id: id, stage: stage, progress: 0.1)
-            #expect(try db.job(id: id)?.stage == stage)
+            try await db.reportJobProgress(id: id, stage: stage, progress: 0.1)
+            #expect(try await db.job(id: id)?.stage == stage)
         }
-        try db.reportJobProgress(id: id, stage: .runningPose, progress: 0.5)
-        #expect(try db.job(id: id)?.stage == .runningPose)
-        #expect(try db.requeueJobs(workerId: "w") == 1)
-        #expect(try db.job(id: id)?.stage == nil)
+        try await db.reportJobProgress(id: id, stage: .runningPose, progress: 0.5)
+        #expect(try await db.job(id: id)?.stage == .runningPose)
+        #expect(try await db.requeueJobs(workerId: "w") == 1)
+        #expect(try await db.job(id: id)?.stage == nil)
         // The schema refuses a stage the type cannot hold.
-        #expect(throws: (any Error).self) {
-            try db.dbWriter.write { try $0.execute(sql: "UPDATE job SET stage = 'dreaming' WHERE id = ?", arguments: [id]) }
+        await #expect(throws: (any Error).self) {
+            try await db.dbWriter.write { try $0.execute(sql: "UPDATE job SET stage = 'dreaming' WHERE id = ?", arguments: [id]) }
         }
     }
 
     /// Jobs stored with the numbered stages (1…4 and a name) read back as the stages they named.
-    @Test func numberedStagesOfAnOlderDatabaseBecomeTypedStages() throws {
+    @Test func numberedStagesOfAnOlderDatabaseBecomeTypedStages() async throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v9-shot-json")
-        try queue.write { db in
+        try await queue.write { db in
             for (n, stage) in [0, 1, 2, 3, 4].enumerated() {
                 try db.execute(sql: """
                     INSERT INTO job (state, stage, stageName, progress, mediaSHA256, mediaPath, fileName, createdAt)
@@ -44,7 +44,7 @@ import Testing
             }
         }
         let db = try AppDatabase(queue)
-        let stages = try db.recentJobs().sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.stage)
+        let stages = try await db.recentJobs().sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(\.stage)
         #expect(stages == [nil, .extractingAudio, .detectingContacts, .runningPose, .computingStatistics])
     }
 }

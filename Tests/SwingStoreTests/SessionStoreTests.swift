@@ -19,21 +19,21 @@ import SwingCore
                    frames: [ShotFrame(time: 2.4, videoFrame: 144, image: nil, body: [[40, 57, 95]])])
     }
 
-    @Test func dominantHandIsAskedOnceThenRemembered() throws {
+    @Test func dominantHandIsAskedOnceThenRemembered() async throws {
         let db = try AppDatabase.empty()
-        #expect(try db.dominantHand() == nil)
-        try db.setDominantHand(.left)
-        #expect(try db.dominantHand() == .left)
-        try db.setDominantHand(.right)
-        #expect(try db.dominantHand() == .right)
+        #expect(try await db.dominantHand() == nil)
+        try await db.setDominantHand(.left)
+        #expect(try await db.dominantHand() == .left)
+        try await db.setDominantHand(.right)
+        #expect(try await db.dominantHand() == .right)
     }
 
-    @Test func sessionRoundTripsWithShotsInOrder() throws {
+    @Test func sessionRoundTripsWithShotsInOrder() async throws {
         let db = try AppDatabase.empty()
         let noPerson = ShotRecord(Shot(index: 3, time: 9, contactTime: 9, confidence: 0.5))
-        let id = try db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
+        let id = try await db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
                                     shots: [Self.shot(2), Self.shot(1), noPerson])
-        let detail = try #require(try db.session(id: id))
+        let detail = try #require(try await db.session(id: id))
         #expect(detail.session.fileName == "a.mp4")
         #expect(detail.session.stats.consistency == 63.5 && detail.session.hand == .right)
         #expect(detail.shots.map(\.shot.index) == [1, 2, 3])
@@ -41,48 +41,47 @@ import SwingCore
         #expect(detail.shots[2].shot.contact == nil && detail.shots[2].shot.status == .noPerson && detail.shots[2].frames == nil)
     }
 
-    @Test func aFailingShotInsertLeavesNoSession() throws {
+    @Test func aFailingShotInsertLeavesNoSession() async throws {
         let db = try AppDatabase.empty()
         // Two shots with the same index violate the (sessionId, index) unique key on the second insert.
-        #expect(throws: StoreError.self) {
-            try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(1)])
+        await #expect(throws: StoreError.self) { try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(1)])
         }
-        #expect(try db.sessions().isEmpty)
-        let count = try db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
+        #expect(try await db.sessions().isEmpty)
+        let count = try await db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
         #expect(count == 0)
     }
 
-    @Test func sessionsAreListedNewestFirst() throws {
+    @Test func sessionsAreListedNewestFirst() async throws {
         let db = try AppDatabase.empty()
-        try db.saveSession(Self.newSession("old.mp4", at: 1_000), shots: [])
-        try db.saveSession(Self.newSession("new.mp4", at: 3_000), shots: [])
-        try db.saveSession(Self.newSession("mid.mp4", at: 2_000), shots: [])
-        #expect(try db.sessions().map(\.fileName) == ["new.mp4", "mid.mp4", "old.mp4"])
+        try await db.saveSession(Self.newSession("old.mp4", at: 1_000), shots: [])
+        try await db.saveSession(Self.newSession("new.mp4", at: 3_000), shots: [])
+        try await db.saveSession(Self.newSession("mid.mp4", at: 2_000), shots: [])
+        #expect(try await db.sessions().map(\.fileName) == ["new.mp4", "mid.mp4", "old.mp4"])
     }
 
-    @Test func deleteCascadesToShotsAndMissingIdIsNotFound() throws {
+    @Test func deleteCascadesToShotsAndMissingIdIsNotFound() async throws {
         let db = try AppDatabase.empty()
-        let id = try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(2)])
-        try db.deleteSession(id: id)
-        #expect(try db.session(id: id) == nil)
-        let count = try db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
+        let id = try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(2)])
+        try await db.deleteSession(id: id)
+        #expect(try await db.session(id: id) == nil)
+        let count = try await db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
         #expect(count == 0)
-        let error = #expect(throws: StoreError.self) { try db.deleteSession(id: id) }
+        let error = await #expect(throws: StoreError.self) { try await db.deleteSession(id: id) }
         #expect(error?.statusCode == StatusCode.notFound)
     }
 
-    @Test func onDiskDatabaseUsesHomeDirectoryAndPersists() throws {
+    @Test func onDiskDatabaseUsesHomeDirectoryAndPersists() async throws {
         let home = FileManager.default.temporaryDirectory
             .appendingPathComponent("swingstore-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: home) }
         do {
             let db = try AppDatabase.open(home: home)
-            try db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1)])
+            try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1)])
         }
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("swingmaster.sqlite").path))
         let reopened = try AppDatabase.open(home: home)
-        #expect(try reopened.sessions().count == 1)
-        let mode = try reopened.reader.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(try await reopened.sessions().count == 1)
+        let mode = try await reopened.reader.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }
 

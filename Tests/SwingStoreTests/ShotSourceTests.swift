@@ -14,21 +14,21 @@ import Testing
                         source: source, visualOffsetMs: offset))
     }
 
-    @Test func sourcesRoundTripAndAudioOnlyShotsHaveNone() throws {
+    @Test func sourcesRoundTripAndAudioOnlyShotsHaveNone() async throws {
         let db = try AppDatabase.empty()
         let shots = [Self.shot(1, source: .both, offset: -99.1), Self.shot(2, source: .audio),
                      Self.shot(3, source: .visual, status: .noPerson), Self.shot(4)]
-        let id = try db.saveSession(SessionStoreTests.newSession("fused.mp4", at: 1_700_000_000), shots: shots)
-        let stored = try #require(try db.session(id: id)).shots.map(\.shot)
+        let id = try await db.saveSession(SessionStoreTests.newSession("fused.mp4", at: 1_700_000_000), shots: shots)
+        let stored = try #require(try await db.session(id: id)).shots.map(\.shot)
         #expect(stored.map(\.source) == [.both, .audio, .visual, nil])
         #expect(stored.map(\.visualOffsetMs) == [-99.1, nil, nil, nil])
-        #expect(try db.shot(sessionId: id, index: 3)?.shot.status == .noPerson)
+        #expect(try await db.shot(sessionId: id, index: 3)?.shot.status == .noPerson)
     }
 
     /// The schema spells out each enum's values as they were when its migration was written; a case added
     /// to an enum since needs a migration that widens the check, or the store would refuse it. Every case
     /// of today's enums must be storable.
-    @Test func everyCaseOfTodaysEnumsIsStorable() throws {
+    @Test func everyCaseOfTodaysEnumsIsStorable() async throws {
         let db = try AppDatabase.empty()
         var shots: [ShotRecord] = []
         var n = 0
@@ -43,11 +43,11 @@ import Testing
                 }
             }
         }
-        let id = try db.saveSession(SessionStoreTests.newSession("every-case.mp4", at: 1_700_000_000), shots: shots)
-        #expect(try db.session(id: id)?.shots.map(\.shot) == shots.map(\.shot))
+        let id = try await db.saveSession(SessionStoreTests.newSession("every-case.mp4", at: 1_700_000_000), shots: shots)
+        #expect(try await db.session(id: id)?.shots.map(\.shot) == shots.map(\.shot))
         // A job's sensitivity (migration v12-job-sensitivity).
         for level in ContactSensitivity.allCases {
-            let job = try db.enqueueJob(JobRecord(mediaSHA256: String(repeating: "a", count: 64), mediaPath: "/m/\(level).mp4",
+            let job = try await db.enqueueJob(JobRecord(mediaSHA256: String(repeating: "a", count: 64), mediaPath: "/m/\(level).mp4",
                                                   fileName: "x.mp4", hand: nil, start: nil, duration: nil, sensitivity: level.rawValue))
             #expect(job.sensitivity == level.rawValue)
         }
@@ -57,24 +57,24 @@ import Testing
     /// process of another version, a hand-edited row).
     @Test(arguments: [("$.status", "'maybe'"), ("$.classification", "'sideways'"), ("$.source", "'telepathy'"),
                       ("$.index", "'first'")])
-    func theSchemaRefusesValuesOutsideTheEnums(path: String, value: String) throws {
+    func theSchemaRefusesValuesOutsideTheEnums(path: String, value: String) async throws {
         let db = try AppDatabase.empty()
-        let id = try db.saveSession(SessionStoreTests.newSession("a.mp4", at: 1_700_000_000), shots: [])
-        #expect(throws: (any Error).self) {
-            try db.dbWriter.write { db in
+        let id = try await db.saveSession(SessionStoreTests.newSession("a.mp4", at: 1_700_000_000), shots: [])
+        await #expect(throws: (any Error).self) {
+            try await db.dbWriter.write { db in
                 try db.execute(sql: """
                     INSERT INTO shot (sessionId, shot) VALUES (?, '{"index":1,"time":1,"contactTime":1,"confidence":0.5,"status":"ok"}')
                     """, arguments: [id])
                 try db.execute(sql: "UPDATE shot SET shot = json_set(shot, '\(path)', \(value))")
             }
         }
-        #expect(try db.session(id: id)?.shots.isEmpty == true)
+        #expect(try await db.session(id: id)?.shots.isEmpty == true)
     }
 
-    @Test func aVersionOneDatabaseMigratesWithItsShotsIntact() throws {
+    @Test func aVersionOneDatabaseMigratesWithItsShotsIntact() async throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v1")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO session (filePath, fileName, fileSHA256, createdAt, durationSeconds, fps, hand, statsJSON, shotCount)
                 VALUES ('/v/old.mp4', 'old.mp4', 'ab', '2026-01-01 10:00:00.000', 12, 10, 'right', '{}', 1)
@@ -84,14 +84,14 @@ import Testing
                 """)
         }
         let db = try AppDatabase(queue)   // runs the later migrations
-        let detail = try #require(try db.session(id: 1))
+        let detail = try #require(try await db.session(id: 1))
         #expect(detail.shots.count == 1 && detail.shots[0].shot.time == 2.0 && detail.shots[0].shot.status == .ok)
         #expect(detail.shots[0].shot.contactVideoFrame == 60)   // the v1 column `contactFrame`, renamed
         #expect(detail.shots[0].shot.source == nil && detail.shots[0].shot.visualOffsetMs == nil)
         #expect(detail.session.documentJSON == nil && detail.shots[0].frames == nil)
         #expect(detail.session.stats.shotCount == 1)   // from the v1 `shotCount` column where the stats lacked it
         // Every registered migration ran, in order (whatever later ones exist).
-        let applied = try queue.read { try AppDatabase.migrator.appliedMigrations($0) }
+        let applied = try await queue.read { try AppDatabase.migrator.appliedMigrations($0) }
         #expect(applied == AppDatabase.migrator.migrations)
         #expect(applied.prefix(3) == ["v1", "v2-shot-source", "v3-session-document"])
     }
@@ -99,7 +99,7 @@ import Testing
     /// A database as the previous version left it ("v8-run-summary"): a session stored with its document
     /// (its shots there carry contactTime and groundCm, the columns do not) and one stored before the
     /// documents were kept. Both open with every value of every shot, their frames and statistics.
-    @Test func aVersionEightDatabaseMovesItsShotsIntoTheJSONColumn() throws {
+    @Test func aVersionEightDatabaseMovesItsShotsIntoTheJSONColumn() async throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v8-run-summary")
         let stats = #"{"consistency":55.3,"forward":{"meanCm":6.3,"sdCm":7.6},"shotCount":1,"wristSpeed":{"maxCmS":29.7,"meanCmS":29.7,"minCmS":29.7}}"#
@@ -114,7 +114,7 @@ import Testing
               {"index": 2, "time": 4.0, "contactTime": 3.99, "confidence": 0.4, "status": "noPerson"}]}}
             """
         let frames = #"[{"body":[[1,2,3]],"image":[[4,5,0.9]],"time":1.9,"videoFrame":19}]"#
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO session (id, filePath, fileName, fileSHA256, createdAt, durationSeconds, fps, hand, statsJSON,
                                      shotCount, consistency, documentJSON)
@@ -131,7 +131,7 @@ import Testing
         }
         let db = try AppDatabase(queue)
 
-        let new = try #require(try db.session(id: 1))
+        let new = try #require(try await db.session(id: 1))
         #expect(new.session.stats == SessionStats(shotCount: 1, forward: AxisStats(meanCm: 6.3, sdCm: 7.6), consistency: 55.3,
                                                   wristSpeed: SpeedStats(minCmS: 29.7, maxCmS: 29.7, meanCmS: 29.7)))
         #expect(new.shots.map(\.shot) == [
@@ -146,7 +146,7 @@ import Testing
         #expect(new.shots[1].frames == nil)
         #expect(new.session.documentJSON == document, "the document's bytes are kept as they were")
 
-        let old = try #require(try db.session(id: 2))
+        let old = try #require(try await db.session(id: 2))
         #expect(old.session.hand == .left && old.session.stats.consistency == 55.3)
         #expect(old.shots.map(\.shot) == [
             Shot(index: 1, time: 1.5, contactTime: 1.5, confidence: 0.9, status: .ok,
@@ -155,9 +155,9 @@ import Testing
                  arc: SwingArc(body: [ArcPoint(forwardCm: 10, lateralCm: -2, heightCm: 90, time: 1.5)], image: nil),
                  source: .both, visualOffsetMs: 12.5),
         ])
-        let joints = try queue.read { try String.fetchOne($0, sql: "SELECT jointsJSON FROM shot WHERE sessionId = 2") }
+        let joints = try await queue.read { try String.fetchOne($0, sql: "SELECT jointsJSON FROM shot WHERE sessionId = 2") }
         #expect(joints == #"[{"root":{}}]"#, "the pre-v3 joints are carried over")
         // The row is keyed by the shot's own index.
-        #expect(try db.shot(sessionId: 1, index: 2)?.shot.status == .noPerson)
+        #expect(try await db.shot(sessionId: 1, index: 2)?.shot.status == .noPerson)
     }
 }
