@@ -7,18 +7,16 @@ import SwingVision
 /// Stores analysed sessions and reads them back as the one session document, the shot view and the CSV.
 /// The CLI and the HTTP server both go through here, so a session reads the same everywhere.
 public enum SessionArchive {
-    /// Stores `analysis` in one transaction (session, shots, the document with its new id, every shot's
-    /// frames) and returns the new id and the document's exact bytes.
+    /// What storing `analysis` writes, in one ``NewSession``: the session row, its shots with their frames,
+    /// the pose track, and the document (built with the new id once it is known).
     /// - Parameters:
     ///   - file: How the user named the video (shown in listings and the document's `file`).
     ///   - mediaPath: The analysed file on disk (checksummed; the session's `filePath`).
     ///   - beforeCommit: Runs inside the transaction with the stored document and its bytes (e.g. to write
     ///     the user's output files); when it throws, nothing is stored.
-    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), what
-    ///   `beforeCommit` throws, or the file system's error when `mediaPath` cannot be read for its checksum.
-    public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
-                            in db: any Store, createdAt: Date = Date(),
-                            beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) async throws -> (id: Int64, json: Data) {
+    /// - Throws: the file system's error when `mediaPath` cannot be read for its checksum.
+    public static func prepare(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand, createdAt: Date = Date(),
+                               beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) throws -> NewSession {
         let checksum = try SHA256.hex(ofFile: mediaPath)
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
         let shots = zip(document.session.shots, analysis.shotFrames(hand: hand)).map { shot, frames in
@@ -32,16 +30,28 @@ public enum SessionArchive {
         let track = SessionTrackRecord(track: TrackArchive.encode(analysis.track), videoFrames: analysis.trackVideoFrames,
                                        poseToDisplayX: scale.x, poseToDisplayY: scale.y,
                                        parameters: analysis.parameters.json)
-        let id = try await db.saveSession(NewSession(record: record, shots: shots, track: track) { id in
+        return NewSession(record: record, shots: shots, track: track) { id in
             var stored = document
             stored.session.id = id
             let bytes = try stored.jsonData()
             try beforeCommit?(stored, bytes)
             return String(decoding: bytes, as: UTF8.self)
-        })
-        var stored = document
-        stored.session.id = id
-        return (id, try stored.jsonData())
+        }
+    }
+
+    /// Stores `analysis` in one transaction (``prepare(_:file:mediaPath:hand:createdAt:beforeCommit:)``) and
+    /// returns the new id and the document's exact bytes.
+    /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), what
+    ///   `beforeCommit` throws, or the file system's error when `mediaPath` cannot be read for its checksum.
+    public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
+                            in db: any Store, createdAt: Date = Date(),
+                            beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) async throws -> (id: Int64, json: Data) {
+        let new = try prepare(analysis, file: file, mediaPath: mediaPath, hand: hand, createdAt: createdAt, beforeCommit: beforeCommit)
+        let id = try await db.saveSession(new)
+        guard let text = try await db.sessionRecord(id: id)?.documentJSON else {
+            throw StoreError.databaseError("Session \(id) was stored without its document.")
+        }
+        return (id, Data(text.utf8))
     }
 
     /// The session document of session `id`, `nil` if there is none.

@@ -250,7 +250,6 @@ struct APIRoutes: Sendable {
                                               hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
                                               sensitivity: sensitivity == "normal" ? nil : sensitivity,
                                               warnings: warnings))
-        state.wakeUp.signal()
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)
     }
 
@@ -285,7 +284,7 @@ struct APIRoutes: Sendable {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                         body: .init { writer in
             var last: JobView?
-            var quiet = 0
+            var quiet = ContinuousClock.now
             while true {
                 guard let job = try await db.job(id: id) else { break }
                 let view = JobView(job)
@@ -293,16 +292,18 @@ struct APIRoutes: Sendable {
                     let json = String(decoding: try JSONResponse.encoder.encode(view), as: UTF8.self)
                     try await writer.write(ByteBuffer(string: "event: job\ndata: \(json)\n\n"))
                     last = view
-                    quiet = 0
-                } else if quiet >= 100 {
+                    quiet = .now
+                } else if quiet.duration(to: .now) >= .seconds(5) {
                     try await writer.write(ByteBuffer(string: ": still working\n\n"))   // keeps proxies from closing
-                    quiet = 0
+                    quiet = .now
                 }
                 // A final state ends the stream; so does the server stopping (the job goes back to the
                 // queue and the browser's EventSource reconnects to the next server).
                 if job.state.isFinal || Task.isShuttingDownGracefully || Task.isCancelled { break }
-                quiet += 1
-                try await Task.sleep(for: .milliseconds(50))
+                // The store says when the row changes (PostgreSQL's NOTIFY from whichever process wrote
+                // it); the timeout is the fallback when a signal is missed.
+                await db.waitForJobChange(id: id, timeout: .milliseconds(500))
+                try Task.checkCancellation()
             }
             try await writer.finish(nil)
         })

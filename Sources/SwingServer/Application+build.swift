@@ -33,7 +33,6 @@ struct ServerState: Sendable {
     let db: any Store
     let media: MediaStore
     let uploads: UploadGate
-    let wakeUp: WakeUp
     let pages: Pages
     let web: WebLocations
     let annotated: AnnotatedVideos
@@ -51,7 +50,7 @@ struct ServerState: Sendable {
 public func buildApplication(
     configuration: ServerConfiguration,
     logger: Logger = Logger(label: "swingmaster"),
-    analyze: (@Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64)? = nil
+    analyze: JobAnalysis? = nil
 ) async throws -> some ApplicationProtocol {
     try configuration.check()
     let home = configuration.home ?? SwingmasterHome.url()
@@ -59,9 +58,8 @@ public func buildApplication(
     let web = try WebLocations(configuration)
     let media = MediaStore(directory: home.appendingPathComponent("media", isDirectory: true))
     media.removeAbandonedParts()
-    let wakeUp = WakeUp()
     let state = ServerState(configuration: configuration, db: db, media: media,
-                            uploads: UploadGate(limit: configuration.maxConcurrentUploads), wakeUp: wakeUp,
+                            uploads: UploadGate(limit: configuration.maxConcurrentUploads),
                             pages: try await Pages(directory: web.templates), web: web,
                             annotated: AnnotatedVideos(media: media), metrics: ServerMetrics(),
                             studio: Studio(home: home, catalog: configuration.catalog))
@@ -91,8 +89,8 @@ public func buildApplication(
         configuration: .init(ws: .init(maxFrameSize: DetectRoutes.maxImageBytes)))
     if let tls = try configuration.tlsConfiguration() { server = try .tls(server, tlsConfiguration: tls) }
 
-    let runner = JobRunner(db: db, workers: configuration.workers, logger: logger, wakeUp: wakeUp, metrics: state.metrics,
-                           analyze: analyze ?? JobRunner.analysis(db: db))
+    let runner = JobRunner(db: db, workers: configuration.workers, leaseSeconds: configuration.leaseSeconds, logger: logger,
+                           metrics: state.metrics, analyze: analyze)
     return Application(
         router: router,
         server: server,

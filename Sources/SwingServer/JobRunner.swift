@@ -9,35 +9,46 @@ import SwingMedia
 import SwingPipeline
 import SwingStore
 
-/// The in-process worker pool: `workers` loops that claim queued jobs from the store, run the analysis,
-/// write progress into the job row and store the session. Everything goes through the job row, so a
-/// `swingmaster worker` process on another machine could run the same loop against a shared store.
+/// What one job's analysis gives back: the session to store (the runner stores it, with the job's `done`,
+/// only while its lease holds). Injectable so tests can run a fast stand-in.
+public typealias JobAnalysis = @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> NewSession
+
+/// The worker pool of `swingmaster serve` and `swingmaster worker`: `workers` loops that claim jobs from
+/// the store with a lease, run the analysis, renew the lease and write progress into the job row, and
+/// store the session together with the job's `done` while the lease still holds. Everything goes through
+/// the job row, so any number of processes on any number of machines can share one store.
 ///
-/// On graceful shutdown the running analyses are cancelled and their jobs re-queued, so the next start
-/// picks them up again.
+/// On graceful shutdown the running analyses are cancelled and their jobs given back to the queue. A
+/// worker that dies instead holds its job only until the lease runs out; then another takes it.
 public struct JobRunner: Service {
     let db: any Store
     let workers: Int
     let logger: Logger
-    /// How often an idle worker looks for queued jobs (new uploads also wake it at once).
+    /// How long an idle worker waits for the store to say a job was queued before it looks anyway.
     var pollInterval: Duration = .milliseconds(250)
-    /// How often a running job reports (progress writes are throttled to this).
+    /// How often a running job renews its lease and writes its progress.
     static let reportInterval = 0.1
-    /// A running job whose heartbeat is older than this has lost its worker and is re-queued.
-    static let staleAfter = 30.0
-    let wakeUp: WakeUp
+    /// How long a claim holds a job without a heartbeat; a worker that stops for longer loses it.
+    let leaseSeconds: Double
     /// Where job and stage durations are recorded.
     let metrics: ServerMetrics
-    /// Runs one analysis; injectable so tests can run a fast stand-in.
-    let analyze: @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64
+    /// Runs one analysis.
+    let analyze: JobAnalysis
+    /// Names this process's workers in the job rows (`serve-…`, `worker-…`).
+    let role: String
+
+    /// A pool of `workers` loops on `db`.
+    init(db: any Store, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: ServerMetrics,
+                role: String = "serve", analyze: JobAnalysis? = nil) {
+        self.db = db; self.workers = workers; self.leaseSeconds = leaseSeconds; self.logger = logger
+        self.metrics = metrics; self.role = role; self.analyze = analyze ?? Self.analysis(db: db)
+    }
 
     public func run() async throws {
-        let me = "serve-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
-        // Jobs a previous run left running (it was stopped or crashed) go back to the queue.
-        let requeued = try await db.requeueJobs(staleBefore: Date())
-        if requeued > 0 { logger.info("re-queued \(requeued) interrupted job(s)") }
+        let host = ProcessInfo.processInfo.hostName
+        let me = "\(role)-\(host)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(6))"
         // ServiceLifecycle asks services to stop with a graceful-shutdown signal, not cancellation:
-        // turn it into cancellation so running analyses stop and their jobs are re-queued.
+        // turn it into cancellation so running analyses stop and their jobs go back to the queue.
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for n in 0..<max(1, workers) {
@@ -51,20 +62,21 @@ public struct JobRunner: Service {
     private func loop(workerId: String) async {
         while !Task.isCancelled {
             let job: JobRecord?
-            do { job = try await db.claimNextJob(workerId: workerId) } catch {
+            do { job = try await db.claimNextJob(workerId: workerId, leaseSeconds: leaseSeconds, now: Date()) } catch {
                 logger.error("cannot claim a job: \(error)")
                 job = nil
             }
-            guard let job, let id = job.id else {
-                _ = try? await db.requeueJobs(staleBefore: Date().addingTimeInterval(-Self.staleAfter))
-                await wakeUp.wait(upTo: pollInterval)
+            guard let job, let lease = job.lease else {
+                await db.waitForQueuedJob(timeout: pollInterval)
                 continue
             }
-            await process(job, id: id, workerId: workerId)
+            if job.attempts > 1 { logger.info("job \(lease.jobId): attempt \(job.attempts)") }
+            await process(job, lease: lease)
         }
     }
 
-    private func process(_ job: JobRecord, id: Int64, workerId: String) async {
+    private func process(_ job: JobRecord, lease: JobLease) async {
+        let id = lease.jobId
         let latest = LatestProgress()
         let stages = StageClock(metrics: metrics)
         let report: AnalysisProgress = { stage, fraction in
@@ -72,46 +84,72 @@ public struct JobRunner: Service {
             latest.set(stage, fraction)
         }
         let work = Task { try await analyze(job, report) }
-        // One loop per job writes the latest progress with the heartbeat into the row, every
-        // `reportInterval` whether or not the analysis reported, and learns of a cancel request there.
-        let cancelRequested = Flag()
-        let reporter = Task {
+        // One loop per job renews the lease with the latest progress every `reportInterval`, whether or not
+        // the analysis reported, and learns there of a cancel request or a lost lease.
+        let cancelRequested = Flag(), lost = Flag()
+        let (db, leaseSeconds, logger) = (self.db, self.leaseSeconds, self.logger)
+        let heartbeat = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(Self.reportInterval))
                 let (stage, fraction) = latest.value
-                if (try? await db.reportJobProgress(id: id, stage: stage, progress: fraction)) == true {
-                    cancelRequested.set()
+                do {
+                    switch try await db.heartbeat(lease, stage: stage, progress: fraction, leaseSeconds: leaseSeconds, now: Date()) {
+                    case .held: continue
+                    case .cancelRequested: cancelRequested.set()
+                    case .lost: lost.set()
+                    }
                     work.cancel()
                     return
+                } catch {
+                    // The store is unreachable: keep working; the lease runs out if it stays so.
+                    logger.warning("job \(id): heartbeat failed: \(error)")
                 }
             }
         }
-        defer { reporter.cancel() }
+        defer { heartbeat.cancel() }
         do {
-            let sessionId = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
-            try await db.finishJob(id: id, state: .done, sessionId: sessionId)
+            let session = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+            heartbeat.cancel()
+            let sessionId = try await db.completeJob(lease, session: session, now: Date())
             stages.finish(.done)
             logger.info("job \(id) done: session \(sessionId)")
         } catch {
-            reporter.cancel()
-            if Task.isCancelled {
-                // Shutdown: the job is not lost, the next start runs it again.
-                _ = try? await db.requeueJobs(workerId: workerId)
+            heartbeat.cancel()
+            let final: JobState?
+            if lost.isSet || (error as? StoreError)?.kind == .leaseLost {
+                logger.warning("job \(id): lease lost; another worker has it, nothing was stored")
+                final = nil
+            } else if Task.isCancelled {
+                // Shutdown: the job is not lost, the next worker runs it again. This task is cancelled, and
+                // the store refuses work from a cancelled task, so the release runs in its own.
+                await Task { try? await db.releaseJob(lease) }.value
+                final = nil
             } else if cancelRequested.isSet {
-                try? await db.finishJob(id: id, state: .cancelled, error: cancelledSentence("analysis"))
-                stages.finish(.cancelled)
+                final = (try? await db.finishJob(lease, state: .cancelled, error: cancelledSentence("analysis"), errorCode: Int(StatusCode.cancelled), now: Date())) == true ? .cancelled : nil
             } else {
                 let (sentence, code) = Self.describe(error, fileName: job.fileName, mediaPath: job.mediaPath)
-                try? await db.finishJob(id: id, state: .failed, error: sentence, errorCode: code)
-                stages.finish(.failed)
-                logger.info("job \(id) failed: \(sentence)")
+                if Self.mayPass(error) {
+                    final = try? await db.retryJob(lease, error: sentence, errorCode: code, now: Date())
+                    logger.info("job \(id) attempt \(job.attempts) failed (\(sentence)); \(final == .queued ? "it will be retried" : "it failed")")
+                } else {
+                    final = (try? await db.finishJob(lease, state: .failed, error: sentence, errorCode: code, now: Date())) == true ? .failed : nil
+                    logger.info("job \(id) failed: \(sentence)")
+                }
             }
-            // A failed or cancelled job leaves no orphan media (a re-queued one still needs it).
-            if !Task.isCancelled, (try? await db.mediaInUse(path: job.mediaPath)) == false {
+            if let final, final.isFinal { stages.finish(final) }
+            // A failed or cancelled job leaves no orphan media (a queued one still needs it).
+            if let final, final.isFinal, (try? await db.mediaInUse(path: job.mediaPath)) == false {
                 try? FileManager.default.removeItem(atPath: job.mediaPath)
                 try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: job.mediaPath))
             }
         }
+    }
+
+    /// Whether `error` may pass if the job runs again: the store or a file share failing, not the media
+    /// or the analysis saying no (those fail the same way every time).
+    static func mayPass(_ error: any Error) -> Bool {
+        if let store = error as? StoreError { return store.kind == .databaseError }
+        return !(error is any UserFacingError)
     }
 
     /// The user's sentence for `error`, naming the file as uploaded (not where it is stored).
@@ -120,76 +158,6 @@ public struct JobRunner: Service {
             return (e.description.replacingOccurrences(of: mediaPath, with: fileName), Int(e.statusCode))
         }
         return ("The analysis failed: \(error)", Int(StatusCode.failure))
-    }
-}
-
-/// Wakes idle workers when a job is queued (they also poll, for jobs queued by other processes).
-public final class WakeUp: @unchecked Sendable {   // state guarded by `lock`
-    private enum Waiter {
-        /// Registered, not yet suspended.
-        case pending
-        /// Woken before it suspended: it returns at once.
-        case fired
-        case waiting(CheckedContinuation<Void, Never>)
-    }
-    private let lock = NSLock()
-    private var waiters: [UInt64: Waiter] = [:]
-    private var nextId: UInt64 = 0
-
-    public init() {}
-
-    /// Wakes every waiting worker.
-    public func signal() {
-        lock.lock()
-        var woken: [CheckedContinuation<Void, Never>] = []
-        for (id, w) in waiters {
-            switch w {
-            case .waiting(let c): woken.append(c); waiters[id] = nil
-            case .pending: waiters[id] = .fired
-            case .fired: break
-            }
-        }
-        lock.unlock()
-        for c in woken { c.resume() }
-    }
-
-    /// Returns on ``signal()``, after `timeout`, or when the task is cancelled, whichever comes first.
-    func wait(upTo timeout: Duration) async {
-        let id = lock.withLock { nextId &+= 1; waiters[nextId] = .pending; return nextId }
-        let timer = Task { [self] in
-            if (try? await Task.sleep(for: timeout)) != nil { fire(id) }
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if case .pending = waiters[id] {
-                    waiters[id] = .waiting(c)
-                    lock.unlock()
-                } else {
-                    waiters[id] = nil
-                    lock.unlock()
-                    c.resume()
-                }
-            }
-        } onCancel: { fire(id) }
-        timer.cancel()
-        lock.withLock { waiters[id] = nil }
-    }
-
-    /// Wakes the one waiter `id` (or marks it woken if it has not suspended yet).
-    private func fire(_ id: UInt64) {
-        lock.lock()
-        switch waiters[id] {
-        case .waiting(let c)?:
-            waiters[id] = nil
-            lock.unlock()
-            c.resume()
-        case .pending?:
-            waiters[id] = .fired
-            lock.unlock()
-        default:
-            lock.unlock()
-        }
     }
 }
 
@@ -212,7 +180,7 @@ final class Flag: @unchecked Sendable {
 extension JobRunner {
     /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range, stored through
     /// `SessionArchive` (the same document as `analyze --json`).
-    static func analysis(db: any Store) -> @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64 {
+    static func analysis(db: any Store) -> JobAnalysis {
         { job, report in
             let stored = try await db.dominantHand()
             let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
@@ -237,7 +205,7 @@ extension JobRunner {
             }
             let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             try Task.checkCancellation()
-            return try await SessionArchive.save(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand, in: db).id
+            return try SessionArchive.prepare(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand)
         }
     }
 

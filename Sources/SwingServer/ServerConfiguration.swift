@@ -8,6 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Analyses run at once (one analysis already uses every core).
     public var workers = 1
+    /// Seconds a worker holds a job without a heartbeat before another may take it.
+    public var leaseSeconds = 30.0
     /// Largest upload accepted, bytes.
     public var maxUploadBytes: Int64 = 2048 << 20
     /// Uploads streamed at once; more get 429.

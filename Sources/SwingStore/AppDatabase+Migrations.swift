@@ -268,6 +268,23 @@ extension AppDatabase {
                 t.add(column: "sensitivity", .text).check(sql: "sensitivity IN ('fewer', 'normal', 'more')")
             }
         }
+        // Leases (issue #29): a claim gets a token and an expiry that heartbeats renew; a job whose worker
+        // died is taken again when its lease runs out, at most JobRecord.maxAttempts times, and only the
+        // token's holder can finish it. Jobs an older version left running are claimable at once.
+        migrator.registerMigration("v13-job-leases") { db in
+            try db.alter(table: "job") { t in
+                t.add(column: "leaseToken", .text)
+                t.add(column: "leaseExpiresAt", .datetime)
+                t.add(column: "attempts", .integer).notNull().defaults(to: 0)
+                t.add(column: "expiries", .integer).notNull().defaults(to: 0)
+                t.add(column: "runAfter", .datetime)
+            }
+            try db.execute(sql: """
+                UPDATE job SET leaseToken = 'v13', leaseExpiresAt = COALESCE(heartbeatAt, startedAt, createdAt), attempts = 1
+                WHERE state = 'running'
+                """)
+            try db.create(index: "job_claim", on: "job", columns: ["state", "createdAt", "id"])
+        }
         return migrator
     }
 }

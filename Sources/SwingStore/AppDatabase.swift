@@ -12,6 +12,8 @@ public struct AppDatabase: Sendable {
     public static let fileName = "swingmaster.sqlite"
 
     let dbWriter: any DatabaseWriter
+    /// Wakes this process's workers and job streams as jobs are written.
+    let signals = JobSignals()
 
     /// Wraps an existing writer and migrates it to the current schema.
     /// - Throws: ``StoreError/databaseError(_:)`` when a migration fails.

@@ -5,8 +5,9 @@ import SwingCore
 /// A job's stage is stored as its raw value; the schema's CHECK lists the same values.
 extension AnalysisStage: DatabaseValueConvertible {}
 
-/// Where an analysis job is. `queued` → `running` → `done` | `failed` | `cancelled`; a running job whose
-/// worker stopped (shutdown, crash) goes back to `queued`.
+/// Where an analysis job is. `queued` → `running` → `done` | `failed` | `cancelled`. A running job whose
+/// worker stopped gracefully goes back to `queued`; one whose worker died is taken again by the next claim
+/// once its lease runs out (``JobRecord/maxAttempts`` times at most).
 public enum JobState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
     case queued, running, done, failed, cancelled
 
@@ -14,10 +15,12 @@ public enum JobState: String, Codable, Sendable, CaseIterable, DatabaseValueConv
     public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
 }
 
-/// One analysis job (`job` table). Workers — threads of `swingmaster serve` today, `swingmaster worker`
-/// processes on other machines later — claim queued rows, write progress and a heartbeat into them, and
-/// learn of cancellation from `cancelRequested`; the web pages learn everything from the row, so it does
-/// not matter which process did the work.
+/// One analysis job (`job` table). Workers — threads of `swingmaster serve` or `swingmaster worker`
+/// processes on any machine — claim queued rows with a **lease** (a token and an expiry), renew it with
+/// each heartbeat, write progress into the row and learn of cancellation from `cancelRequested`. Only the
+/// holder of the current token can finish the job, so a worker that wakes up after its lease ran out (and
+/// another took the job) cannot store a second session. The web pages learn everything from the row, so it
+/// does not matter which process did the work.
 public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "job"
     public var id: Int64?
@@ -53,9 +56,31 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     /// The worker that claimed the job and when it last reported (a stale heartbeat means it died).
     public var workerId: String?
     public var heartbeatAt: Date?
+    /// The current claim's token (`nil` unless running): only its holder may finish the job.
+    public var leaseToken: String?
+    /// When the current claim runs out unless renewed; after that any worker may take the job again.
+    public var leaseExpiresAt: Date?
+    /// How many times the job was claimed (a graceful release does not count).
+    public var attempts: Int = 0
+    /// How many of those claims ended with the lease running out (the worker died or stalled).
+    public var expiries: Int = 0
+    /// A job put back after a failure waits until then (backoff); `nil` runs at once.
+    public var runAfter: Date?
     public var createdAt: Date
     public var startedAt: Date?
     public var finishedAt: Date?
+
+    /// Claims a job may have; a job whose lease runs out on the last one fails with a sentence.
+    public static let maxAttempts = 3
+
+    /// Seconds a retried job waits after its `attempts`-th claim failed: 2, 4, 8 … up to a minute.
+    public static func backoff(afterAttempt attempts: Int) -> Double { min(60, pow(2, Double(max(1, attempts)))) }
+
+    /// This job's lease, when it is claimed.
+    public var lease: JobLease? {
+        guard state == .running, let id, let leaseToken else { return nil }
+        return JobLease(jobId: id, token: leaseToken)
+    }
 
     public enum Columns {
         public static let id = Column(CodingKeys.id)
@@ -83,4 +108,38 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A worker's hold on a claimed job: the job and the token its claim was given.
+public struct JobLease: Sendable, Equatable, Hashable {
+    public let jobId: Int64
+    public let token: String
+    public init(jobId: Int64, token: String) { self.jobId = jobId; self.token = token }
+}
+
+/// What a heartbeat learned about the lease it renewed.
+public enum LeaseState: Sendable, Equatable {
+    /// Still held (and renewed).
+    case held
+    /// Still held, and someone asked to cancel the job: stop and finish it as `cancelled`.
+    case cancelRequested
+    /// No longer held: the lease ran out and another worker took the job, or the job was finished. Stop
+    /// without writing anything.
+    case lost
+}
+
+/// The queue at a glance (`GET /metrics`).
+public struct QueueStatus: Sendable, Equatable {
+    /// Jobs waiting to run.
+    public var queued: Int
+    /// Seconds the oldest of them has waited (0 when none does).
+    public var oldestQueuedSeconds: Double
+    /// Claims that ended with the lease running out, over every job the store holds.
+    public var leaseExpiries: Int
+    /// Claims after a job's first (after an expired lease or a failure that is retried).
+    public var retries: Int
+    public init(queued: Int, oldestQueuedSeconds: Double, leaseExpiries: Int, retries: Int) {
+        self.queued = queued; self.oldestQueuedSeconds = oldestQueuedSeconds
+        self.leaseExpiries = leaseExpiries; self.retries = retries
+    }
 }

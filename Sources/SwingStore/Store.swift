@@ -45,7 +45,7 @@ public protocol Store: Sendable {
 
     // MARK: Jobs
 
-    /// Stores a new queued job and returns it with its id.
+    /// Stores a new queued job and returns it with its id (idle workers are woken).
     func enqueueJob(_ job: JobRecord) async throws -> JobRecord
     /// The job `id`, or `nil`.
     func job(id: Int64) async throws -> JobRecord?
@@ -53,25 +53,43 @@ public protocol Store: Sendable {
     func recentJobs(limit: Int) async throws -> [JobRecord]
     /// How many jobs the store holds in each state (states without jobs are absent).
     func jobCountsByState() async throws -> [JobState: Int]
-    /// Takes the oldest queued job for `workerId` (state `running`), or `nil` when none is queued. Two
-    /// callers never take the same job.
-    func claimNextJob(workerId: String, now: Date) async throws -> JobRecord?
-    /// Records progress and the worker's heartbeat of a running job; returns whether cancellation was
-    /// requested.
-    func reportJobProgress(id: Int64, stage: AnalysisStage, progress: Double, now: Date) async throws -> Bool
+    /// The queue's depth, its oldest job's wait, and how often leases ran out and jobs were run again.
+    func queueStatus(now: Date) async throws -> QueueStatus
+    /// Claims the oldest job that is queued (and past its backoff) or whose lease ran out, for
+    /// `leaseSeconds`: state `running`, a new ``JobRecord/leaseToken``, one more attempt. A job whose lease
+    /// ran out on its last attempt is failed with a sentence instead, and one whose cancel was asked is
+    /// cancelled. Two callers never hold the same job. `nil` when there is nothing to run.
+    func claimNextJob(workerId: String, leaseSeconds: Double, now: Date) async throws -> JobRecord?
+    /// Renews `lease` for `leaseSeconds` and records the stage and progress; says whether the lease is still
+    /// held and whether cancellation was asked. A lost lease writes nothing.
+    func heartbeat(_ lease: JobLease, stage: AnalysisStage, progress: Double, leaseSeconds: Double, now: Date) async throws -> LeaseState
     /// Records the browser-playable copy a running job made of its media.
     func recordPlaybackCopy(jobId: Int64, path: String) async throws
-    /// Ends a job: `done` with its session, `failed` with a sentence and code, or `cancelled`.
-    func finishJob(id: Int64, state: JobState, sessionId: Int64?, error: String?, errorCode: Int?, now: Date) async throws
+    /// Stores the job's session and marks the job `done` with it, in **one transaction** that succeeds only
+    /// while `lease` still holds the job: exactly one session per job, whatever workers die or wake late.
+    /// - Throws: ``StoreError/leaseLost(_:)`` when the lease no longer holds (nothing is stored).
+    func completeJob(_ lease: JobLease, session: NewSession, now: Date) async throws -> Int64
+    /// Ends the job held by `lease` as `failed` (with its sentence and code) or `cancelled`. Returns
+    /// whether the lease still held (a lost one changes nothing).
+    func finishJob(_ lease: JobLease, state: JobState, error: String?, errorCode: Int?, now: Date) async throws -> Bool
+    /// Puts the job held by `lease` back in the queue after a failure that may pass (the store or a network
+    /// share was unreachable): it runs again after ``JobRecord/backoff(afterAttempt:)``, or fails with the
+    /// sentence once it had ``JobRecord/maxAttempts``. Returns the job's new state (`nil` when the lease was lost).
+    func retryJob(_ lease: JobLease, error: String, errorCode: Int, now: Date) async throws -> JobState?
+    /// Gives the job held by `lease` back to the queue at once, not counting the attempt (a worker that is
+    /// shutting down).
+    func releaseJob(_ lease: JobLease) async throws
     /// Cancels a job: a queued one at once, a running one by asking its worker. `nil` if there is none.
     func cancelJob(id: Int64, now: Date) async throws -> JobRecord?
-    /// Puts running jobs back in the queue: those of `workerId`, or, without one, those whose heartbeat
-    /// is older than `staleBefore`. Returns how many.
-    func requeueJobs(workerId: String?, staleBefore: Date?) async throws -> Int
     /// Whether any session or unfinished job still uses the stored media file `path`.
     func mediaInUse(path: String) async throws -> Bool
     /// The playback copy recorded for the media `path` by any job, if one was made.
     func playbackPath(forMedia path: String) async throws -> String?
+    /// Returns when a job is queued or released (from any process sharing the store), or after
+    /// `timeout`: what idle workers wait on.
+    func waitForQueuedJob(timeout: Duration) async
+    /// Returns when job `id` changes (progress, state), or after `timeout`: what a job's event stream waits on.
+    func waitForJobChange(id: Int64, timeout: Duration) async
 
     // MARK: The model catalog's records
 
@@ -117,25 +135,10 @@ extension Store {
     public func setDominantHand(_ hand: Hand) async throws { try await setDominantHand(hand, at: Date()) }
     /// The 20 newest jobs.
     public func recentJobs() async throws -> [JobRecord] { try await recentJobs(limit: 20) }
-    /// Takes the oldest queued job now.
-    public func claimNextJob(workerId: String) async throws -> JobRecord? { try await claimNextJob(workerId: workerId, now: Date()) }
-    /// Records progress now.
-    @discardableResult
-    public func reportJobProgress(id: Int64, stage: AnalysisStage, progress: Double) async throws -> Bool {
-        try await reportJobProgress(id: id, stage: stage, progress: progress, now: Date())
-    }
-    /// Ends a job now.
-    public func finishJob(id: Int64, state: JobState, sessionId: Int64? = nil, error: String? = nil, errorCode: Int? = nil) async throws {
-        try await finishJob(id: id, state: state, sessionId: sessionId, error: error, errorCode: errorCode, now: Date())
-    }
+    /// The queue now.
+    public func queueStatus() async throws -> QueueStatus { try await queueStatus(now: Date()) }
     /// Cancels a job now.
     public func cancelJob(id: Int64) async throws -> JobRecord? { try await cancelJob(id: id, now: Date()) }
-    /// Re-queues the running jobs of `workerId`.
-    @discardableResult
-    public func requeueJobs(workerId: String) async throws -> Int { try await requeueJobs(workerId: workerId, staleBefore: nil) }
-    /// Re-queues running jobs whose heartbeat is older than `staleBefore`.
-    @discardableResult
-    public func requeueJobs(staleBefore: Date) async throws -> Int { try await requeueJobs(workerId: nil, staleBefore: staleBefore) }
     /// Every detection run of every model, newest first.
     public func detectionSessions(modelId: String? = nil) async throws -> [DetectionSessionRecord] {
         try await detectionSessions(modelId: modelId, limit: nil)

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func aHostileInputEndsWithItsStatusAndChangesNothing(_ c: Case) throws {
+    func aHostileInputEndsWithItsStatusAndChangesNothing(_ c: Case) async throws {
         let inputs = try Self.inputs.get()
         let home = try TestFiles.temporaryDirectory("fault-home")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -104,7 +104,7 @@ import Testing
                 // A file that is not a database is never overwritten or migrated away.
                 #expect(try SHA256.hex(ofFile: home.appendingPathComponent("swingmaster.sqlite").path) == damagedBefore)
             } else {
-                #expect(try Self.storedSessions(home) == 0, "a failed run stored a session")
+                #expect(try await Self.storedSessions(home) == 0, "a failed run stored a session")
                 let models = (try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("models").path)) ?? []
                 #expect(models.isEmpty, "a refused model left files: \(models)")
             }

@@ -45,7 +45,7 @@ import Testing
         ["detect", "photo.png", "--model", "model.onnx", "--save", "model.onnx"],
         ["pose", "photo.png", "--save", "photo.png"],
     ])
-    func anOutputThatIsAnInputIsRefusedBeforeAnythingIsWritten(_ args: [String]) throws {
+    func anOutputThatIsAnInputIsRefusedBeforeAnythingIsWritten(_ args: [String]) async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         let before = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test(arguments: [["contacts", sample], ["sessions", "list"], ["models", "list"], ["analyze", sample, "--no-store", "--hand", "right"]])
-    func aFullStandardOutputIsAnOutputError(_ args: [String]) throws {
+    func aFullStandardOutputIsAnOutputError(_ args: [String]) async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))

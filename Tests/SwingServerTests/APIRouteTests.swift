@@ -178,7 +178,7 @@ import Testing
     /// A file the engine refuses: its sentence and status, and nothing on disk or in the store.
     @Test func invalidMediaIs422WithTheEnginesSentenceAndNothingIsKept() async throws {
         let server = try TestServer()
-        try await server.run(analyze: { _, _ in Issue.record("no job should run"); return 0 }) { client in
+        try await server.run(analyze: { job, _ in Issue.record("no job should run"); return .standIn(job) }) { client in
             let r = try await client.upload(Data("this is not a video\n".utf8), name: "notes.mp4")
             #expect(r.status == .unprocessableContent)
             let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
@@ -197,7 +197,7 @@ import Testing
         var configured = try TestServer()
         configured.configuration.maxUploadBytes = 4096
         let server = configured
-        try await server.run(analyze: { _, _ in 0 }) { client in
+        try await server.run(analyze: { job, _ in .standIn(job) }) { client in
             let big = try await client.upload(Data(count: 10_000))
             #expect(big.status == .contentTooLarge)
             let text = try await client.upload(Data("x".utf8), type: "text/plain")
@@ -266,10 +266,7 @@ import Testing
         #expect(requeued.state == .queued, "after the stop the job is \(requeued.state)")
         #expect(try await db.sessions().isEmpty)
 
-        try await server.run(analyze: { job, _ in
-            try await db.saveSession(SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
-                                             hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
-        }) { client in
+        try await server.run(analyze: { job, _ in .standIn(job) }) { client in
             let final = try await client.waitForJob(id, timeout: 30)
             #expect(final["state"] as? String == "done", "\(final)")
             #expect(final["sessionId"] as? Int != nil)
@@ -344,7 +341,7 @@ import Testing
     /// Pages render; static files are served and cannot be used to read outside their folder.
     @Test func pagesAndStaticFilesAndNoWayOut() async throws {
         let server = try TestServer()
-        try await server.run(analyze: { _, _ in 0 }) { client in
+        try await server.run(analyze: { job, _ in .standIn(job) }) { client in
             for page in ["/", "/sessions/new", "/onboarding", "/compare", "/progress", "/login"] {
                 let r = try await client.execute(uri: page, method: .get, headers: [:], body: nil)
                 #expect(r.status == .ok, "\(page) → \(r.status)")

@@ -108,7 +108,7 @@ import Testing
     @Test func aFormUploadIsStoredLikeARawOne() async throws {
         let server = try TestServer()
         let video = try [UInt8](Data(contentsOf: TestServer.demoVideo))
-        try await server.run(analyze: { _, _ in try await Task.sleep(for: .seconds(30)); return 0 }) { client in
+        try await server.run(analyze: { job, _ in try await Task.sleep(for: .seconds(30)); return .standIn(job) }) { client in
             let boundary = "----swingform"
             var headers = HTTPFields()
             headers[.contentType] = "multipart/form-data; boundary=\(boundary)"

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import SwingCore
 @testable import SwingServer
+import SwingBiomech
 import SwingStore
 import Testing
 
@@ -28,7 +29,7 @@ struct TestServer {
 
     /// Runs `body` against an application with the real analysis, or `analyze` when given.
     /// - Parameter keepHome: Leave the home for a later run (a restart); the last run removes it.
-    func run(analyze: (@Sendable (JobRecord, @escaping AnalysisProgress) async throws -> Int64)? = nil,
+    func run(analyze: JobAnalysis? = nil,
              keepHome: Bool = false,
              _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         defer { if !keepHome { try? FileManager.default.removeItem(at: home) } }
@@ -76,4 +77,12 @@ extension TestClientProtocol {
 
 extension Data {
     init(buffer: ByteBuffer) { self = Data(buffer.readableBytesView) }
+}
+
+extension NewSession {
+    /// What a stand-in analysis of `job` stores: a session of no shots on the job's media.
+    static func standIn(_ job: JobRecord) -> NewSession {
+        NewSession(record: SessionRecord(filePath: job.mediaPath, fileSHA256: job.mediaSHA256, durationSeconds: 6, fps: 30,
+                                         hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
+    }
 }

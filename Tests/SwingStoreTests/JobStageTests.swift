@@ -15,16 +15,17 @@ import Testing
         let queued = try await db.enqueueJob(Self.job("a.mp4"))
         let id = try #require(queued.id)
         #expect(queued.stage == nil)
-        _ = try #require(try await db.claimNextJob(workerId: "w"))
+        let lease = try #require(try await db.claimNextJob(workerId: "w", leaseSeconds: 30, now: Date())?.lease)
         // Every stage of today's type can be stored (a new one needs a migration that widens the check).
         for stage in AnalysisStage.allCases {
-            try await db.reportJobProgress(id: id, stage: stage, progress: 0.1)
+            #expect(try await db.heartbeat(lease, stage: stage, progress: 0.1, leaseSeconds: 30, now: Date()) == .held)
             #expect(try await db.job(id: id)?.stage == stage)
         }
-        try await db.reportJobProgress(id: id, stage: .runningPose, progress: 0.5)
+        _ = try await db.heartbeat(lease, stage: .runningPose, progress: 0.5, leaseSeconds: 30, now: Date())
         #expect(try await db.job(id: id)?.stage == .runningPose)
-        #expect(try await db.requeueJobs(workerId: "w") == 1)
+        try await db.releaseJob(lease)
         #expect(try await db.job(id: id)?.stage == nil)
+        #expect(try await db.job(id: id)?.state == .queued)
         // The schema refuses a stage the type cannot hold.
         await #expect(throws: (any Error).self) {
             try await db.dbWriter.write { try $0.execute(sql: "UPDATE job SET stage = 'dreaming' WHERE id = ?", arguments: [id]) }
