@@ -6,7 +6,7 @@ import PackageDescription
 //   CFFmpeg, CTurboJPEG <- SwingMedia (the only FFmpeg and libjpeg-turbo importer)
 //   SwingInference (ONNX Runtime C API loaded at run time; the only ORT user)
 //   SwingVision, SwingPose  <- SwingInference + SwingCore
-//   SwingStore <- SwingBiomech (GRDB; records hold the domain types: the shot, the statistics)
+//   SwingStore <- SwingBiomech (one Store protocol: GRDB/SQLite and postgres-nio/PostgreSQL; records hold the domain types)
 //   SwingPipeline <- all engine modules;  SwingCLI <- everything;  swingmaster = thin @main
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -41,6 +41,8 @@ let package = Package(
         // GET /metrics: the server's counters and timers through swift-metrics, in Prometheus' text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // The shared store (`--database postgres://…`): sessions and the job queue for many machines.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         .target(name: "SwingCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: hotSettings),
@@ -67,7 +69,11 @@ let package = Package(
         ),
         .target(name: "SwingPose", dependencies: ["SwingCore", "SwingInference"], swiftSettings: hotSettings),
         .target(name: "SwingBiomech", dependencies: ["SwingCore"], swiftSettings: hotSettings),
-        .target(name: "SwingStore", dependencies: ["SwingCore", "SwingBiomech", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(
+            name: "SwingStore",
+            dependencies: ["SwingCore", "SwingBiomech", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: swiftSettings),
         .target(
             name: "SwingPipeline",
             dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingPose", "SwingBiomech", "SwingVision", "SwingStore"],
@@ -123,7 +129,7 @@ let package = Package(
         .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
         .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),

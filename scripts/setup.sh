@@ -44,9 +44,10 @@ TENNIX_DEB="tennix_1.1-3.2+b3_amd64.deb"
 TENNIX_SHA256="0aa7beb065627217fff2dbcba0745b13a809ebcbd2fddab5570b547f44040374"
 RUN_PACKAGES=(libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev
               libturbojpeg0-dev pkg-config libsqlite3-dev unzip ca-certificates python3 python3-pip)
-TEST_PACKAGES=(ffmpeg python3-venv time chromium chromium-driver wrk)
+# postgresql: the PostgreSQL store's tests start a throw-away server of their own (initdb, pg_ctl on 127.0.0.1).
+TEST_PACKAGES=(ffmpeg python3-venv time chromium chromium-driver wrk postgresql)
 RUN_STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v9"
-TEST_STAMP="$DEPS/.setup-test-ok-${ORT_VERSION}-v9"
+TEST_STAMP="$DEPS/.setup-test-ok-${ORT_VERSION}-v10"
 SWIFT_TESTED="6.3"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
@@ -188,5 +189,6 @@ command -v ffmpeg >/dev/null || fail "The ffmpeg command is missing."
 "$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime, PIL, cv2, selenium" || fail "The Python venv $DEPS/venv is broken: remove it and run this again."
 command -v chromium >/dev/null && command -v chromedriver >/dev/null || fail "chromium or chromedriver is missing."
 command -v wrk >/dev/null || fail "wrk is missing."
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || fail "PostgreSQL (initdb) is missing."
 touch "$TEST_STAMP"
-say "ok: test and benchmark stack (Python venv, chromium, wrk, recorded sounds)"
+say "ok: test and benchmark stack (Python venv, chromium, wrk, PostgreSQL, recorded sounds)"

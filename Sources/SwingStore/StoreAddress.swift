@@ -55,7 +55,7 @@ public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
     public func open() async throws -> any Store {
         switch self {
         case .sqlite(let url): return try AppDatabase.open(file: url)
-        case .postgres: throw StoreError.databaseError("This build has no PostgreSQL store yet.")
+        case .postgres(let url): return try await PostgresStore.connect(url: url)
         }
     }
 }
