@@ -132,6 +132,6 @@ let package = Package(
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
-        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
     ]
 )

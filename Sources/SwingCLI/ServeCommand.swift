@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SwingServer
+import SwingStore
 
 /// `swingmaster serve` — the web app: upload a session, watch it being analysed, step through the shots.
 struct ServeCommand: AsyncParsableCommand {
@@ -21,7 +22,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on. Anything but 127.0.0.1 needs --token.") var host = "127.0.0.1"
     @Option(help: "Port (0 = any free port).") var port = 8080
-    @Option(help: "Analyses run at once (one analysis already uses every core).") var workers = 1
+    @Option(help: "Analyses run at once in this process (one analysis already uses every core); 0 leaves them to `swingmaster worker` processes.")
+    var workers = 1
+    @Option(name: .customLong("database"),
+            help: "sqlite:PATH or postgres://user@host[:port]/database (default: $SWINGMASTER_DATABASE, else the home's swingmaster.sqlite).")
+    var database: String?
+    @Option(help: "Where uploads are kept (default: the home's media folder); workers on other machines need it at the same path.")
+    var media: String?
+    @Option(name: .customLong("lease-seconds"), help: "Seconds a job is held without a heartbeat before another worker may take it.")
+    var leaseSeconds = 30.0
     @Option(name: .customLong("max-upload-mb"), help: "Largest upload accepted, MB.") var maxUploadMB = 2048
     @Option(name: .customLong("max-concurrent-uploads"), help: "Uploads accepted at once (more get HTTP 429).")
     var maxConcurrentUploads = 4
@@ -33,7 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionCheck.integer(port, "--port", 0...65_535)
-        try OptionCheck.integer(workers, "--workers", 1...OptionCheck.maxThreads)
+        try OptionCheck.integer(workers, "--workers", 0...OptionCheck.maxThreads)
+        guard leaseSeconds.isFinite, leaseSeconds >= 1, leaseSeconds <= 3600 else {
+            throw ValidationError("--lease-seconds must be between 1 and 3600.")
+        }
         try OptionCheck.integer(maxUploadMB, "--max-upload-mb", 1...1_048_576)
         try OptionCheck.integer(maxConcurrentUploads, "--max-concurrent-uploads", 1...1_000)
     }
@@ -43,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.host = host
         config.port = port
         config.workers = workers
+        config.leaseSeconds = leaseSeconds
+        if let database { config.database = try StoreAddress(parsing: database) } else { config.database = try StoreAddress.standard() }
+        config.media = media.map { URL(fileURLWithPath: $0, isDirectory: true) }
         config.maxUploadBytes = Int64(maxUploadMB) << 20
         config.maxConcurrentUploads = maxConcurrentUploads
         let env = ProcessInfo.processInfo.environment["SWINGMASTER_TOKEN"]

@@ -11,6 +11,7 @@ enum SubcommandRegistry {
         InterpretCommand.self,
         ModelsCommand.self,
         ServeCommand.self,
+        WorkerCommand.self,
         DetectCommand.self,
     ]
 }

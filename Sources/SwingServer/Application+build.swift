@@ -54,9 +54,9 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     try configuration.check()
     let home = configuration.home ?? SwingmasterHome.url()
-    let db = try AppDatabase.open(home: home)
+    let db = try await (configuration.database ?? .sqlite(home.appendingPathComponent(AppDatabase.fileName))).open()
     let web = try WebLocations(configuration)
-    let media = MediaStore(directory: home.appendingPathComponent("media", isDirectory: true))
+    let media = MediaStore(directory: configuration.media ?? home.appendingPathComponent("media", isDirectory: true))
     media.removeAbandonedParts()
     let state = ServerState(configuration: configuration, db: db, media: media,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads),
@@ -89,13 +89,14 @@ public func buildApplication(
         configuration: .init(ws: .init(maxFrameSize: DetectRoutes.maxImageBytes)))
     if let tls = try configuration.tlsConfiguration() { server = try .tls(server, tlsConfiguration: tls) }
 
+    // With no workers here, `swingmaster worker` processes sharing the store run the jobs.
     let runner = JobRunner(db: db, workers: configuration.workers, leaseSeconds: configuration.leaseSeconds, logger: logger,
                            metrics: state.metrics, analyze: analyze)
     return Application(
         router: router,
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "swingmaster"),
-        services: [runner],
+        services: configuration.workers > 0 ? [runner] : [],
         logger: logger
     )
 }
@@ -114,8 +115,8 @@ extension ServerConfiguration {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ServerSetupError(.refused, "HTTPS needs both --tls-cert and --tls-key.")
         }
-        guard workers >= 1, maxConcurrentUploads >= 1, maxUploadBytes >= 1 else {
-            throw ServerSetupError(.refused, "--workers, --max-upload-mb and --max-concurrent-uploads must be at least 1.")
+        guard workers >= 0, maxConcurrentUploads >= 1, maxUploadBytes >= 1 else {
+            throw ServerSetupError(.refused, "--workers must be 0 or more, --max-upload-mb and --max-concurrent-uploads at least 1.")
         }
     }
 }

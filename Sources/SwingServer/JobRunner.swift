@@ -154,6 +154,7 @@ public struct JobRunner: Service {
 
     /// The user's sentence for `error`, naming the file as uploaded (not where it is stored).
     static func describe(_ error: any Error, fileName: String, mediaPath: String) -> (String, Int) {
+        if let e = error as? MediaUnreachable { return (e.description, Int(StatusCode.fileNotFound)) }
         if let e = error as? any UserFacingError {
             return (e.description.replacingOccurrences(of: mediaPath, with: fileName), Int(e.statusCode))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SwingStore
 import SwingVision
 
 /// Everything `swingmaster serve` can be told: where to listen, how much to accept, where files live.
@@ -6,7 +7,8 @@ public struct ServerConfiguration: Sendable {
     /// Address to bind; anything but loopback requires a ``token``.
     public var host = "127.0.0.1"
     public var port = 8080
-    /// Analyses run at once (one analysis already uses every core).
+    /// Analyses run at once in this process (one analysis already uses every core); 0 leaves them to
+    /// `swingmaster worker` processes sharing the store.
     public var workers = 1
     /// Seconds a worker holds a job without a heartbeat before another may take it.
     public var leaseSeconds = 30.0
@@ -20,6 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// The Swingmaster home (database, media); `nil` = `SwingmasterHome.url()`.
     public var home: URL?
+    /// The store; `nil` = `HOME/swingmaster.sqlite`.
+    public var database: StoreAddress?
+    /// Where uploads are kept; `nil` = `HOME/media`. Workers on other machines read them from there, so
+    /// with several machines it is a shared folder mounted at the same path on each.
+    public var media: URL?
     /// Templates and static files (`Web/`); `nil` = found next to the checkout.
     public var webRoot: URL?
     /// Third-party browser libraries installed by `make setup`; `nil` = `.deps/web/vendor` next to the checkout.

@@ -64,7 +64,7 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
         // Under /tmp, which the postgres user can reach whatever owns the checkout.
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("swingmaster-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let cluster = PostgresCluster(directory: directory, port: try freePort(), bin: bin)
+        let cluster = PostgresCluster(directory: directory, port: try TestFiles.freePort(), bin: bin)
         if getuid() == 0 { _ = try Subprocess.run("chown", ["-R", "postgres:postgres", directory.path], timeout: 30) }
         try cluster.pg("initdb", ["-D", cluster.data, "-U", user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
         try cluster.startServer()
@@ -133,26 +133,4 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
 
     /// Runs `argv[1:]` with every descriptor but 0, 1 and 2 closed, and exits with its status.
     private static let closingFDs = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True).returncode)"
-
-    /// A TCP port nobody listens on now (the kernel's pick for port 0).
-    private static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let stream = Int32(SOCK_STREAM.rawValue)
-        #else
-        let stream = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, stream, 0)
-        guard fd >= 0 else { throw Subprocess.Failure(description: "socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Subprocess.Failure(description: "Could not find a free port.") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }

@@ -17,6 +17,28 @@ public enum TestFiles {
         return url
     }
 
+    /// A TCP port nobody listens on now (the kernel's pick for port 0).
+    public static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let stream = Int32(SOCK_STREAM.rawValue)
+        #else
+        let stream = SOCK_STREAM
+        #endif
+        let fd = socket(AF_INET, stream, 0)
+        guard fd >= 0 else { throw Subprocess.Failure(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Subprocess.Failure(description: "Could not find a free port.") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`.
     /// - Throws: ``Subprocess/Failure`` with ffmpeg's stderr when it fails.
     public static func ffmpeg(_ args: [String]) throws {

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+import SwingCore
+import SwingStore
+import SwingTestSupport
+
+/// The deployment of docs/deploy.md, for real on loopback: one PostgreSQL server (started by the test),
+/// one `swingmaster serve --workers 0`, and `swingmaster worker` processes; uploads over HTTP. Then the
+/// ways workers die or stall, and the database restarting under them. What must hold every time: each
+/// job ends once, with exactly one session.
+@Suite(.serialized, .enabled(if: PostgresCluster.isAvailable || PostgresCluster.isRequired))
+struct WorkerProcessTests {
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A `swingmaster` process running in the background; its stdout and stderr go to `log`.
+    final class Running: @unchecked Sendable {
+        let process = Process()
+        let log: URL
+
+        init(_ arguments: [String], home: URL, name: String) throws {
+            log = home.appendingPathComponent("\(name).log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["SWINGMASTER_HOME": home.path]) { $1 }
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var pid: Int32 { process.processIdentifier }
+        var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        func signal(_ signal: Int32) { if process.isRunning { kill(pid, signal) } }
+
+        /// Sends SIGTERM and waits for the exit (SIGKILL after `seconds`); returns the status.
+        @discardableResult
+        func stop(within seconds: Double = 30) -> Int32 {
+            signal(SIGCONT)
+            signal(SIGTERM)
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(pid, SIGKILL) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// One deployment: a database on the shared server (or `cluster`), a home and a media folder, the web
+    /// app, and the workers the test starts.
+    final class Deployment: @unchecked Sendable {
+        let url: String
+        let home: URL
+        let media: URL
+        let port: Int
+        var server: Running?
+        var workers: [Running] = []
+        let store: PostgresStore
+
+        init(cluster: PostgresCluster? = nil) async throws {
+            let cluster = try cluster ?? PostgresCluster.shared()
+            url = try cluster.newDatabase("workers")
+            home = try TestFiles.temporaryDirectory("workers-home")
+            media = home.appendingPathComponent("shared-media")
+            try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+            port = try TestFiles.freePort()
+            store = try await PostgresStore.connect(url: url)
+        }
+
+        func startServer() throws {
+            server = try Running(["serve", "--port", "\(port)", "--database", url, "--media", media.path, "--workers", "0"],
+                                 home: home, name: "serve")
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, server?.process.isRunning == true {
+                if (try? Subprocess.run("curl", ["-sf", "http://127.0.0.1:\(port)/healthz"], timeout: 5))?.succeeded == true { return }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            throw Refused("serve did not answer: \(server?.text ?? "")")
+        }
+
+        @discardableResult
+        func startWorker(_ extra: [String] = []) throws -> Running {
+            let worker = try Running(["worker", "--database", url, "--media", media.path] + extra, home: home, name: "worker\(workers.count)")
+            workers.append(worker)
+            return worker
+        }
+
+        /// Uploads the demo clip as `name`; returns the job id.
+        func upload(_ name: String) throws -> Int64 {
+            let out = try Subprocess.output("curl", ["-sf", "-X", "POST", "--data-binary", "@\(TestFiles.packageRoot.path)/Samples/demo_session.mp4",
+                                                     "-H", "Content-Type: video/mp4", "-H", "X-Filename: \(name)",
+                                                     "http://127.0.0.1:\(port)/api/uploads"], timeout: 60)
+            let body = try JSONSerialization.jsonObject(with: out) as? [String: Any]
+            guard let id = (body?["job"] as? [String: Any])?["id"] as? Int else {
+                throw Refused("no job in \(String(decoding: out, as: UTF8.self))")
+            }
+            return Int64(id)
+        }
+
+        /// Waits until no job is queued or running (or `seconds` pass).
+        func drain(within seconds: Double) async throws -> [JobState: Int] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let counts = try await store.jobCountsByState()
+                if (counts[.queued] ?? 0) + (counts[.running] ?? 0) == 0 { return counts }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return try await store.jobCountsByState()
+        }
+
+        /// Waits until job `id` is running and returns it.
+        func running(_ id: Int64, within seconds: Double = 60) async throws -> JobRecord? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let job = try await store.job(id: id), job.state == .running { return job }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return nil
+        }
+
+        var logs: String { ([server].compactMap { $0 } + workers).map { "\($0.log.lastPathComponent):\n\($0.text.suffix(3000))" }.joined(separator: "\n") }
+
+        func stop() {
+            for w in workers { w.stop() }
+            server?.stop()
+            store.close()
+            try? FileManager.default.removeItem(at: home)
+        }
+    }
+
+    @Test func threeWorkersAndAServerDrainThirtyJobs() async throws {
+        let d = try await Deployment()
+        defer { d.stop() }
+        try d.startServer()
+        for _ in 0..<3 { try d.startWorker() }
+        var ids: [Int64] = []
+        for n in 0..<30 { ids.append(try d.upload("clip\(n).mp4")) }
+        let counts = try await d.drain(within: 600)
+        #expect(counts == [.done: 30], "\(counts)\n\(d.logs)")
+        let jobs = try await d.store.recentJobs(limit: 100)
+        let sessions = try await d.store.sessions()
+        #expect(sessions.count == 30, "exactly one session per job")
+        #expect(Set(jobs.compactMap(\.sessionId)) == Set(sessions.compactMap(\.id)))
+        #expect(Set(jobs.compactMap(\.workerId)).count >= 2, "one worker did everything: \(Set(jobs.compactMap(\.workerId)))")
+        // The web app reads the workers' sessions from the shared store.
+        let list = try Subprocess.output("curl", ["-sf", "http://127.0.0.1:\(d.port)/api/sessions"], timeout: 30)
+        let listed = (try JSONSerialization.jsonObject(with: list) as? [String: Any])?["sessions"] as? [Any]
+        #expect(listed?.count == 30)
+        for w in d.workers { #expect(w.stop() == 0, "a worker did not stop cleanly on SIGTERM:\n\(w.text.suffix(2000))") }
+    }
+
+    @Test func aWorkerKilledMidJobLosesItToAnotherAfterTheLeaseAndTheJobCompletesOnce() async throws {
+        let d = try await Deployment()
+        defer { d.stop() }
+        try d.startServer()
+        let doomed = try d.startWorker(["--stand-in-ms", "4000", "--lease-seconds", "2"])
+        let id = try d.upload("killed.mp4")
+        let first = try #require(try await d.running(id), "\(d.logs)")
+        doomed.signal(SIGKILL)
+        try d.startWorker(["--stand-in-ms", "500", "--lease-seconds", "2"])
+        #expect(try await d.drain(within: 60) == [.done: 1], "\(d.logs)")
+        let job = try #require(try await d.store.job(id: id))
+        #expect(job.attempts == 2 && job.expiries == 1 && job.workerId != first.workerId)
+        #expect(try await d.store.sessions().count == 1)
+    }
+
+    @Test func aWorkerPausedPastItsLeaseCannotWriteWhenItWakes() async throws {
+        let d = try await Deployment()
+        defer { d.stop() }
+        try d.startServer()
+        let sleeper = try d.startWorker(["--stand-in-ms", "2000", "--lease-seconds", "1"])
+        let id = try d.upload("paused.mp4")
+        _ = try #require(try await d.running(id), "\(d.logs)")
+        sleeper.signal(SIGSTOP)
+        try d.startWorker(["--stand-in-ms", "300", "--lease-seconds", "1"])
+        #expect(try await d.drain(within: 60) == [.done: 1], "\(d.logs)")
+        let done = try #require(try await d.store.job(id: id))
+        // The paused worker wakes up with its analysis finished and tries to store it.
+        sleeper.signal(SIGCONT)
+        let deadline = Date().addingTimeInterval(20)
+        while !sleeper.text.contains("lease lost") && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(sleeper.text.contains("lease lost"), "\(sleeper.text)")
+        #expect(try await d.store.sessions().count == 1, "the late worker stored a second session")
+        #expect(try await d.store.job(id: id) == done, "the late worker changed the finished job")
+    }
+
+    @Test func postgresRestartingMidRunLosesNoJobAndDoublesNone() async throws {
+        let cluster = try PostgresCluster.start()   // its own server: this test restarts it
+        defer { cluster.stop() }
+        let d = try await Deployment(cluster: cluster)
+        defer { d.stop() }
+        try d.startServer()
+        for _ in 0..<2 { try d.startWorker(["--stand-in-ms", "400", "--lease-seconds", "5"]) }
+        var ids: [Int64] = []
+        for n in 0..<12 { ids.append(try d.upload("restart\(n).mp4")) }
+        try await Task.sleep(for: .seconds(1))
+        try cluster.restart(downFor: 2)
+        // The web app reconnects: uploads work again.
+        let deadline = Date().addingTimeInterval(30)
+        var late: Int64?
+        while late == nil && Date() < deadline {
+            late = try? d.upload("after.mp4")
+            if late == nil { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(late != nil, "the web app did not recover from the restart:\n\(d.logs)")
+        #expect(try await d.drain(within: 120) == [.done: ids.count + (late == nil ? 0 : 1)], "\(d.logs)")
+        let sessions = try await d.store.sessions()
+        #expect(sessions.count == ids.count + (late == nil ? 0 : 1), "a job was lost or stored twice")
+    }
+
+    @Test func sigtermGivesARunningJobBackToTheQueue() async throws {
+        let d = try await Deployment()
+        defer { d.stop() }
+        try d.startServer()
+        let worker = try d.startWorker(["--stand-in-ms", "30000"])
+        let id = try d.upload("stopped.mp4")
+        _ = try #require(try await d.running(id), "\(d.logs)")
+        #expect(worker.stop() == 0, "\(worker.text)")
+        let job = try #require(try await d.store.job(id: id))
+        #expect(job.state == .queued && job.attempts == 0, "after SIGTERM the job is \(job.state), attempt \(job.attempts)")
+        try d.startWorker(["--stand-in-ms", "100"])
+        #expect(try await d.drain(within: 60) == [.done: 1], "\(d.logs)")
+    }
+}
