@@ -12,6 +12,7 @@ enum SubcommandRegistry {
         ModelsCommand.self,
         ServeCommand.self,
         WorkerCommand.self,
+        MigrateCommand.self,
         DetectCommand.self,
     ]
 }

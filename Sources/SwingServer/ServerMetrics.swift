@@ -7,7 +7,8 @@ import SwingStore
 
 /// The server's metrics for `GET /metrics`: swift-metrics counters, timers and gauges, exported in
 /// Prometheus' text format by swift-prometheus — requests by status and their durations, uploads (count,
-/// bytes, durations), job durations and each analysis stage's duration, and jobs by state from the store.
+/// bytes, durations), job durations and each analysis stage's duration (of the jobs this process ran), and
+/// from the store: jobs by state, the queue's depth and oldest wait, lease expiries and retries.
 ///
 /// One registry per application, recorded through its own factory rather than a process-wide
 /// `MetricsSystem.bootstrap`, so an app embedding the server keeps its metrics system and tests can run
@@ -26,6 +27,10 @@ struct ServerMetrics: Sendable {
         static let jobSeconds = "swingmaster_job_duration_seconds"
         static let stageSeconds = "swingmaster_job_stage_duration_seconds"
         static let jobs = "swingmaster_jobs"
+        static let queueDepth = "swingmaster_queue_depth"
+        static let queueOldest = "swingmaster_queue_oldest_job_age_seconds"
+        static let leaseExpiries = "swingmaster_job_lease_expiries"
+        static let retries = "swingmaster_job_retries"
     }
 
     init() {
@@ -64,6 +69,12 @@ struct ServerMetrics: Sendable {
         for state in JobState.allCases {
             Gauge(label: Name.jobs, dimensions: [("state", state.rawValue)], factory: factory).record(counts[state] ?? 0)
         }
+        // The queue as every process sharing the store sees it (read from the store, not this process).
+        let queue = try await db.queueStatus()
+        Gauge(label: Name.queueDepth, factory: factory).record(queue.queued)
+        Gauge(label: Name.queueOldest, factory: factory).record(queue.oldestQueuedSeconds)
+        Gauge(label: Name.leaseExpiries, factory: factory).record(queue.leaseExpiries)
+        Gauge(label: Name.retries, factory: factory).record(queue.retries)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }

@@ -311,6 +311,9 @@ import Testing
             #expect(value(#"swingmaster_job_stage_duration_seconds_count{stage="Running body pose"}"#) == nil)
             #expect(value(#"swingmaster_job_duration_seconds_count{state="failed"}"#) == 1)
             #expect(value(#"swingmaster_jobs{state="failed"}"#) == 1 && value(#"swingmaster_jobs{state="queued"}"#) == 0)
+            // The queue, from the store: nothing waits, the one job ran once and its lease never ran out.
+            #expect(value("swingmaster_queue_depth") == 0 && value("swingmaster_queue_oldest_job_age_seconds") == 0)
+            #expect(value("swingmaster_job_lease_expiries") == 0 && value("swingmaster_job_retries") == 0)
         }
     }
 
