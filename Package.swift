@@ -43,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // The shared store (`--database postgres://…`): sessions and the job queue for many machines.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .target(name: "SwingCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: hotSettings),
@@ -72,7 +73,8 @@ let package = Package(
         .target(
             name: "SwingStore",
             dependencies: ["SwingCore", "SwingBiomech", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "PostgresNIO", package: "postgres-nio")],
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")],
             swiftSettings: swiftSettings),
         .target(
             name: "SwingPipeline",

@@ -26,6 +26,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Analyses this process runs at once (one analysis already uses every core).") var concurrency = 1
     @Option(name: .customLong("lease-seconds"), help: "Seconds a job is held without a heartbeat before another worker may take it.")
     var leaseSeconds = 30.0
+    @Option(name: .customLong("pose-workers"),
+            help: "Swing windows each analysis poses in parallel (default 0 = one per core); see docs/deploy.md for the choice.")
+    var poseWorkers: Int?
     @Option(name: .customLong("stand-in-ms"), help: .hidden) var standInMs: Int?
 
     func validate() throws {
@@ -34,6 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ValidationError("--lease-seconds must be between 1 and 3600.")
         }
         if let standInMs { try OptionCheck.integer(standInMs, "--stand-in-ms", 0...600_000) }
+        try OptionCheck.threads(poseWorkers, "--pose-workers")
     }
 
     func run() async throws {
@@ -44,6 +48,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.concurrency = concurrency
         configuration.leaseSeconds = leaseSeconds
         configuration.standIn = standInMs.map { Duration.milliseconds($0) }
+        configuration.poseWorkers = poseWorkers ?? 0
         var logger = Logger(label: "swingmaster")
         logger.logLevel = .info
         try await runWorker(configuration, logger: logger)

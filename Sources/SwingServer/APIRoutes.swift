@@ -41,21 +41,15 @@ struct APIRoutes: Sendable {
         }
         api.get("sessions/:id/video") { request, context in
             let (_, record) = try await session(context)
-            let playable = try await db.playbackPath(forMedia: record.filePath) ?? record.filePath
-            return try await FileResponses.send(playable, request: request, context: context)
+            return try await FileResponses.send(try await state.library.playable(record), request: request, context: context)
         }
         api.get("sessions/:id/thumbnail.jpg") { request, context in
             let (id, record) = try await session(context)
-            let path = state.media.derived(session: id, "thumb.jpg")
-            if !FileManager.default.fileExists(atPath: path) {
-                // At the first contact: the player mid-stroke says more than the first frame.
-                let time = try await db.shot(sessionId: id, index: 1)?.shot.time ?? 1
-                let source = record.filePath
-                do {
-                    try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
-                } catch {
-                    throw APIError(.notFound, "Session \(id) has no picture to show.")
-                }
+            let path: String
+            do { path = try await state.library.thumbnail(session: id, of: record) } catch let error as StoreError {
+                throw error
+            } catch {
+                throw APIError(.notFound, "Session \(id) has no picture to show.")
             }
             return try await FileResponses.send(path, request: request, context: context,
                                                 headers: [.cacheControl: "private, max-age=86400"], contentType: "image/jpeg")
@@ -94,17 +88,10 @@ struct APIRoutes: Sendable {
         }
         api.delete("sessions/:id") { _, context in
             let (id, record) = try await session(context)
-            try await db.deleteSession(id: id)
-            try? FileManager.default.removeItem(atPath: state.media.derived(session: id, "thumb.jpg"))
-            await state.annotated.remove(session: id)
             // An upload goes with its last session (a second session of the same upload keeps it); a video
             // the CLI analysed is the user's own file and stays where it is.
-            if state.media.owns(record.filePath), try await !db.mediaInUse(path: record.filePath) {
-                if let copy = try await db.playbackPath(forMedia: record.filePath), state.media.owns(copy) {
-                    try? FileManager.default.removeItem(atPath: copy)
-                }
-                try? FileManager.default.removeItem(atPath: record.filePath)
-            }
+            try await state.library.deleteSession(id, record)
+            await state.annotated.remove(session: id)
             return Response(status: .noContent)
         }
         api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try await db.dominantHand()?.rawValue)) }
@@ -234,17 +221,10 @@ struct APIRoutes: Sendable {
         state.metrics.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
         let fileName = name()
         // The engine's checks, with its sentences and codes; a refused file is not kept.
+        let range = (start != nil || duration != nil) ? TimeRange(start: start ?? 0, duration: duration) : nil
         let warnings: [String]
-        do {
-            let info = try MediaProbe.probe(stored.path)
-            let range = (start != nil || duration != nil) ? TimeRange(start: start ?? 0, duration: duration) : nil
-            warnings = try MediaValidator.validateSession(info, range: range).warnings
-                .map { $0.replacingOccurrences(of: stored.path, with: fileName) }
-        } catch let error as any UserFacingError {
-            if try await !db.mediaInUse(path: stored.path) { try? FileManager.default.removeItem(atPath: stored.path) }
-            var api = APIError(error)
-            api.message = api.message.replacingOccurrences(of: stored.path, with: fileName)
-            throw api
+        do { warnings = try await state.library.admit(stored.path, fileName: fileName, range: range) } catch let error as any UserFacingError {
+            throw APIError(error)
         }
         let job = try await db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
                                               hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",

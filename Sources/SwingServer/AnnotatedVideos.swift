@@ -20,16 +20,16 @@ actor AnnotatedVideos {
     /// The longer side of the annotated video (a download to watch, not to measure).
     static let maxSide = 1280
 
-    private let media: MediaStore
+    private let library: MediaLibrary
     private var progress: [Int64: Double] = [:]
     private var failures: [Int64: APIError] = [:]
     /// The last video queued; the next one starts after it.
     private var tail: Task<Void, Never>?
 
-    init(media: MediaStore) { self.media = media }
+    init(library: MediaLibrary) { self.library = library }
 
     /// Where session `id`'s annotated video is kept.
-    func path(session id: Int64) -> String { media.derived(session: id, "annotated.mp4") }
+    func path(session id: Int64) -> String { library.derived(session: id, "annotated.mp4") }
 
     /// The video of session `id` if it is drawn; else its progress, starting it when nobody has.
     /// A failure is reported once; the request after it tries again.
@@ -42,7 +42,7 @@ actor AnnotatedVideos {
         if let failure = failures.removeValue(forKey: id) { return .failed(failure) }
         progress[id] = 0
         let previous = tail
-        let temporary = media.directory.appendingPathComponent(".upload-annotated-\(UUID().uuidString).part").path
+        let temporary = library.directory.appendingPathComponent(".upload-annotated-\(UUID().uuidString).part").path
         tail = Task.detached(priority: .utility) { [self] in
             await previous?.value
             let failure = await Self.draw(session: id, source: source, temporary: temporary, to: path, db: db) { p in

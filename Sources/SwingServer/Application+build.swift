@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import Mustache
 import SwingCore
+import SwingPipeline
 import SwingStore
 
 /// Why `serve` refuses to start (the ``CategorizedError`` shape; exit 64 like other usage errors).
@@ -32,6 +33,8 @@ struct ServerState: Sendable {
     let configuration: ServerConfiguration
     let db: any Store
     let media: MediaStore
+    /// The uploads folder's rules (shared with `swingmaster worker`).
+    let library: MediaLibrary
     let uploads: UploadGate
     let pages: Pages
     let web: WebLocations
@@ -58,10 +61,11 @@ public func buildApplication(
     let web = try WebLocations(configuration)
     let media = MediaStore(directory: configuration.media ?? home.appendingPathComponent("media", isDirectory: true))
     media.removeAbandonedParts()
-    let state = ServerState(configuration: configuration, db: db, media: media,
+    let library = MediaLibrary(directory: media.directory, store: db)
+    let state = ServerState(configuration: configuration, db: db, media: media, library: library,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads),
                             pages: try await Pages(directory: web.templates), web: web,
-                            annotated: AnnotatedVideos(media: media), metrics: ServerMetrics(),
+                            annotated: AnnotatedVideos(library: library), metrics: ServerMetrics(),
                             studio: Studio(home: home, catalog: configuration.catalog))
     state.studio.staging.removeAbandonedParts()
 
@@ -90,8 +94,8 @@ public func buildApplication(
     if let tls = try configuration.tlsConfiguration() { server = try .tls(server, tlsConfiguration: tls) }
 
     // With no workers here, `swingmaster worker` processes sharing the store run the jobs.
-    let runner = JobRunner(db: db, workers: configuration.workers, leaseSeconds: configuration.leaseSeconds, logger: logger,
-                           metrics: state.metrics, analyze: analyze)
+    let runner = JobRunner(library: state.library, workers: configuration.workers, leaseSeconds: configuration.leaseSeconds,
+                           logger: logger, metrics: state.metrics, analyze: analyze)
     return Application(
         router: router,
         server: server,

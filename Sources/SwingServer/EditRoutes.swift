@@ -69,7 +69,7 @@ struct EditRoutes: Sendable {
             throw APIError(error)
         }
         // The annotated video showed the old shots: it is drawn again when next asked for.
-        try? FileManager.default.removeItem(atPath: state.media.derived(session: id, "annotated.mp4"))
+        state.library.forgetDrawings(session: id)
         return JSONResponse.bytes(bytes)
     }
 

@@ -21,7 +21,9 @@ public typealias JobAnalysis = @Sendable (JobRecord, @escaping AnalysisProgress)
 /// On graceful shutdown the running analyses are cancelled and their jobs given back to the queue. A
 /// worker that dies instead holds its job only until the lease runs out; then another takes it.
 public struct JobRunner: Service {
-    let db: any Store
+    /// The store and the uploads folder.
+    let library: MediaLibrary
+    var db: any Store { library.store }
     let workers: Int
     let logger: Logger
     /// How long an idle worker waits for the store to say a job was queued before it looks anyway.
@@ -36,12 +38,14 @@ public struct JobRunner: Service {
     let analyze: JobAnalysis
     /// Names this process's workers in the job rows (`serve-…`, `worker-…`).
     let role: String
+    /// How long each claim that found a job took (the queue's own cost; `bench/scale.sh` reads the summary).
+    let claims = ClaimTimes()
 
     /// A pool of `workers` loops on `db`.
-    init(db: any Store, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: ServerMetrics,
-                role: String = "serve", analyze: JobAnalysis? = nil) {
-        self.db = db; self.workers = workers; self.leaseSeconds = leaseSeconds; self.logger = logger
-        self.metrics = metrics; self.role = role; self.analyze = analyze ?? Self.analysis(db: db)
+    init(library: MediaLibrary, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: ServerMetrics,
+         role: String = "serve", analyze: JobAnalysis? = nil) {
+        self.library = library; self.workers = workers; self.leaseSeconds = leaseSeconds; self.logger = logger
+        self.metrics = metrics; self.role = role; self.analyze = analyze ?? Self.analysis(library: library)
     }
 
     public func run() async throws {
@@ -62,7 +66,11 @@ public struct JobRunner: Service {
     private func loop(workerId: String) async {
         while !Task.isCancelled {
             let job: JobRecord?
-            do { job = try await db.claimNextJob(workerId: workerId, leaseSeconds: leaseSeconds, now: Date()) } catch {
+            let asked = ContinuousClock.now
+            do {
+                job = try await db.claimNextJob(workerId: workerId, leaseSeconds: leaseSeconds, now: Date())
+                if job != nil { claims.add(asked.duration(to: .now)) }
+            } catch {
                 logger.error("cannot claim a job: \(error)")
                 job = nil
             }
@@ -138,10 +146,7 @@ public struct JobRunner: Service {
             }
             if let final, final.isFinal { stages.finish(final) }
             // A failed or cancelled job leaves no orphan media (a queued one still needs it).
-            if let final, final.isFinal, (try? await db.mediaInUse(path: job.mediaPath)) == false {
-                try? FileManager.default.removeItem(atPath: job.mediaPath)
-                try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: job.mediaPath))
-            }
+            if let final, final.isFinal { await library.discardIfUnused(job.mediaPath) }
         }
     }
 
@@ -179,16 +184,18 @@ final class Flag: @unchecked Sendable {
 }
 
 extension JobRunner {
-    /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range, stored through
-    /// `SessionArchive` (the same document as `analyze --json`).
-    static func analysis(db: any Store) -> JobAnalysis {
-        { job, report in
+    /// The real analysis of a job: `SessionAnalyzer` with the job's hand and range; the session it returns
+    /// is `SessionArchive`'s (the same document as `analyze --json`).
+    static func analysis(library: MediaLibrary, poseWorkers: Int = 0) -> JobAnalysis {
+        let db = library.store
+        return { job, report in
             let stored = try await db.dominantHand()
             let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
             var options = AnalysisOptions()
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
             options.biomech = BiomechParameters(hand: hand)
             options.biomech.swingCheck = job.swingCheck
+            options.poseSampling.workers = poseWorkers
             if let level = job.sensitivity.flatMap(ContactSensitivity.init(rawValue:)) {
                 options.sensitivity = level
                 options.detector = level.apply(to: options.detector)
@@ -197,7 +204,7 @@ extension JobRunner {
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first
             // half of the stage: both are reading the upload before the analysis proper.
-            let copied = try await makePlaybackCopy(job: job, db: db) { report(.extractingAudio, 0.5 * $0) }
+            let copied = try await library.makePlaybackCopy(for: job) { report(.extractingAudio, 0.5 * $0) }
             let task = Task.detached {
                 try analyzer.analyze(path: path) { stage, fraction in
                     guard JobView.stages.contains(stage) else { return }
@@ -208,26 +215,6 @@ extension JobRunner {
             try Task.checkCancellation()
             return try SessionArchive.prepare(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand)
         }
-    }
-
-    /// Where the playback copy of a stored upload goes (next to it, so it is found, served and removed with it).
-    static func playbackCopyPath(forMedia path: String) -> String { path + ".playback.mp4" }
-
-    /// Makes the H.264 copy of a video browsers cannot play (HEVC `.mov` from iPhones, …) and records
-    /// it on the job. The same upload analysed again reuses its copy.
-    /// - Returns: Whether a copy was needed.
-    static func makePlaybackCopy(job: JobRecord, db: any Store, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
-        let source = job.mediaPath
-        guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
-        let destination = playbackCopyPath(forMedia: source)
-        if !FileManager.default.fileExists(atPath: destination) {
-            let task = Task.detached {
-                try PlaybackCopy.make(from: source, to: destination, isCancelled: { Task.isCancelled }, progress: progress)
-            }
-            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-        }
-        if let id = job.id { try await db.recordPlaybackCopy(jobId: id, path: destination) }
-        return true
     }
 }
 
@@ -243,5 +230,26 @@ final class Throttle: @unchecked Sendable {   // state guarded by `lock`
         guard force || now.timeIntervalSince(last) >= interval else { return false }
         last = now
         return true
+    }
+}
+
+/// The durations of a runner's successful claims (the most recent 100,000).
+final class ClaimTimes: @unchecked Sendable {   // state guarded by `lock`
+    private let lock = NSLock()
+    private var seconds: [Double] = []
+
+    func add(_ d: Duration) {
+        lock.withLock {
+            if seconds.count >= 100_000 { seconds.removeFirst(seconds.count / 2) }
+            seconds.append(d.seconds)
+        }
+    }
+
+    /// "N jobs claimed; claim p50 … ms, p99 … ms, max … ms" (or that none was).
+    var summary: String {
+        let sorted = lock.withLock { seconds }.sorted()
+        guard !sorted.isEmpty else { return "no job claimed" }
+        func ms(_ q: Double) -> String { String(format: "%.2f", sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000) }
+        return "\(sorted.count) jobs claimed; claim p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms"
     }
 }

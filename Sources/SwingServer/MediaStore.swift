@@ -89,19 +89,6 @@ struct MediaStore: Sendable {
         return Stored(sha256: hash, path: final.path, bytes: count, alreadyStored: false)
     }
 
-    /// Whether `path` is a file this store keeps. Only those are ever deleted: a session the CLI analysed
-    /// names the user's own video, which the server never writes beside nor removes.
-    func owns(_ path: String) -> Bool {
-        let folder = directory.standardizedFileURL.path
-        return URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
-    /// Where a file drawn from session `id` is kept (`session-<id>.<name>`: its picture, its annotated
-    /// video); removed with the session.
-    func derived(session id: Int64, _ name: String) -> String {
-        directory.appendingPathComponent("session-\(id).\(name)").path
-    }
-
     /// Creates the folder and removes leftovers of uploads and drawings that were interrupted by a crash
     /// or a restart (a clean failure removes its own).
     func removeAbandonedParts() {

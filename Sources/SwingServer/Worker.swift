@@ -16,6 +16,9 @@ public struct WorkerConfiguration: Sendable {
     public var concurrency = 1
     /// Seconds a job is held without a heartbeat before another worker may take it.
     public var leaseSeconds = 30.0
+    /// Swing windows each analysis poses in parallel (0 = one per core); with several analyses at once on
+    /// one machine, fewer each.
+    public var poseWorkers = 0
     /// For tests and the queue benchmark only: each job waits this long and stores an empty session
     /// instead of analysing (what remains is the queue's own cost).
     public var standIn: Duration?
@@ -51,18 +54,19 @@ public func runWorker(_ configuration: WorkerConfiguration, logger: Logger) asyn
     guard FileManager.default.fileExists(atPath: configuration.media.path, isDirectory: &isDirectory), isDirectory.boolValue else {
         throw WorkerSetupError(message: "The media folder \(configuration.media.path) does not exist here; mount the folder `serve --media` uses at the same path.")
     }
-    let db = try await configuration.database.open()
-    let analysis = configuration.standIn.map { JobRunner.standIn($0) } ?? JobRunner.analysis(db: db)
+    let library = MediaLibrary(directory: configuration.media, store: try await configuration.database.open())
+    let analysis = configuration.standIn.map { JobRunner.standIn($0) } ?? JobRunner.analysis(library: library, poseWorkers: configuration.poseWorkers)
     let analyze: JobAnalysis = { job, report in
         guard FileManager.default.isReadableFile(atPath: job.mediaPath) else { throw MediaUnreachable(path: job.mediaPath) }
         return try await analysis(job, report)
     }
-    let runner = JobRunner(db: db, workers: configuration.concurrency, leaseSeconds: configuration.leaseSeconds, logger: logger,
+    let runner = JobRunner(library: library, workers: configuration.concurrency, leaseSeconds: configuration.leaseSeconds, logger: logger,
                            metrics: ServerMetrics(), role: "worker", analyze: analyze)
     let group = ServiceGroup(configuration: .init(services: [.init(service: runner)], gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger))
     logger.info("worker: \(configuration.concurrency) at once on \(configuration.database), media in \(configuration.media.path)")
     try await group.run()
+    logger.info("worker: stopped; \(runner.claims.summary)")
 }
 
 extension JobRunner {

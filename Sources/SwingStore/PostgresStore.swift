@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import SwingBiomech
 import SwingCore
@@ -18,6 +19,9 @@ public final class PostgresStore: Store {
     private let tasks: [Task<Void, Never>]
     /// Where it is, with any password hidden (for messages).
     public let address: String
+
+    /// How long opening waits for the server to answer and the schema to be ready.
+    static let openTimeout: Duration = .seconds(30)
 
     /// The notification channel job writes are announced on.
     static let channel = "swingmaster_jobs"
@@ -57,9 +61,33 @@ public final class PostgresStore: Store {
                                                          password: c.password, database: database.isEmpty ? nil : database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 8
+        // One plain connection first: the pool keeps retrying a server that refuses or rejects the login
+        // (so a running worker rides out a restart), but opening should say why at once.
+        do {
+            var probe = PostgresConnection.Configuration(host: host, port: c.port ?? 5432, username: user, password: c.password,
+                                                         database: database.isEmpty ? nil : database,
+                                                         tls: mode == "disable" ? .disable
+                                                            : mode == "require" ? .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                                                            : .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
+            probe.options.connectTimeout = .seconds(5)
+            let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw StoreError.databaseError("Could not open the PostgreSQL database \(address): \(describe(error)).")
+        }
         let store = PostgresStore(client: PostgresClient(configuration: configuration), address: address, logger: logger)
         do {
-            try await store.migrate()
+            // The pool keeps trying a server that does not answer (so a running worker rides out a restart);
+            // opening gives up after a while instead, with a sentence.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.migrate() }
+                group.addTask {
+                    try await Task.sleep(for: openTimeout)
+                    throw StoreError.databaseError("no answer within \(openTimeout.components.seconds) s")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
         } catch {
             store.close()
             throw StoreError.databaseError("Could not open the PostgreSQL database \(address): \(describe(error)).")
@@ -109,6 +137,13 @@ public final class PostgresStore: Store {
         if let e = error as? PSQLError {
             if let message = e.serverInfo?[.message] {
                 return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "")
+            }
+            if e.code == .connectionError {
+                let detail = e.underlying.map { "\($0)" } ?? ""
+                let reason = detail.contains("refused") ? "connection refused"
+                    : detail.lowercased().contains("timed out") || detail.contains("Timeout") ? "no answer"
+                    : detail.contains("resolve") || detail.contains("NXDOMAIN") ? "unknown host" : "cannot connect"
+                return "the server cannot be reached (\(reason))"
             }
             if let underlying = e.underlying { return "\(e.code): \(underlying)" }
             return "\(e.code)"

@@ -365,4 +365,40 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         await woke
         #expect(start.duration(to: clock.now) < .seconds(10), "the worker slept until its timeout")
     }
+
+    /// Processes starting together on a new PostgreSQL database migrate it once: every one opens, and
+    /// each migration is recorded once, under the same names as SQLite's.
+    @Test(.enabled(if: PostgresCluster.isAvailable || PostgresCluster.isRequired))
+    func storesOpeningANewPostgresDatabaseTogetherMigrateItOnce() async throws {
+        let url = try PostgresCluster.shared().newDatabase("together")
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<6 { group.addTask { try await PostgresStore.connect(url: url) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stores.count == 6)
+        #expect(try await stores[0].appliedMigrations() == AppDatabase.migrator.migrations)
+        for store in stores { store.close() }
+    }
+
+    @Test func aStoreAddressIsSqliteOrPostgresAndNothingElse() throws {
+        #expect(try StoreAddress(parsing: "sqlite:/tmp/a.sqlite") == .sqlite(URL(fileURLWithPath: "/tmp/a.sqlite")))
+        #expect(try StoreAddress(parsing: "postgres://u:secret@db:5433/s") == .postgres("postgres://u:secret@db:5433/s"))
+        #expect(try StoreAddress(parsing: "postgres://u:secret@db:5433/s").description == "postgres://u:***@db:5433/s",
+                "a password never reaches a message")
+        for bad in ["", "mysql://db/x", "sqlite:", "postgres:///nohost", "/just/a/path"] {
+            let error = #expect(throws: StoreError.self) { try StoreAddress(parsing: bad) }
+            #expect(ErrorSentence.isWellFormed(error?.message ?? ""), "\(bad): \(error?.message ?? "")")
+        }
+        #expect(try StoreAddress.standard(environment: ["SWINGMASTER_DATABASE": "postgres://h/d"]) == .postgres("postgres://h/d"))
+    }
+
+    @Test func anUnreachablePostgresServerIsOneSentence() async throws {
+        let port = try TestFiles.freePort()   // nobody listens there
+        let error = await #expect(throws: StoreError.self) {
+            try await PostgresStore.connect(url: "postgres://swingmaster@127.0.0.1:\(port)/none?sslmode=disable")
+        }
+        #expect(error?.kind == .databaseError)
+        #expect(ErrorSentence.isWellFormed(error?.message ?? ""), "\(error?.message ?? "")")
+        #expect(error?.message.contains("127.0.0.1:\(port)") == true, "the sentence names the server")
+    }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import SwingCore
+import SwingMedia
+import SwingStore
+
+/// The uploads folder and everything made from it, below the server so `serve` and `worker` share one
+/// set of rules: which files it owns, the engine's checks on an upload (a refused one is not kept), the
+/// browser-playable copy, the pictures and videos drawn from a session, and what goes when a session or a
+/// job ends. Files are named `<sha256>.<ext>` (uploads), `<upload>.playback.mp4` (its copy) and
+/// `session-<id>.<name>` (drawn from a session).
+public struct MediaLibrary: Sendable {
+    /// The uploads folder (`serve --media`, `worker --media`).
+    public let directory: URL
+    /// The store that says which files are still in use.
+    public let store: any Store
+
+    public init(directory: URL, store: any Store) {
+        self.directory = directory
+        self.store = store
+    }
+
+    /// Whether `path` lies in the uploads folder (a session the CLI analysed names the player's own file,
+    /// which is never written beside nor removed).
+    public func owns(_ path: String) -> Bool {
+        let folder = directory.standardizedFileURL.path
+        return URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// Where a file drawn from session `id` is kept (`session-<id>.<name>`); removed with the session.
+    public func derived(session id: Int64, _ name: String) -> String {
+        directory.appendingPathComponent("session-\(id).\(name)").path
+    }
+
+    // MARK: Ingest
+
+    /// The engine's checks on a stored upload (probe, then the session limits for `range`), with its
+    /// sentences naming the file as the user did. A refused upload is removed unless a session or job
+    /// still uses the same bytes.
+    /// - Returns: The warnings to keep with the job (e.g. below 720p).
+    /// - Throws: The engine's `UserFacingError` (`MediaError`) with `fileName` in place of the stored path.
+    public func admit(_ path: String, fileName: String, range: TimeRange?) async throws -> [String] {
+        do {
+            let info = try MediaProbe.probe(path)
+            return try MediaValidator.validateSession(info, range: range).warnings.map { $0.replacingOccurrences(of: path, with: fileName) }
+        } catch let error as any UserFacingError {
+            await discardIfUnused(path)
+            throw Renamed(error, path: path, as: fileName)
+        }
+    }
+
+    /// A refusal of the engine's whose sentence names the file as the user did.
+    public struct Renamed: UserFacingError {
+        public let statusCode: Int32
+        public let description: String
+        init(_ error: any UserFacingError, path: String, as name: String) {
+            statusCode = error.statusCode
+            description = error.description.replacingOccurrences(of: path, with: name)
+        }
+    }
+
+    // MARK: The browser-playable copy
+
+    /// Where the playback copy of upload `path` goes (beside it: found, served and removed with it).
+    public static func playbackCopyPath(forMedia path: String) -> String { path + ".playback.mp4" }
+
+    /// Makes the H.264 copy of a video browsers cannot play (HEVC `.mov` from iPhones, …) and records it on
+    /// the job; the same upload analysed again reuses its copy.
+    /// - Returns: Whether a copy was needed.
+    public func makePlaybackCopy(for job: JobRecord, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
+        let source = job.mediaPath
+        guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
+        let destination = Self.playbackCopyPath(forMedia: source)
+        if !FileManager.default.fileExists(atPath: destination) {
+            let task = Task.detached {
+                try PlaybackCopy.make(from: source, to: destination, isCancelled: { Task.isCancelled }, progress: progress)
+            }
+            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        }
+        if let id = job.id { try await store.recordPlaybackCopy(jobId: id, path: destination) }
+        return true
+    }
+
+    /// What a browser plays for `session`: its playback copy when one was made, else the file itself.
+    public func playable(_ session: SessionRecord) async throws -> String {
+        try await store.playbackPath(forMedia: session.filePath) ?? session.filePath
+    }
+
+    // MARK: Drawn from a session
+
+    /// Session `id`'s picture at its first contact (320 px), made once and kept.
+    /// - Throws: `StoreError`; ``MediaError`` when the video has no frame to show.
+    public func thumbnail(session id: Int64, of record: SessionRecord) async throws -> String {
+        let path = derived(session: id, "thumb.jpg")
+        if FileManager.default.fileExists(atPath: path) { return path }
+        // At the first contact: the player mid-stroke says more than the first frame.
+        let time = try await store.shot(sessionId: id, index: 1)?.shot.time ?? 1
+        let source = record.filePath
+        try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
+        return path
+    }
+
+    /// Forgets what was drawn from session `id`'s shots (after an edit: drawn again when next asked for).
+    public func forgetDrawings(session id: Int64) {
+        try? FileManager.default.removeItem(atPath: derived(session: id, "annotated.mp4"))
+    }
+
+    // MARK: Endings
+
+    /// Deletes session `id` with what was drawn from it, and its upload (with the playback copy) when no
+    /// other session or job uses it.
+    /// - Throws: ``StoreError/notFound(_:)`` when there is no such session.
+    public func deleteSession(_ id: Int64, _ record: SessionRecord) async throws {
+        try await store.deleteSession(id: id)
+        for name in ["thumb.jpg", "annotated.mp4"] { try? FileManager.default.removeItem(atPath: derived(session: id, name)) }
+        if owns(record.filePath) { await discardIfUnused(record.filePath) }
+    }
+
+    /// Removes upload `path` and its playback copy unless a session or unfinished job uses it (a failed
+    /// or cancelled job, a refused upload). Files outside the folder are never touched.
+    public func discardIfUnused(_ path: String) async {
+        guard owns(path), (try? await store.mediaInUse(path: path)) == false else { return }
+        if let copy = try? await store.playbackPath(forMedia: path), owns(copy) { try? FileManager.default.removeItem(atPath: copy) }
+        try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: path))
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
