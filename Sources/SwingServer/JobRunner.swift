@@ -118,13 +118,18 @@ public struct JobRunner: Service {
         do {
             let session = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
             heartbeat.cancel()
+            // The last stage the analysis reported, as the row shows it once done.
+            let (stage, _) = latest.value
+            if try await db.heartbeat(lease, stage: stage, progress: 1, leaseSeconds: leaseSeconds, now: Date()) == .lost {
+                throw JobLost()
+            }
             let sessionId = try await db.completeJob(lease, session: session, now: Date())
             stages.finish(.done)
             logger.info("job \(id) done: session \(sessionId)")
         } catch {
             heartbeat.cancel()
             let final: JobState?
-            if lost.isSet || (error as? StoreError)?.kind == .leaseLost {
+            if lost.isSet || error is JobLost || (error as? StoreError)?.kind == .leaseLost {
                 logger.warning("job \(id): lease lost; another worker has it, nothing was stored")
                 final = nil
             } else if Task.isCancelled {
@@ -149,6 +154,9 @@ public struct JobRunner: Service {
             if let final, final.isFinal { await library.discardIfUnused(job.mediaPath) }
         }
     }
+
+    /// The lease ran out while the analysis ran and another worker has the job.
+    struct JobLost: Error {}
 
     /// Whether `error` may pass if the job runs again: the store or a file share failing, not the media
     /// or the analysis saying no (those fail the same way every time).
