@@ -61,7 +61,7 @@ struct APIRoutes: Sendable {
         }
         api.get("sessions/:id/annotated.mp4") { request, context in
             let (id, record) = try await session(context)
-            switch await state.annotated.request(session: id, source: record.filePath, db: db) {
+            switch await state.annotated.request(session: id, source: record.filePath) {
             case .ready(let path):
                 return try await FileResponses.send(path, request: request, context: context,
                                                     headers: [.contentDisposition: Self.attachment("session-\(id)-annotated.mp4")],

@@ -3,8 +3,9 @@ import SwingCore
 import SwingPipeline
 import SwingStore
 
-/// The annotated video of a session (`GET /api/sessions/{id}/annotated.mp4`): the skeleton, the wrist
-/// arc and the contact frames drawn over the analysed part, as `analyze --save-video` writes it.
+/// The web app's queue for annotated videos (`GET /api/sessions/{id}/annotated.mp4`), drawn by
+/// ``MediaLibrary/drawAnnotatedVideo(session:source:progress:)``: the skeleton, the wrist arc and the
+/// contact frames over the analysed part, as `analyze --save-video` writes it.
 ///
 /// Drawn on the first request and kept beside the media until the session is deleted. Re-encoding a
 /// session uses every core, so videos are drawn one at a time, and a second request for a video being
@@ -16,9 +17,6 @@ actor AnnotatedVideos {
         case drawing(progress: Double)
         case failed(APIError)
     }
-
-    /// The longer side of the annotated video (a download to watch, not to measure).
-    static let maxSide = 1280
 
     private let library: MediaLibrary
     private var progress: [Int64: Double] = [:]
@@ -35,17 +33,17 @@ actor AnnotatedVideos {
     /// A failure is reported once; the request after it tries again.
     /// - Parameters:
     ///   - source: The analysed video on disk.
-    func request(session id: Int64, source: String, db: any Store) -> Status {
+    func request(session id: Int64, source: String) -> Status {
         let path = path(session: id)
         if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
         if let p = progress[id] { return .drawing(progress: p) }
         if let failure = failures.removeValue(forKey: id) { return .failed(failure) }
         progress[id] = 0
         let previous = tail
-        let temporary = library.directory.appendingPathComponent(".upload-annotated-\(UUID().uuidString).part").path
+        let library = self.library
         tail = Task.detached(priority: .utility) { [self] in
             await previous?.value
-            let failure = await Self.draw(session: id, source: source, temporary: temporary, to: path, db: db) { p in
+            let failure = await Self.draw(session: id, source: source, library: library) { p in
                 Task { await self.report(id, p) }
             }
             await finish(id, failure: failure)
@@ -66,22 +64,15 @@ actor AnnotatedVideos {
         if let failure { failures[id] = failure }
     }
 
-    /// Draws the video into `temporary`, renamed to `path` when complete and the session still exists;
-    /// returns why it could not (nothing is left behind then).
-    private static func draw(session id: Int64, source: String, temporary: String, to path: String, db: any Store,
+    /// Draws the video through the media library; returns why it could not (nothing is left behind then).
+    private static func draw(session id: Int64, source: String, library: MediaLibrary,
                              progress: @escaping @Sendable (Double) -> Void) async -> APIError? {
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let step = Throttle(interval: 0.25)
         do {
-            guard let (document, frames) = try await SessionArchive.shotFrames(id: id, in: db) else { return APIRoutes.noSession(id) }
-            let step = Throttle(interval: 0.25)
-            try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in
-                if step.shouldFire() { progress(p) }
-            }
-            guard try await db.sessionRecord(id: id) != nil else { return APIRoutes.noSession(id) }
-            guard rename(temporary, path) == 0 else {
-                return APIError(.internalServerError, "The annotated video could not be kept: \(String(cString: strerror(errno))).")
-            }
+            _ = try await library.drawAnnotatedVideo(session: id, source: source) { p in if step.shouldFire() { progress(p) } }
             return nil
+        } catch let error as StoreError where error.kind == .notFound {
+            return APIRoutes.noSession(id)
         } catch let error as any UserFacingError {
             return APIError(error)
         } catch {
