@@ -22,6 +22,11 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: "The store to copy into: postgres://user@host[:port]/database or sqlite:PATH.") var to: String
     @Option(help: "Copy the sessions' videos into this folder and point the copies at them.") var media: String?
 
+    func validate() throws {
+        let target = try StoreOptions.parse(to)
+        if let source = try StoreOptions.parse(from), source == target { throw ValidationError("--from and --to name the same store.") }
+    }
+
     func run() async throws {
         let source = try from.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()
         let target = try StoreAddress(parsing: to)

@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionCheck.integer(port, "--port", 0...65_535)
         try OptionCheck.integer(workers, "--workers", 0...OptionCheck.maxThreads)
+        _ = try StoreOptions.parse(database)
         guard leaseSeconds.isFinite, leaseSeconds >= 1, leaseSeconds <= 3600 else {
             throw ValidationError("--lease-seconds must be between 1 and 3600.")
         }

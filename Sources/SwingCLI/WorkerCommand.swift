@@ -38,6 +38,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         if let standInMs { try OptionCheck.integer(standInMs, "--stand-in-ms", 0...600_000) }
         try OptionCheck.threads(poseWorkers, "--pose-workers")
+        _ = try StoreOptions.parse(database)
     }
 
     func run() async throws {
