@@ -10,6 +10,7 @@ public final class PoseEstimator: Sendable {
     public let options: PoseOptions
     let detector: InferenceSession
     let landmarker: InferenceSession
+    let landmarkOutputs: LandmarkOutputs
 
     /// Loads both models.
     /// - Parameters:
@@ -22,12 +23,14 @@ public final class PoseEstimator: Sendable {
         let dir = try PoseModels.directory(modelsDirectory)
         var so = SessionOptions()
         so.intraOpThreads = options.threads
+        so.allowSpinning = options.allowSpinning
         detector = try InferenceSession(modelPath: dir.appendingPathComponent(PoseModels.detectorFile).path, options: so)
         landmarker = try InferenceSession(modelPath: dir.appendingPathComponent(PoseModels.landmarkFile).path, options: so)
         guard detector.inputs.first?.shape == [1, 224, 224, 3], landmarker.inputs.first?.shape == [1, 256, 256, 3],
-              detector.outputs.count == 2, landmarker.outputs.count == 5 else {
+              detector.outputs.count == 2, let outputs = LandmarkOutputs(landmarker.outputs) else {
             throw PoseError(.modelsUnavailable, "The files in \(dir.path) are not the BlazePose ONNX models this version expects.")
         }
+        landmarkOutputs = outputs
         self.options = options
     }
 
@@ -86,19 +89,19 @@ public final class PoseEstimator: Sendable {
         input.withUnsafeMutableBufferPointer {
             ImageWarp.crop(image, region: region, size: n, border: .replicate, scale: 1 / 255, offset: 0, into: $0)
         }
-        // Outputs: 0 landmarks, 1 pose flag, 2 segmentation (unused: not fetched), 3 heatmap, 4 world.
-        let names = landmarker.outputs.map(\.name)
-        let wanted = options.refineWithHeatmap ? [names[0], names[1], names[3], names[4]] : [names[0], names[1], names[4]]
+        let names = landmarkOutputs
+        let wanted = options.refineWithHeatmap ? [names.landmarks, names.flag, names.heatmap, names.world]
+            : [names.landmarks, names.flag, names.world]
         let out = try inference.measure {
             try input.withUnsafeBufferPointer {
                 try landmarker.run(inputName: landmarker.inputs[0].name, shape: [1, n, n, 3], data: $0, outputNames: wanted)
             }
         }
-        guard let flag = out[names[1]]?.data.first, let lms = out[names[0]]?.data,
-              let world = out[names[4]]?.data else { return nil }
+        guard let flag = out[names.flag]?.data.first, let lms = out[names.landmarks]?.data,
+              let world = out[names.world]?.data else { return nil }
         let score = Double(flag)
         guard score >= options.minPoseScore,
-              let raw = LandmarkDecoder.decode(landmarks: lms, world: world, heatmap: out[names[3]]?.data,
+              let raw = LandmarkDecoder.decode(landmarks: lms, world: world, heatmap: out[names.heatmap]?.data,
                                                options: options) else { return nil }
         return ProjectedPose(raw: raw, region: region, score: score, width: image.width, height: image.height)
     }
@@ -111,6 +114,25 @@ public final class PoseEstimator: Sendable {
         }
         return PoseFrame(index: index, time: time, score: p.score, landmarks: lms, worldLandmarks: p.world,
                          joints: AppleJoints.derive(from: p.world), region: p.region, detectorRan: detectorRan)
+    }
+}
+
+/// Which of the landmark model's outputs is which, told apart by shape: landmarks `[1, 195]`, pose flag
+/// `[1, 1]`, heatmap `[1, 64, 64, 39]`, world landmarks `[1, 117]`. The segmentation mask
+/// (`[1, 256, 256, 1]`) is never read, and the committed model no longer has it
+/// (`tools/prune_blazepose.py`): ONNX Runtime runs every node whatever a caller fetches, and the mask's
+/// head cost 40 % of the model's time. A model that still has it loads as well.
+struct LandmarkOutputs: Sendable {
+    let landmarks: String, flag: String, heatmap: String, world: String
+
+    init?(_ outputs: [TensorInfo]) {
+        func named(_ shape: [Int]) -> String? {
+            let matches = outputs.filter { $0.shape == shape }
+            return matches.count == 1 ? matches[0].name : nil
+        }
+        guard let landmarks = named([1, 195]), let flag = named([1, 1]), let heatmap = named([1, 64, 64, 39]),
+              let world = named([1, 117]), outputs.count <= 5 else { return nil }
+        self.landmarks = landmarks; self.flag = flag; self.heatmap = heatmap; self.world = world
     }
 }
 
