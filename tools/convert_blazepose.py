@@ -13,6 +13,7 @@ Environment (a fresh machine):
 Run:
     venv-convert/bin/python tools/convert_blazepose.py --wheel wheels/mediapipe-0.10.14-*.whl \
         --image Tests/SwingPoseTests/Fixtures/astronaut.png --out Models
+    .deps/venv/bin/python tools/prune_blazepose.py Models/pose_landmark_full.onnx   # the committed model
 
 Why the detector needs a pre-pass: `pose_detection.tflite` stores sparse float16 weights behind
 DENSIFY ops, which tf2onnx cannot read. We run the TFLite interpreter with every intermediate tensor
