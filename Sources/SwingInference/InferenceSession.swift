@@ -84,6 +84,10 @@ public final class InferenceSession: @unchecked Sendable {
                           .modelUnsupported, "invalid inter-op thread count \(options.interOpThreads)")
         try runtime.check(api.setSessionGraphOptimizationLevel(ortOptions, options.optimization.rawValue),
                           .modelUnsupported, "invalid graph optimisation level")
+        if !options.allowSpinning {
+            try runtime.check(api.addSessionConfigEntry(ortOptions, "session.intra_op.allow_spinning", "0"),
+                              .modelUnsupported, "could not turn off thread spinning")
+        }
         var session: OpaquePointer?
         try runtime.check(create(ortOptions, &session), .modelUnreadable, "could not load ONNX model \(description)")
         guard let session else {

@@ -56,6 +56,7 @@ enum OrtApiIndex {
     static let modelMetadataLookupCustomMetadataMap = 116
     static let releaseModelMetadata = 118
     static let modelMetadataGetCustomMetadataMapKeys = 123
+    static let addSessionConfigEntry = 130
 }
 
 /// C enum values we pass (C enums are `int`).
@@ -80,6 +81,7 @@ struct OrtAPI: @unchecked Sendable {
     ) -> OrtStatusPtr
     typealias CreateHandle = @convention(c) (OutHandle?) -> OrtStatusPtr
     typealias SetInt = @convention(c) (OpaquePointer?, Int32) -> OrtStatusPtr
+    typealias SetConfigEntry = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> OrtStatusPtr
     typealias GetCount = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int>?) -> OrtStatusPtr
     typealias GetIndexedHandle = @convention(c) (OpaquePointer?, Int, OutHandle?) -> OrtStatusPtr
     typealias GetIndexedName = @convention(c) (OpaquePointer?, Int, OpaquePointer?, OutCString?) -> OrtStatusPtr
@@ -108,6 +110,7 @@ struct OrtAPI: @unchecked Sendable {
     let setSessionGraphOptimizationLevel: SetInt
     let setIntraOpNumThreads: SetInt
     let setInterOpNumThreads: SetInt
+    let addSessionConfigEntry: SetConfigEntry
     let sessionGetInputCount: GetCount
     let sessionGetOutputCount: GetCount
     let sessionGetInputTypeInfo: GetIndexedHandle
@@ -157,6 +160,7 @@ struct OrtAPI: @unchecked Sendable {
         setSessionGraphOptimizationLevel = entry(I.setSessionGraphOptimizationLevel)
         setIntraOpNumThreads = entry(I.setIntraOpNumThreads)
         setInterOpNumThreads = entry(I.setInterOpNumThreads)
+        addSessionConfigEntry = entry(I.addSessionConfigEntry)
         sessionGetInputCount = entry(I.sessionGetInputCount)
         sessionGetOutputCount = entry(I.sessionGetOutputCount)
         sessionGetInputTypeInfo = entry(I.sessionGetInputTypeInfo)

@@ -59,6 +59,10 @@ public struct SessionOptions: Sendable {
     public var interOpThreads = 1
     /// Graph rewrites applied at load time.
     public var optimization: GraphOptimization = .all
+    /// Whether idle intra-op threads spin-wait for the next operator (`session.intra_op.allow_spinning`).
+    /// Spinning saves a wake-up per operator when the threads have the cores to themselves; when other
+    /// work shares the cores (video decoding, a second model), the spinning threads take CPU from it.
+    public var allowSpinning = true
 
     public init() {}
 }

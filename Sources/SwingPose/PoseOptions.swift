@@ -45,6 +45,8 @@ public struct PoseOptions: Sendable, Equatable {
     public var visibilityAlpha: Double = 0.1
     /// ONNX Runtime intra-op threads per model (0 = ORT default: one per core).
     public var threads: Int = 0
+    /// Whether ONNX Runtime's idle threads spin-wait (``SessionOptions/allowSpinning``).
+    public var allowSpinning = true
 
     public init() {}
 }

@@ -33,6 +33,8 @@ struct PoseBench: ParsableCommand {
 
     @Option(help: "ONNX Runtime intra-op threads per model (0 = one per core).")
     var threads = 0
+    @Flag(help: "Turn off ONNX Runtime's spin-waiting threads (session.intra_op.allow_spinning = 0).")
+    var noSpin = false
 
     func validate() throws {
         guard (video != nil) != !images.isEmpty else { throw ValidationError("give either --video or --images") }
@@ -51,6 +53,7 @@ struct PoseBench: ParsableCommand {
         guard let first = inputs.first else { throw ValidationError("no frames to benchmark") }
         var options = PoseOptions()
         options.threads = max(0, threads)
+        options.allowSpinning = !noSpin
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         _ = try estimator.estimate(image: first.0)  // warm-up (ORT allocations), as the peer does
         let tracker = PoseTracker(estimator: estimator)

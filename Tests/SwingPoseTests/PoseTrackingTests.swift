@@ -15,9 +15,12 @@ import Testing
         return Point2(x: (p.x - cx) * z + 320, y: (p.y - cy) * z + 240)
     }
 
-    func runClip(smoothing: Bool) throws -> (frames: [PoseFrame?], tracker: PoseTracker) {
+    func runClip(smoothing: Bool, threads: Int = 0, allowSpinning: Bool = true) throws
+        -> (frames: [PoseFrame?], tracker: PoseTracker) {
         var options = PoseOptions()
         options.smoothing = smoothing
+        options.threads = threads
+        options.allowSpinning = allowSpinning
         let estimator = try PoseEstimator(modelsDirectory: PoseFixtures.modelsDirectory, options: options)
         let tracker = PoseTracker(estimator: estimator)
         let reader = try VideoFrameReader(path: PoseFixtures.path("pose_clip.mp4"))
@@ -53,6 +56,24 @@ import Testing
         }
         print("tracking: detector on \(tracker.detectorRuns)/\(tracker.framesProcessed) frames, worst frame mean error \(String(format: "%.3f", worst * 100)) % of diagonal")
         #expect(worst < 0.03, "worst frame's mean landmark error is \(worst * 100) % of the diagonal")
+    }
+
+    /// ONNX Runtime's thread settings change speed only: one thread, two spinning, two that sleep when
+    /// idle (the session config entry we set by its own API slot) give the same landmarks.
+    @Test func threadSettingsGiveTheSameLandmarks() throws {
+        let one = try runClip(smoothing: false, threads: 1).frames
+        for (threads, spin) in [(2, true), (2, false)] {
+            let other = try runClip(smoothing: false, threads: threads, allowSpinning: spin).frames
+            #expect(other.count == one.count)
+            var worst = 0.0
+            for (a, b) in zip(one, other) {
+                guard let a, let b else { #expect(a == nil && b == nil); continue }
+                for (p, q) in zip(a.worldLandmarks, b.worldLandmarks) {
+                    worst = max(worst, ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) + (p.z - q.z) * (p.z - q.z)).squareRoot())
+                }
+            }
+            #expect(worst < 1e-3, "\(threads) threads, spinning \(spin): world landmarks moved \(worst * 100) cm")
+        }
     }
 
     @Test func resetForgetsTheTrack() throws {
