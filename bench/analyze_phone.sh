@@ -14,9 +14,10 @@
 #   peer   OpenCV seeks + MediaPipe 0.10.14 (bench/analyze_peer.py) on the same windows and sampling,
 #          given our contact times, two processes; printed as a ratio to ours. Needs `make bench-setup`
 #          (.deps/bench-venv); without it the peer is skipped, with a line saying so.
-#   lever  each flag in SWINGMASTER_PHONE_LEVERS (default "--no-skip-unposed-frames"; "" for none) run in the
-#          same loop as a second `analyze` of the file: wall, frames decoded, and whether every shot's
-#          metrics are identical to the default run's.
+#   lever  each flag in SWINGMASTER_PHONE_LEVERS (default "--no-skip-unposed-frames" and the landmark model
+#          with its segmentation head, SWINGMASTER_MODELS=bench/out/unpruned-models; "" for none; a NAME=VALUE
+#          word is set in the environment) run in the same loop as another `analyze` of the file: wall,
+#          frames decoded, and whether every shot's metrics are identical to the default run's.
 # SWINGMASTER_PHONE_FILES picks files (default "h264_60 hevc_30 h264_30 cheap_60"); extra arguments
 # after the binary directory go to every `analyze`.
 set -euo pipefail
@@ -35,13 +36,17 @@ peer_ok=1
 if ! "$PEER_PYTHON" -c "import cv2, mediapipe" 2>/dev/null; then
   peer_ok=0; echo "peer: skipped ($PEER_PYTHON cannot import cv2 and mediapipe; run make bench-setup)"
 fi
-LEVERS="${SWINGMASTER_PHONE_LEVERS---no-skip-unposed-frames}"
+default_levers=--no-skip-unposed-frames
+unpruned_models "$OUT/unpruned-models" && default_levers+=" SWINGMASTER_MODELS=$OUT/unpruned-models"
+LEVERS="${SWINGMASTER_PHONE_LEVERS-$default_levers}"
 # run FILE NAME ARGS…: one timed `analyze`; leaves NAME.result.json, NAME.summary.txt, NAME.rss_kb, NAME.wall.
 run() {
   local file=$1 name=$2; shift 2
-  local log start end; log=$(mktemp)
+  local log start end envs=() args=(); log=$(mktemp)
+  for a in "$@"; do case $a in [A-Z]*=*) envs+=("$a") ;; *) args+=("$a") ;; esac; done
   start=$(date +%s.%N)
-  /usr/bin/time -v "$BIN_DIR/swingmaster" analyze "$file" --hand right --no-store --json "$name.result.json" "$@" \
+  /usr/bin/time -v env "${envs[@]}" "$BIN_DIR/swingmaster" analyze "$file" --hand right --no-store \
+    --json "$name.result.json" "${args[@]}" \
     >"$name.summary.txt" 2>"$log"
   end=$(date +%s.%N)
   awk -F: '/Maximum resident set size/ {gsub(/ /,"",$2); print $2}' "$log" >"$name.rss_kb"

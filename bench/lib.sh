@@ -49,3 +49,18 @@ generate_phone() {
     -map 0:v -map 1:a -vf "scale=1920:1080:flags=bicubic,fps=$fps$grain" -t 120 \
     "${enc[@]}" -pix_fmt yuv420p -c:a aac -b:a 128k "$video"
 }
+
+# unpruned_models DIR: a models folder holding the landmark model as committed before its segmentation head
+# was dropped (tools/prune_blazepose.py), for benches that measure that lever. Taken from git history and
+# checked against its SHA-256; returns non-zero (and makes nothing) in a clone without that commit.
+UNPRUNED_COMMIT=f258bda UNPRUNED_SHA=7d922b48472a1d38c517fe076a71eba6204021fad9d2f8945a147733c26ea981
+unpruned_models() {
+  local dir=$1
+  mkdir -p "$dir"
+  if git show "$UNPRUNED_COMMIT:Models/pose_landmark_full.onnx" > "$dir/pose_landmark_full.onnx" 2>/dev/null \
+     && echo "$UNPRUNED_SHA  $dir/pose_landmark_full.onnx" | sha256sum -c --status; then
+    cp Models/pose_detection.onnx "$dir/"
+  else
+    rm -rf "$dir"; return 1
+  fi
+}
