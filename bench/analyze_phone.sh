@@ -14,7 +14,8 @@
 #   peer   OpenCV seeks + MediaPipe 0.10.14 (bench/analyze_peer.py) on the same windows and sampling,
 #          given our contact times, two processes; printed as a ratio to ours. Needs `make bench-setup`
 #          (.deps/bench-venv); without it the peer is skipped, with a line saying so.
-#   lever  each flag in SWINGMASTER_PHONE_LEVERS (default "--no-skip-unposed-frames" and the landmark model
+#   lever  each flag in SWINGMASTER_PHONE_LEVERS (default "--no-skip-unposed-frames", "--skip-deblocking" (with
+#          how far each shot's metrics move when they are not identical) and the landmark model
 #          with its segmentation head, SWINGMASTER_MODELS=bench/out/unpruned-models; "" for none; a NAME=VALUE
 #          word is set in the environment) run in the same loop as another `analyze` of the file: wall,
 #          frames decoded, and whether every shot's metrics are identical to the default run's.
@@ -36,7 +37,7 @@ peer_ok=1
 if ! "$PEER_PYTHON" -c "import cv2, mediapipe" 2>/dev/null; then
   peer_ok=0; echo "peer: skipped ($PEER_PYTHON cannot import cv2 and mediapipe; run make bench-setup)"
 fi
-default_levers=--no-skip-unposed-frames
+default_levers="--no-skip-unposed-frames --skip-deblocking"
 unpruned_models "$OUT/unpruned-models" && default_levers+=" SWINGMASTER_MODELS=$OUT/unpruned-models"
 LEVERS="${SWINGMASTER_PHONE_LEVERS-$default_levers}"
 # run FILE NAME ARGS…: one timed `analyze`; leaves NAME.result.json, NAME.summary.txt, NAME.rss_kb, NAME.wall.
@@ -152,5 +153,21 @@ for f in files:
         print(f"  {flag}: wall {lwall:.1f} s, CPU {lcpu:.1f} s, {ldec} frames decoded (decode CPU {ldcpu:.2f} s) -- the default's "
               f"{wall:.1f} s, {ours_cpu:.1f} s, {decoded} ({cpu['decode']:.2f} s): the default takes {wall / lwall:.2f}x the wall time "
               f"and {ours_cpu / lcpu:.2f}x the CPU; every shot's metrics identical: {'yes' if same else 'NO'}")
+        if not same:
+            # A lever that changes the pixels: how far each shot's metrics moved, against the noise that
+            # sampling already brings (docs/analysis.md: 2.5-5 cm on average).
+            a = {round(x["time"], 3): x for x in doc["shots"] if x.get("contact")}
+            b = {round(x["time"], 3): x for x in ldoc["shots"] if x.get("contact")}
+            keys = sorted(set(a) & set(b))
+            if keys:
+                parts = []
+                for k in ("forwardCm", "lateralCm", "heightCm"):
+                    d = [abs(a[t]["contact"][k] - b[t]["contact"][k]) for t in keys]
+                    parts.append(f"{k[:-2]} {sum(d) / len(d):.2f} / {max(d):.2f} cm")
+                d = [abs(a[t]["wristSpeedCmS"] - b[t]["wristSpeedCmS"]) for t in keys]
+                parts.append(f"speed {sum(d) / len(d):.1f} / {max(d):.1f} cm/s")
+                agree = sum(a[t]["classification"] == b[t]["classification"] for t in keys)
+                print(f"    {len(keys)} shots in both (of {len(a)} / {len(b)}), |difference| mean / max: " + ", ".join(parts)
+                      + f"; classification agrees on {agree}/{len(keys)}")
         i += 1
 PY

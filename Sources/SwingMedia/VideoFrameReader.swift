@@ -41,6 +41,13 @@ public final class VideoFrameReader {
     /// frames reference it. It must agree with the `select` given to ``frames(from:to:where:body:)``;
     /// `nil` (default) decodes every frame.
     public var wanted: ((Double, Int) -> Bool)?
+    /// Skips H.264's and HEVC's deblocking (loop) filter (FFmpeg's `skip_loop_filter`): about a fifth of
+    /// H.264's decoding time, at the price of blockier pixels in every frame, which drift further from the
+    /// encoder's until the next keyframe. Off by default; `analyze --skip-deblocking` measures what it
+    /// costs in docs/analysis.md. Set it before the first frame.
+    public var skipDeblocking = false {
+        didSet { decoder.decoder.context.pointee.skip_loop_filter = skipDeblocking ? AVDISCARD_ALL : AVDISCARD_DEFAULT }
+    }
 
     /// Opens `path` for decoding.
     /// - Parameters:

@@ -28,6 +28,9 @@ public struct PoseSampling: Sendable, Equatable {
     /// phone-encoded bench files it cuts the decoding CPU by about a third with every shot's metrics
     /// identical (`bench/results/analyze_phone.txt`).
     public var skipUnposedFrames = true
+    /// Skips the decoder's deblocking filter (``VideoFrameReader/skipDeblocking``;
+    /// `analyze --skip-deblocking`): faster decoding of H.264, slightly different pixels. Default off.
+    public var skipDeblocking = false
 
     public init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
         self.outerFramesPerSecond = outerFramesPerSecond

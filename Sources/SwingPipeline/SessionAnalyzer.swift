@@ -224,7 +224,8 @@ public struct SessionAnalyzer: Sendable {
         // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
         let timeline = try FrameTimeline(path: path)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    timeline: timeline, skipUnposed: options.poseSampling.skipUnposedFrames)
+                                    timeline: timeline, skipUnposed: options.poseSampling.skipUnposedFrames,
+                                    skipDeblocking: options.poseSampling.skipDeblocking)
             .run(segments: segments, progress: progress)
         return (posed, schedule)
     }

@@ -20,6 +20,8 @@ struct WindowPoser: Sendable {
     let timeline: FrameTimeline
     /// Let the decoder drop frames the schedule does not pose (``PoseSampling/skipUnposedFrames``).
     var skipUnposed = false
+    /// Skip the decoder's deblocking filter (``PoseSampling/skipDeblocking``).
+    var skipDeblocking = false
 
     struct Output {
         /// Posed frames of all windows, in time order.
@@ -60,6 +62,7 @@ struct WindowPoser: Sendable {
             let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0,
                                               timeline: timeline)
             if skipUnposed { reader.wanted = { [schedule] t, index in schedule.wants(time: t, index: index) } }
+            reader.skipDeblocking = skipDeblocking
             let tracker = PoseTracker(estimator: estimator)
             var tracking = StageTime(), inference = StageTime()
             defer {

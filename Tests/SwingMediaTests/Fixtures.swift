@@ -120,6 +120,15 @@ extension Fixtures {
         }
     }
 
+    /// 320×240 H.264 30 fps, 2 s, encoded with x264's deblocking filter on (preset veryfast, CRF 35: the
+    /// coarse quantisation a filter has most to smooth). `ultrafast`, as in the files above, turns it off.
+    func deblockedMP4() throws -> String {
+        try path("deblocked.mp4") { p in
+            try TestFiles.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-c:v", "libx264",
+                             "-preset", "veryfast", "-crf", "35", "-pix_fmt", "yuv420p", p])
+        }
+    }
+
     /// 320×240 video without an audio track, 2 s.
     func silentMP4() throws -> String {
         try path("silent.mp4") { p in

@@ -16,6 +16,33 @@ import Testing
         #expect(count == 180)
     }
 
+    /// `skipDeblocking` only changes pixels: the same frames at the same times, close to the filtered
+    /// pictures, different where the encoder's filter had work; nothing changes without a filter.
+    @Test func skippingDeblockingKeepsEveryFrameAndChangesOnlyPixels() throws {
+        func decode(_ path: String, skip: Bool) throws -> [VideoFrame] {
+            let reader = try VideoFrameReader(path: path)
+            reader.skipDeblocking = skip
+            var frames: [VideoFrame] = []
+            while let f = try reader.nextFrame() { frames.append(f) }
+            return frames
+        }
+        let deblocked = try Fixtures.shared.deblockedMP4()
+        let filtered = try decode(deblocked, skip: false), skipped = try decode(deblocked, skip: true)
+        #expect(filtered.count == 60 && skipped.count == 60)
+        #expect(filtered.map(\.index) == skipped.map(\.index) && filtered.map(\.time) == skipped.map(\.time))
+        var changed = 0, worstMean = 0.0
+        for (a, b) in zip(filtered, skipped) {
+            let diff = zip(a.image.pixels, b.image.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+            if diff > 0 { changed += 1 }
+            worstMean = max(worstMean, Double(diff) / Double(a.image.pixels.count))
+        }
+        #expect(changed > 30, "only \(changed) of 60 frames changed without the deblocking filter")
+        #expect(worstMean < 8, "a frame moved by \(worstMean) levels per channel on average")
+        // x264 `ultrafast` encodes without the filter: skipping it changes nothing.
+        let plain = try Fixtures.shared.smallMP4()
+        #expect(try decode(plain, skip: true).map(\.image) == decode(plain, skip: false).map(\.image))
+    }
+
     @Test func windowSeeksToTheRightFrames() throws {
         let path = try Fixtures.shared.smallMP4()
         // Reference pictures by decoding from the start (no seeking involved).
