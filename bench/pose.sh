@@ -43,6 +43,16 @@ if [ -n "${SWINGMASTER_MP_PYTHON:-}" ] && [ -f "$vtest" ] && echo "$VTEST_SHA  $
 else
   echo "-- whole-process row skipped (needs the peer and bench/out/vtest.avi)"
 fi
+# Session option: ONNX Runtime's idle threads spin-wait (its default, ours) or sleep (--no-spin), the tracked
+# video with the default two threads, alternating x3.
+if [ -f "$vtest" ]; then
+  echo "-- session option: spinning vs sleeping intra-op threads, vtest.avi, default threads, alternating x3"
+  for _ in 1 2 3; do
+    for f in "" --no-spin; do
+      echo "${f:-spinning } $(env -u SWINGMASTER_MP_PYTHON "$BIN_DIR/swingbench" pose --video "$vtest" --frames 0 $f | grep inference)"
+    done
+  done
+fi
 # Lever: the landmark model without its segmentation head (tools/prune_blazepose.py; every output we read is
 # bit-identical), against the model as committed before (bench/lib.sh unpruned_models).
 OUT=bench/out; . bench/lib.sh
