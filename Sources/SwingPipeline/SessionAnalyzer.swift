@@ -161,6 +161,7 @@ public struct SessionAnalyzer: Sendable {
         let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)
         var contacts = heard.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
         warnings += notes
+        if options.poseSampling.skipDeblocking { warnings.append(PoseSampling.skipDeblockingWarning) }
 
         // 2b. Visual contacts (only with a detector): racket–ball events fused with the audio contacts;
         // the fused contacts drive the pose stage exactly as audio contacts do.

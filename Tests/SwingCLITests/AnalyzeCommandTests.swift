@@ -17,6 +17,7 @@ import Testing
             }
             struct Stats: Decodable { var shotCount: Int; var consistency: Double? }
             var id: Int64?; var file: String; var fps: Double; var hand: String; var shots: [Shot]; var stats: Stats
+            var warnings: [String]?
         }
         var session: Session
     }
@@ -55,6 +56,32 @@ import Testing
         #expect(rows.first?.trimmingCharacters(in: .whitespaces).hasPrefix(String(id + 1)) == true, "\(list.stdout)")
         // The hand given once is remembered (no prompt, no note).
         #expect(!again.stderr.contains("assuming a right-handed"))
+    }
+
+    /// `--skip-deblocking` decodes the demo clip (x264 with its deblocking filter on) without the filter:
+    /// the same contacts become shots, their numbers stay within a few centimetres of the default run's,
+    /// and the session says how it was decoded.
+    @Test func skippingDeblockingKeepsTheShotsAndSaysSo() throws {
+        let home = try TestFiles.temporaryDirectory("analyze-deblock")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SWINGMASTER_HOME": home.path]
+        var docs: [Doc.Session] = []
+        for extra in [[], ["--skip-deblocking"]] {
+            let json = home.appendingPathComponent("s\(docs.count).json")
+            let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--no-store", "--no-swing-check",
+                                                 "--json", json.path] + extra, environment: env)
+            #expect(out.status == 0, "stderr: \(out.stderr)")
+            docs.append(try JSONDecoder().decode(Doc.self, from: Data(contentsOf: json)).session)
+        }
+        let (plain, skipped) = (docs[0], docs[1])
+        #expect(!(plain.warnings ?? []).contains { $0.contains("deblocking") })
+        #expect((skipped.warnings ?? []).contains { $0.contains("deblocking filter") }, "\(skipped.warnings ?? [])")
+        #expect(plain.shots.map(\.time) == skipped.shots.map(\.time))
+        for (a, b) in zip(plain.shots, skipped.shots) {
+            guard let ca = a.contact, let cb = b.contact else { #expect(a.contact == nil && b.contact == nil); continue }
+            let moved = max(abs(ca.forwardCm - cb.forwardCm), abs(ca.lateralCm - cb.lateralCm), abs(ca.heightCm - cb.heightCm))
+            #expect(moved < 25, "the shot at \(a.time) moved by \(moved) cm without the deblocking filter")
+        }
     }
 
     @Test func videoWithoutAPersonIsAClearErrorAndStoresNothing() throws {
