@@ -66,8 +66,20 @@ def main():
             sys.exit(f"no photos in {FIXTURES} to check with: not written")
         data = open(pruned, "rb").read()
     out = a.out or a.model
-    with open(out, "wb") as f:
-        f.write(data)
+    # Written beside the target and renamed over it, so a full disk or a missing folder never leaves a
+    # half-written model (in place, the committed one).
+    # (Only for a regular file: a device or a pipe is written as it is, never replaced.)
+    special = os.path.exists(out) and not os.path.isfile(out)
+    tmp = out if special else out + ".partial"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        if not special:
+            os.replace(tmp, out)
+    except OSError as e:
+        if not special and os.path.exists(tmp):
+            os.remove(tmp)
+        sys.exit(f"could not write {out}: {e.strerror}" + ("" if special else "; nothing was changed"))
     print(f"{out}: outputs {', '.join(KEEP)}; bit-identical on {checked} photos; "
           f"{len(data) / 1e6:.1f} MB; sha256 {hashlib.sha256(data).hexdigest()}")
 
