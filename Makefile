@@ -82,7 +82,7 @@ bench: setup-test bench-setup build
 # The bench's Python peers (MediaPipe 0.10.14, OpenCV) in their own venv; only the benchmarks use it.
 BENCH_VENV = .deps/bench-venv
 bench-setup:
-	@if ! $(BENCH_VENV)/bin/python -c "import mediapipe, cv2" 2>/dev/null; then \
+	@if ! $(BENCH_VENV)/bin/python -c "import mediapipe, cv2, sklearn" 2>/dev/null; then \
 	  python3 -m venv $(BENCH_VENV) && \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements-peers.txt && \
 	  $(BENCH_VENV)/bin/pip uninstall -q -y opencv-contrib-python opencv-python-headless && \

@@ -64,3 +64,30 @@ unpruned_models() {
     rm -rf "$dir"; return 1
   fi
 }
+
+# phone_tracks DIR SEED BIN_DIR PYTHON: issue #26's tracks in DIR — Free Tennis's five conditions and Tennix's
+# four (tools/make_recorded_tracks.py, 90 s) and the synthetic generator's eight (swingbench, 60 s), with
+# the given seed — each as DIR/TRACK.wav, its truth DIR/TRACK.json and every chain of tools/phone_chain.py
+# in DIR/TRACK.chains/CHAIN.wav. Two tracks at a time.
+phone_tracks() {
+  local dir=$1 seed=$2 bin=$3 py=$4
+  [ -f .deps/sounds/freetennis/colpo.wav ] && [ -f .deps/sounds/tennix/racket1.wav ] \
+    || { echo "phone_tracks: no recorded sounds (run scripts/setup.sh)" >&2; return 1; }
+  {
+    for c in practice match netcords wind everything; do echo "rec freetennis $c"; done
+    for c in practice match wind everything; do echo "rec tennix $c"; done
+    for c in clean ambience wind bounces squeaks voices distant mixed; do echo "syn synthetic $c"; done
+  } | xargs -P 2 -L 1 bash -c '
+    set -e
+    dir=$0 seed=$1 bin=$2 py=$3 kind=$4 corpus=$5 condition=$6
+    base="$dir/$corpus-$condition"
+    if [ "$kind" = rec ]; then
+      "$py" tools/make_recorded_tracks.py ".deps/sounds/$corpus" "$base" --corpus "$corpus" \
+        --condition "$condition" --seed "$seed" --duration 90
+    else
+      "$bin/swingbench" contacts --synthesize "$base.wav" --seconds 60 --seed "$seed" --condition "$condition" > /dev/null
+      mv "$base.wav.truth.json" "$base.json"
+    fi
+    mkdir -p "$base.chains"
+    "$py" tools/phone_chain.py "$base.wav" "$base.chains" --chain all' "$dir" "$seed" "$bin" "$py"
+}

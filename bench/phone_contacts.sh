@@ -2,10 +2,12 @@
 # Contacts as a phone records them (issue #26): every recorded and synthetic track, clean and through every
 # chain of tools/phone_chain.py (codecs, compressors, AGC, limiter, clipping, whole phone chains), scored at
 # ±50 ms of the true onset; the detector's changes measured on and off in the same run:
-#   before     the detector before #26 (5 s floor at its 75th percentile, no rise exception)
+#   before     the detector before #26 (5 s floor at its 75th percentile, no rise exception, 40 ms width)
 #   floor      + the floor over 0.5 s at its median (follows the gain a phone rides)
 #   rise       + peaks up to twice the width kept when they rise within 30 ms (a compressor stretches the decay)
-#   default    both (the defaults)
+#   width      + peaks up to 45 ms wide instead of 40 (a compressor flattens a hit's peak)
+#   floor+rise the first two (the defaults from 2026-11-25 to 2026-11-26)
+#   default    all three (the defaults)
 # and the share of each chain's tracks that `contacts` calls compressed, with F1 on those and on the rest.
 # Tracks: Free Tennis (practice, match, netcords, wind, everything) and Tennix (practice, match, wind,
 # everything) mixed by tools/make_recorded_tracks.py, seed 1, 90 s; the synthetic generator's eight
@@ -15,32 +17,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="${1:-.build/release}"
 PY="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
-[ -f .deps/sounds/freetennis/colpo.wav ] && [ -f .deps/sounds/tennix/racket1.wav ] || { echo "phone_contacts: no recorded sounds (run scripts/setup.sh)"; exit 1; }
+. bench/lib.sh
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 echo "# bench/phone_contacts.sh, $(date -u +%F), $(git rev-parse --short HEAD 2>/dev/null || echo unknown commit)"
 "$PY" tools/phone_chain.py --check > "$work/latency.json"
-{
-  for c in practice match netcords wind everything; do echo "rec freetennis $c"; done
-  for c in practice match wind everything; do echo "rec tennix $c"; done
-  for c in clean ambience wind bounces squeaks voices distant mixed; do echo "syn synthetic $c"; done
-} > "$work/tracks"
-make_track() {  # kind corpus condition
-  local base="$work/$2-$3"
-  if [ "$1" = rec ]; then
-    "$PY" tools/make_recorded_tracks.py ".deps/sounds/$2" "$base" --corpus "$2" --condition "$3" --seed 1 --duration 90
-  else
-    "$BIN_DIR/swingbench" contacts --synthesize "$base.wav" --seconds 60 --seed 1 --condition "$3" > /dev/null
-    mv "$base.wav.truth.json" "$base.json"
-  fi
-  mkdir -p "$base.chains"
-  "$PY" tools/phone_chain.py "$base.wav" "$base.chains" --chain all
-}
-export -f make_track; export work PY BIN_DIR
-xargs -P 2 -L 1 bash -c 'make_track "$@"' _ < "$work/tracks"
+phone_tracks "$work" 1 "$BIN_DIR" "$PY"
+old_floor="--noise-window-s 5 --noise-hop-s 0.5 --noise-percentile 75"
 variants=(
-  "before|--max-rise-ms 0 --noise-window-s 5 --noise-hop-s 0.5 --noise-percentile 75"
-  "floor|--max-rise-ms 0"
-  "rise|--noise-window-s 5 --noise-hop-s 0.5 --noise-percentile 75"
+  "before|--max-fwhm-ms 40 --max-rise-ms 0 $old_floor"
+  "floor|--max-fwhm-ms 40 --max-rise-ms 0"
+  "rise|--max-fwhm-ms 40 $old_floor"
+  "width|--max-rise-ms 0 $old_floor"
+  "floor+rise|--max-fwhm-ms 40"
   "default|"
 )
 for v in "${variants[@]}"; do
@@ -52,7 +40,7 @@ done
 import json, sys, glob, os, collections
 work = sys.argv[1]
 CHAINS = [c["name"] for c in json.loads(os.popen(f"{sys.executable} tools/phone_chain.py --list").read())]
-VARIANTS = ["before", "floor", "rise", "default"]
+VARIANTS = ["before", "floor", "rise", "width", "floor+rise", "default"]
 
 def score(detected, truth, tol=0.050):
     detected, used, tp = sorted(detected), set(), 0
