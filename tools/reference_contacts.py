@@ -21,7 +21,7 @@ from scipy.signal import butter, lfilter, sosfiltfilt
 DEFAULTS = dict(
     lowHz=1000.0, highHz=4000.0, filterOrder=4, envelopeWindowMs=5.0,
     noiseFloorPercentile=50.0, noiseFloorWindowSeconds=0.5, noiseFloorHopSeconds=0.05,
-    noiseFloorDecimationMs=1.0, peakThresholdFactor=2.5, maxImpactFWHMMs=40.0, maxImpactRiseMs=30.0, minGapMs=300.0,
+    noiseFloorDecimationMs=1.0, peakThresholdFactor=2.5, maxImpactFWHMMs=45.0, maxImpactRiseMs=30.0, minGapMs=300.0,
     hitSpreadMs=80.0,
     amplitudeWeight=0.2, narrownessWeight=0.4, symmetryWeight=0.4, minConfidence=0.1,
     envelopeMode="rectified", envelopeSmoothingPasses=2, peakPicking="prominence", peakNeighborhoodMs=15.0,
@@ -31,7 +31,7 @@ DEFAULTS = dict(
     minHighBandRatio=0.01, thudMaskedRise=1.5, thudMaskedRatio=10.0,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
-                    timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
+                    timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
                     hitSpreadMs=0.0, maxImpactRiseMs=0.0, noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0,
                     noiseFloorHopSeconds=0.5)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder

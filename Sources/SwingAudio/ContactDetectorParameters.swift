@@ -65,8 +65,12 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// (docs/contacts.md, "Recorded sound").
     public var peakThresholdFactor = 2.5
     /// Peaks wider than this (full width at half maximum / half prominence) are not impacts, ms — unless
-    /// they rise within ``maxImpactRiseMs`` (see there).
-    public var maxImpactFWHMMs = 40.0
+    /// they rise within ``maxImpactRiseMs`` (see there). The original recipe's 40 ms (``specLiteral``)
+    /// rejected recorded hits that build over 25 ms once a compressor had flattened their peak: Tennix's
+    /// `racket2` measures 40–45 ms at half prominence after a 6:1 compressor (rising 24–27 ms, falling
+    /// 17–19, so the stretched-decay exception does not apply). 45 keeps them and lets no squeak, voice or
+    /// bounce through on the phone-chain sweep (docs/contacts.md, "Phone recordings").
+    public var maxImpactFWHMMs = 45.0
     /// A compressor stretches a hit's decay but not its attack: after a 6:1 compressor with a 5 ms attack,
     /// recorded hits measure 44–54 ms at half height. A peak up to twice ``maxImpactFWHMMs`` wide is still
     /// an impact when its envelope rises from half height to the peak within this many ms and falls for
@@ -158,6 +162,7 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
         p.timeReference = .peak
         p.onsetLevel = 0.5
         p.peakThresholdFactor = 3
+        p.maxImpactFWHMMs = 40
         p.minRelativeAmplitude = 0
         p.rejectThuds = false
         p.requireBroadband = false

@@ -56,6 +56,6 @@ public enum Dynamics {
 
     /// The sentence the CLI and the web app show for a compressed recording: what was seen and what it costs.
     public static func compressedNote(crestFactorDb crest: Double) -> String {
-        "The recording looks compressed: its peaks stand \(Int(crest.rounded())) dB above its average level, where an uncompressed session measures \(Int(compressedBelowDb)) dB or more (a phone's compressor, limiter or automatic gain control). Hits then stand little above a crowd or wind and bounces pass for hits: on the compressed tracks of our phone-chain sweep the detector found 43 % of the hits (F1 0.49, against 0.89 on the others), so check the contacts and add or remove any it got wrong."
+        "The recording looks compressed: its peaks stand \(Int(crest.rounded())) dB above its average level, where an uncompressed session measures \(Int(compressedBelowDb)) dB or more (a phone's compressor, limiter or automatic gain control). Hits then stand little above a crowd or wind and bounces pass for hits: on the compressed tracks of our phone-chain sweep the detector found 44 % of the hits (F1 0.50, against 0.90 on the others), so check the contacts and add or remove any it got wrong."
     }
 }
