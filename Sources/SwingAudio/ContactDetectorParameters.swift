@@ -68,8 +68,9 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// they rise within ``maxImpactRiseMs`` (see there). The original recipe's 40 ms (``specLiteral``)
     /// rejected recorded hits that build over 25 ms once a compressor had flattened their peak: Tennix's
     /// `racket2` measures 40–45 ms at half prominence after a 6:1 compressor (rising 24–27 ms, falling
-    /// 17–19, so the stretched-decay exception does not apply). 45 keeps them and lets no squeak, voice or
-    /// bounce through on the phone-chain sweep (docs/contacts.md, "Phone recordings").
+    /// 17–19, so the stretched-decay exception does not apply). 45 keeps them; no track clean or through a
+    /// codec loses by it, and where the broadband gate is off (band-limited recordings) one or two more
+    /// squeaks in 180 s pass (docs/contacts.md, "Phone recordings" and "Synthetic suite").
     public var maxImpactFWHMMs = 45.0
     /// A compressor stretches a hit's decay but not its attack: after a 6:1 compressor with a 5 ms attack,
     /// recorded hits measure 44–54 ms at half height. A peak up to twice ``maxImpactFWHMMs`` wide is still
