@@ -25,6 +25,8 @@ it would on sounds it was not trained on, which is what users bring:
               "own session" (trees only): each track and chain scored by a model trained on that track's
               seed-1 recording through the same chain alone, as a player's confirmed contacts of one
               session would train one for their racket and phone.
+              "self-trained": no truth; each recording's candidates labelled by its own `swingmaster
+              contacts` output and a model fitted to that recording alone (trees, logistic regression).
   reference   `swingmaster contacts` on the same seed-2 files, scored the same way.
 
     contact_classifier.py SEED1_DIR SEED2_DIR     (each made by bench/lib.sh phone_tracks: TRACK.wav,
@@ -225,6 +227,25 @@ def main():
         results.update(run("trees", [s1], [s2], threshold=0.5)[0])
     table("trees, own session (trained on the same track and chain's seed-1 recording alone, threshold 0.50), seed 2",
           results, tracks, chains)
+    # Self-trained: no truth at all. Each seed-2 recording's own contacts from `swingmaster contacts` label
+    # its candidates (within 30 ms of a contact: a hit; farther than 300 ms from every contact: not), a
+    # model is fitted to that recording alone and then scores all its candidates (threshold 0.5).
+    if all(s["reference"] is not None for s in second):
+        for kind in ("trees", "logistic"):
+            results = {}
+            for s2 in second:
+                near = np.array([min((abs(t - c) for c in s2["reference"]), default=9.0) for t in s2["times"]])
+                use = (near <= 0.030) | (near > GAP_S)
+                labels = (near <= 0.030).astype(int)
+                if labels[use].sum() < 5 or (1 - labels[use]).sum() < 5:
+                    results[s2["track"], s2["chain"]] = score(s2["reference"], s2["truth"])
+                    continue
+                pseudo = dict(s2, F=s2["F"][use], labels=labels[use], times=s2["times"][use])
+                model = fit(kind, pseudo["F"], pseudo["labels"])
+                scores = model.predict_proba(s2["F"])[:, 1]
+                results[s2["track"], s2["chain"]] = score(contacts(s2["times"], scores, 0.5), s2["truth"])
+            table(f"{kind}, self-trained on each recording's own `swingmaster contacts` (no truth; threshold 0.50), seed 2",
+                  results, tracks, chains)
 
 
 if __name__ == "__main__":
