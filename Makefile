@@ -79,7 +79,7 @@ demo: build
 bench: setup-test bench-setup build
 	./scripts/bench.sh $(BIN)
 
-# The bench's Python peers (MediaPipe 0.10.14, OpenCV) in their own venv; only the benchmarks use it.
+# The bench's Python peers (MediaPipe 0.10.14, OpenCV, scikit-learn) in their own venv; only the benchmarks use it.
 BENCH_VENV = .deps/bench-venv
 bench-setup:
 	@if ! $(BENCH_VENV)/bin/python -c "import mediapipe, cv2, sklearn" 2>/dev/null; then \
