@@ -189,8 +189,14 @@ def table(title, results, tracks, chains):
 
 
 def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: contact_classifier.py SEED1_DIR SEED2_DIR (both made by bench/lib.sh phone_tracks)")
     seed1, seed2 = sys.argv[1], sys.argv[2]
     tracks = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(seed2, "*.json")))
+    missing = [t for t in tracks if not os.path.isdir(os.path.join(seed1, t + ".chains"))]
+    if not tracks or missing:
+        sys.exit(f"contact_classifier: {seed2 if not tracks else seed1} holds no tracks made by phone_tracks"
+                 + (f" (missing {', '.join(missing)})" if missing else ""))
     chains = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(seed2, tracks[0] + ".chains", "*.wav")))
     order = ["clean", "aac-64k", "aac-128k-48k", "aac-256k", "opus-64k", "opus-256k", "comp-2-20", "comp-6-5",
              "comp-10-1", "agc", "limiter", "clip", "phone-aac", "phone-opus", "phone-worst"]

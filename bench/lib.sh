@@ -73,6 +73,8 @@ phone_tracks() {
   local dir=$1 seed=$2 bin=$3 py=$4
   [ -f .deps/sounds/freetennis/colpo.wav ] && [ -f .deps/sounds/tennix/racket1.wav ] \
     || { echo "phone_tracks: no recorded sounds (run scripts/setup.sh)" >&2; return 1; }
+  [ -x "$bin/swingbench" ] && [ -x "$bin/swingmaster" ] \
+    || { echo "phone_tracks: no swingbench and swingmaster in $bin (build them: swift build -c release)" >&2; return 1; }
   {
     for c in practice match netcords wind everything; do echo "rec freetennis $c"; done
     for c in practice match wind everything; do echo "rec tennix $c"; done
