@@ -174,9 +174,21 @@ final class DetectVideoJobs: @unchecked Sendable {
         return true
     }
 
+    /// Ends job `id` in `state`. The files that go (older finished jobs beyond ``keptFinished``, and this
+    /// job's own unless it is done) are deleted before the job is shown final, so a client that sees it
+    /// final finds only the kept jobs' folders.
     private func finish(_ id: Int, _ state: Job.State, meanFps: Double? = nil, error: String? = nil) {
         lock.lock()
-        var removed: [Int] = []
+        let keepsFiles = state == .done && !cancelled.contains(id) && jobs[id]?.state != .cancelled
+        let evicted = jobs.values.filter { $0.state.isFinal && $0.id != id }.map(\.id)
+            .sorted(by: >).dropFirst(Self.keptFinished - 1)
+        for old in evicted { jobs[old] = nil }
+        lock.unlock()
+        for old in evicted { try? FileManager.default.removeItem(at: folder(old)) }
+        if !keepsFiles { try? FileManager.default.removeItem(at: folder(id)) }
+
+        lock.lock()
+        var lateCancel = false
         if var job = jobs[id] {
             // A job cancelled while its last frame ran stays cancelled.
             if cancelled.contains(id) || job.state == .cancelled {
@@ -195,16 +207,11 @@ final class DetectVideoJobs: @unchecked Sendable {
             }
             jobs[id] = job
             cancelled.remove(id)
-            if job.state != .done { removed.append(id) }
-        }
-        // Keep the newest finished jobs; the older ones go with their files.
-        let finished = jobs.values.filter { $0.state.isFinal }.sorted { $0.id > $1.id }
-        for old in finished.dropFirst(Self.keptFinished) {
-            jobs[old.id] = nil
-            removed.append(old.id)
+            lateCancel = keepsFiles && job.state != .done
         }
         lock.unlock()
-        for old in removed { try? FileManager.default.removeItem(at: folder(old)) }
+        // Cancelled between the two locks: its files go now.
+        if lateCancel { try? FileManager.default.removeItem(at: folder(id)) }
     }
 }
 
