@@ -114,12 +114,7 @@ public struct ContactDetector: Sendable {
                                         hop: max(1, samplesFor(ms: p.noiseFloorHopSeconds * 1000)),
                                         percentile: p.noiseFloorPercentile)
         let hop = max(1, samplesFor(ms: p.noiseFloorHopSeconds * 1000))
-        func floorAt(_ i: Int) -> Double {
-            let k = i / hop
-            guard k + 1 < floor.values.count else { return floor.values.last ?? 0 }
-            let t = Double(i - floor.centres[k]) / Double(hop)
-            return floor.values[k] + t * (floor.values[k + 1] - floor.values[k])
-        }
+        func floorAt(_ i: Int) -> Double { Envelope.floor(at: i, floor, hop: hop) }
         let peaks = PeakShape.candidates(env, threshold: { p.peakThresholdFactor * floorAt($0) },
                                          picking: p.peakPicking, radius: samplesFor(ms: p.peakNeighborhoodMs))
 

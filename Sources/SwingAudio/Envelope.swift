@@ -154,7 +154,7 @@ enum Envelope {
 
     /// Sliding-percentile noise floor, evaluated at centres `0, hop, 2·hop, …` over the envelope sampled
     /// every `decimation` samples within ±window/2, then linearly interpolated (held flat past the ends).
-    /// - Returns: `(centres, values)`; ``floor(at:centres:values:)`` interpolates.
+    /// - Returns: `(centres, values)`; ``floor(at:_:hop:)`` interpolates.
     static func noiseFloor(_ env: [Float], decimation: Int, window: Int, hop: Int, percentile q: Double)
         -> (centres: [Int], values: [Double])
     {
@@ -176,5 +176,14 @@ enum Envelope {
             c += hop
         }
         return (centres, values)
+    }
+
+    /// The noise floor at sample `i`: linear between the centres of `floor` (spaced `hop` apart), held
+    /// flat past the last (numpy's `interp`).
+    static func floor(at i: Int, _ floor: (centres: [Int], values: [Double]), hop: Int) -> Double {
+        let k = i / hop
+        guard k + 1 < floor.values.count else { return floor.values.last ?? 0 }
+        let t = Double(i - floor.centres[k]) / Double(hop)
+        return floor.values[k] + t * (floor.values[k + 1] - floor.values[k])
     }
 }

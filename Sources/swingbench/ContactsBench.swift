@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwingAudio
+import SwingCore
 import SwingTestSupport
 
 /// `swingbench contacts` — times the audio contact detector on a WAV file, writes synthetic tracks,

@@ -1,3 +1,4 @@
+import SwingCore
 import Foundation
 import Testing
 @testable import SwingAudio

@@ -1,3 +1,4 @@
+import SwingCore
 import Dispatch
 import Foundation
 import Testing
@@ -48,23 +49,11 @@ struct PhoneChainTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         // Sources: (name, WAV path, truth).
         var sources: [(String, URL, [Double])] = []
-        let recorded = [("freetennis", ["practice", "match", "netcords", "wind", "everything"]),
-                        ("tennix", ["practice", "match", "wind", "everything"])]
-        for (corpus, conditions) in recorded {
+        for (corpus, conditions) in corpora {
             for condition in conditions {
-                let prefix = dir.appendingPathComponent("\(corpus)-\(condition)").path
-                _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/make_recorded_tracks.py").path,
-                                            (corpus == "tennix" ? RecordedSoundTests.tennixSounds : RecordedSoundTests.sounds).path,
-                                            prefix, "--corpus", corpus, "--condition", condition, "--seed", "1"])
-                let truth = try JSONDecoder().decode(RecordedSoundTests.Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))
-                sources.append(("\(corpus)-\(condition)", URL(fileURLWithPath: prefix + ".wav"), truth.contacts))
+                let (wav, truth) = try source(corpus, condition, seed: 1, in: dir)
+                sources.append(("\(corpus)-\(condition)", wav, truth))
             }
-        }
-        for condition in SyntheticSessionAudio.Condition.all {
-            let track = SyntheticSessionAudio(duration: 60, seed: 1, condition: condition).render()
-            let url = dir.appendingPathComponent("synthetic-\(condition.name).wav")
-            try track.float32WAV().write(to: url)
-            sources.append(("synthetic-\(condition.name)", url, track.contactTimes))
         }
         let results = Locked<[Cell]>([])
         let failure = Locked<String?>(nil)
@@ -73,8 +62,7 @@ struct PhoneChainTests {
             let (name, wav, truth) = inputs[k]
             do {
                 let out = dir.appendingPathComponent("\(name).chains")
-                _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/phone_chain.py").path,
-                                            wav.path, out.path, "--chain", chains.joined(separator: ",")])
+                try process(wav, into: out, chains: chains)
                 for chain in chains {
                     let (samples, rate) = try WAVFile.readFloat32(out.appendingPathComponent("\(chain).wav"))
                     let now = try ContactDetector().run(samples: samples, sampleRate: rate)
@@ -100,8 +88,37 @@ struct PhoneChainTests {
         return cells
     }
 
+    /// Every track of the sweep: each corpus and its conditions.
+    static let corpora = [("freetennis", ["practice", "match", "netcords", "wind", "everything"]),
+                          ("tennix", ["practice", "match", "wind", "everything"]),
+                          ("synthetic", SyntheticSessionAudio.Condition.all.map(\.name))]
+
+    /// Writes a track of `corpus` ("freetennis" and "tennix": `tools/make_recorded_tracks.py`, 60 s;
+    /// "synthetic": the generator, 60 s) in `condition` with `seed` into `dir`.
+    /// - Returns: its WAV file and its contact times.
+    static func source(_ corpus: String, _ condition: String, seed: Int, in dir: URL) throws -> (URL, [Double]) {
+        let prefix = dir.appendingPathComponent("\(corpus)-\(condition)-\(seed)").path
+        if corpus == "synthetic" {
+            let kind = try #require(SyntheticSessionAudio.Condition.all.first { $0.name == condition })
+            let track = SyntheticSessionAudio(duration: 60, seed: UInt64(seed), condition: kind).render()
+            try track.float32WAV().write(to: URL(fileURLWithPath: prefix + ".wav"))
+            return (URL(fileURLWithPath: prefix + ".wav"), track.contactTimes)
+        }
+        _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/make_recorded_tracks.py").path,
+                                    (corpus == "tennix" ? RecordedSoundTests.tennixSounds : RecordedSoundTests.sounds).path,
+                                    prefix, "--corpus", corpus, "--condition", condition, "--seed", String(seed)])
+        let truth = try JSONDecoder().decode(RecordedSoundTests.Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))
+        return (URL(fileURLWithPath: prefix + ".wav"), truth.contacts)
+    }
+
+    /// Writes `wav` through each of `chains` (`tools/phone_chain.py`) as `out/CHAIN.wav`.
+    static func process(_ wav: URL, into out: URL, chains: [String]) throws {
+        _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/phone_chain.py").path,
+                                    wav.path, out.path, "--chain", chains.joined(separator: ",")])
+    }
+
     static func pooled(_ cells: [Cell], _ score: (Cell) -> ContactScore) -> Double {
-        cells.map(score).reduce(ContactScore(truePositives: 0, falsePositives: 0, falseNegatives: 0, errors: []), +).f1
+        cells.map(score).reduce(.zero, +).f1
     }
 
     @Test("A codec alone (AAC, Opus at 64 kbit/s) costs at most 0.08 of any track's F1",
@@ -161,10 +178,10 @@ struct PhoneChainTests {
     }
 }
 
-private struct SweepError: Error, CustomStringConvertible { var description: String }
+struct SweepError: Error, CustomStringConvertible { var description: String }
 
 /// A value shared by `concurrentPerform`'s iterations.
-private final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
     init(_ value: Value) { self.value = value }
