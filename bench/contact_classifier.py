@@ -5,15 +5,10 @@ The hand-built detector loses hits through fast compressors, limiters and AGC (d
 recordings"). This bench asks whether a classifier over gain-invariant features would keep them, and whether
 it would on sounds it was not trained on, which is what users bring:
 
-  candidates  every envelope peak above 1.3 × its running median (0.5 s) in three envelopes: 1–4 kHz and
-              2–8 kHz (5 ms, two passes) and 300 Hz–0.45·fs (2 ms, one pass), merged within 20 ms; a
-              candidate is a hit when a true onset lies within ±50 ms. The share of hits with a candidate
+  candidates  the sound events of tools/reference_events.py (as `swingmaster learn-contacts` finds them);
+              a candidate is a hit when a true onset lies within ±50 ms. The share of hits with a candidate
               is printed: what no later stage can recover.
-  features    all gain-invariant (ratios in dB, ranks): per octave band 125 Hz–16 kHz the event
-              [−12, +20] ms, attack [−6, +2] ms and after [+30, +90] ms over the background
-              [−130, −30] ms; the event's spectral shape (band levels over the loudest band); the
-              high-passed samples' peak over the background's peak; the three envelopes over their
-              floors; the candidate's rank within its recording (broadband contrast, peak over floor).
+  features    the events' 35 gain-invariant features (the same file says which).
   classifiers gradient-boosted trees (scikit-learn HistGradientBoostingClassifier) and logistic regression;
               a track's contacts are its candidates above a threshold, highest score first, none within
               300 ms of a kept one (as MinimumGapSuppression); the threshold is the one with the best F1
@@ -41,78 +36,18 @@ import sys
 from multiprocessing import Pool
 
 import numpy as np
-from scipy.ndimage import maximum_filter1d
-from scipy.signal import butter, sosfiltfilt
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-import reference_contacts as R  # noqa: E402  (the detector's envelope, floor and WAV reader)
+import reference_contacts as R  # noqa: E402  (the WAV reader)
+import reference_events as E  # noqa: E402  (the events and features, as Sources/SwingAudio/SoundEvents.swift)
 
-BANDS = [(125, 250), (250, 500), (500, 1000), (1000, 2000), (2000, 4000), (4000, 8000), (8000, 16000)]
-WINDOWS_MS = dict(background=(-130, -30), event=(-12, 20), attack=(-6, 2), after=(30, 90))
-CANDIDATE_FACTOR, MERGE_S, TOLERANCE_S, GAP_S = 1.3, 0.020, 0.050, 0.300
+TOLERANCE_S, GAP_S = 0.050, 0.300
 CORPORA = ("freetennis", "tennix", "synthetic")
-
-
-def envelope(y, fs, ms, passes):
-    return R.envelope(y, dict(R.DEFAULTS, envelopeWindowMs=ms, envelopeSmoothingPasses=passes), fs)
-
-
-def over_floor(env, fs):
-    centres, values = R.noise_floor(env, dict(R.DEFAULTS), fs)
-    return env / np.maximum(np.interp(np.arange(len(env)), centres, values), 1e-30)
-
-
-def band(x, fs, lo, hi, order=4):
-    hi = min(hi, 0.45 * fs)
-    if hi <= 1.2 * lo:
-        return np.zeros_like(x)
-    return sosfiltfilt(butter(order, [lo, hi], btype="band", fs=fs, output="sos"), x)
 
 
 def candidates_and_features(path):
     fs, x = R.read_wav(path)
-    n = len(x)
-    wide = band(x, fs, 300, 0.45 * fs, order=2)
-    ratios = [over_floor(envelope(band(x, fs, 1000, 4000), fs, 5, 2), fs),
-              over_floor(envelope(band(x, fs, 2000, 8000), fs, 5, 2), fs),
-              over_floor(envelope(wide, fs, 2, 1), fs)]
-    radius = int(0.015 * fs)
-    picked = np.unique(np.concatenate([np.flatnonzero((r == maximum_filter1d(r, 2 * radius + 1)) & (r > CANDIDATE_FACTOR))
-                                       for r in ratios]))
-    strength = sum(ratios)
-    merged = []
-    for i in picked:
-        if merged and i - merged[-1] < MERGE_S * fs:
-            if strength[i] > strength[merged[-1]]:
-                merged[-1] = i
-        else:
-            merged.append(i)
-    idx = np.array([i for i in merged if 0.15 * fs < i < n - 0.1 * fs], dtype=int)
-    sums = [np.concatenate(([0.0], np.cumsum(band(x, fs, lo, hi) ** 2))) for lo, hi in BANDS]
-    wide_sum = np.concatenate(([0.0], np.cumsum(wide ** 2)))
-
-    def mean(c, i, w):
-        a, b = i + int(w[0] / 1000 * fs), i + int(w[1] / 1000 * fs)
-        return (c[b] - c[a]) / (b - a) + 1e-20
-
-    rows = []
-    for i in idx:
-        row, levels = [], []
-        for c in sums:
-            bg = mean(c, i, WINDOWS_MS["background"])
-            row += [10 * np.log10(mean(c, i, WINDOWS_MS[w]) / bg) for w in ("event", "attack", "after")]
-            levels.append(10 * np.log10(mean(c, i, WINDOWS_MS["event"])))
-        row += list(np.array(levels) - max(levels))
-        ev = slice(i + int(-0.012 * fs), i + int(0.020 * fs))
-        bg = slice(i + int(-0.130 * fs), i + int(-0.030 * fs))
-        row.append(20 * np.log10((np.abs(wide[ev]).max() + 1e-12) / (np.abs(wide[bg]).max() + 1e-12)))
-        row.append(10 * np.log10(mean(wide_sum, i, WINDOWS_MS["event"]) / mean(wide_sum, i, WINDOWS_MS["background"])))
-        row += [np.log(r[i] + 1e-6) for r in ratios]
-        rows.append(row)
-    F = np.array(rows) if rows else np.zeros((0, 4 * len(BANDS) + 5))
-    for col in (4 * len(BANDS) + 1, 4 * len(BANDS) + 4):  # rank within the recording
-        F = np.column_stack([F, F[:, col].argsort().argsort() / max(1, len(F) - 1)]) if len(F) else np.zeros((0, F.shape[1] + 1))
-    return idx / fs, F
+    return E.events(x, fs)
 
 
 def load(job):

@@ -11,6 +11,10 @@ public struct AudioError: CategorizedError {
         case invalidSampleRate
         /// The samples contain NaN or infinity.
         case nonFiniteSamples
+        /// A contact model file is missing, unreadable, damaged, or made for other features.
+        case contactModelUnreadable
+        /// The recordings given to learn a contact model from hold too few confirmed contacts or no other sounds.
+        case tooFewToLearn
     }
 
     /// The category of failure.
@@ -40,6 +44,8 @@ public struct AudioError: CategorizedError {
         switch kind {
         case .invalidParameter, .invalidSampleRate: StatusCode.invalidParameter
         case .nonFiniteSamples: StatusCode.unreadableMedia
+        case .contactModelUnreadable: StatusCode.modelUnreadable
+        case .tooFewToLearn: StatusCode.tooFewToLearn
         }
     }
 }

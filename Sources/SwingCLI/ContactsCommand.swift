@@ -21,22 +21,39 @@ struct ContactsCommand: AsyncParsableCommand {
     @Flag(help: "Print CSV instead of a table.")
     var csv = false
 
+    @Option(name: .customLong("model"),
+            help: "A contact model from `learn-contacts`: find the hits it learnt instead of using the detector below.")
+    var model: String?
+
     @OptionGroup var range: MediaRangeOptions
     @OptionGroup var detector: DetectorOptions
 
     func validate() throws {
         if json && csv { throw ValidationError("Choose one of --json and --csv.") }
+        if model != nil, try detector.parameters() != .default {
+            throw ValidationError("--model replaces the hand-built detector, so its options (--sensitivity, --spec-literal, --threshold-factor, …) do not apply; drop them or --model.")
+        }
     }
 
     func run() async throws {
         let report = try ContactsJob.run(
             path: file, range: range.range, limits: range.limits,
-            parameters: try detector.parameters(),
+            parameters: try detector.parameters(), model: try model.map(ContactModel.read(from:)),
             progress: ProgressBar.stagedHandler()
         )
         for w in report.warnings { Console.warn("warning: \(w)") }
         if json {
             try Console.printJSON(report.output)
+        } else if report.output.model != nil {
+            // A model scores each sound; it measures no peak shape, so only the time and the score are shown.
+            if csv {
+                try Console.line("time,confidence")
+                for c in report.output.contacts { try Console.line(String(format: "%.4f,%.4f", c.time, c.confidence)) }
+            } else {
+                try Console.line("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s) by the model \(model ?? "")")
+                try Console.line("     time  score")
+                for c in report.output.contacts { try Console.line(String(format: "%9.3f  %5.2f", c.time, c.confidence)) }
+            }
         } else if csv {
             try Console.line("time,confidence,fwhmMs,symmetry,amplitude")
             for c in report.output.contacts {
@@ -64,6 +81,8 @@ enum ContactsJob {
         var sampleRate: Int
         var start: Double
         var parameters: ContactDetectorParameters
+        /// What the model given with `--model` learnt from (its contacts replace the detector's); nil without one.
+        var model: ContactModel.Provenance?
         /// The recording's crest factor, dB; below 18 it is reported as compressed (docs/contacts.md).
         var crestFactorDb: Double?
         var contacts: [ContactCandidate]
@@ -75,23 +94,29 @@ enum ContactsJob {
         var warnings: [String]
     }
 
-    /// Probes and validates `path`, extracts mono audio at its own rate (``AudioExtractor/analysisRate(for:)``) and runs the detector.
-    /// Contact times are shifted to media time (seconds from the start of the file).
+    /// Probes and validates `path`, extracts mono audio at its own rate (``AudioExtractor/analysisRate(for:)``) and runs the detector,
+    /// or `model` when one is given. Contact times are shifted to media time (seconds from the start of the file).
     static func run(path: String, range: TimeRange?, limits: MediaLimits,
-                    parameters: ContactDetectorParameters, progress: ProgressHandler?) throws -> Report {
+                    parameters: ContactDetectorParameters, model: ContactModel? = nil, progress: ProgressHandler?) throws -> Report {
         let info = try MediaProbe.probe(path)
         var warnings = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
         let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range) {
             progress?("extracting audio", $1)
         }
         warnings += try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
-        let detection = try ContactDetector(parameters: parameters)
-            .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
+        var detection: ContactDetection
+        if let model {
+            progress?("detecting contacts", 0)
+            detection = try model.run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
+        } else {
+            detection = try ContactDetector(parameters: parameters)
+                .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
+        }
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         let output = Output(
             file: path, duration: pcm.duration, statedDuration: try MediaValidator.selectedLength(info, range: range),
-            sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters,
+            sampleRate: pcm.sampleRate, start: pcm.startTime, parameters: parameters, model: model?.trainedOn,
             crestFactorDb: detection.crestFactorDb.map { ($0 * 10).rounded() / 10 }, contacts: contacts)
         return Report(output: output, info: info, warnings: warnings + detection.notes)
     }

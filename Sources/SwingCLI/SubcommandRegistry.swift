@@ -4,6 +4,7 @@ import ArgumentParser
 enum SubcommandRegistry {
     static let all: [any ParsableCommand.Type] = [
         ContactsCommand.self,
+        LearnContactsCommand.self,
         AnalyzeCommand.self,
         MeasureCommand.self,
         SessionsCommand.self,

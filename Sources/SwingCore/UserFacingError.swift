@@ -78,6 +78,8 @@ public enum StatusCode {
     /// An edit of a session's contacts that cannot be made (outside the video, no such contact, nothing
     /// to undo, too many contacts, a session stored before editing existed).
     public static let invalidEdit: Int32 = 33
+    /// Too few confirmed contacts (or no other sounds) in the recordings given to learn a contact model from.
+    public static let tooFewToLearn: Int32 = 34
     // 40–49: storage
     public static let databaseError: Int32 = 40
     public static let notFound: Int32 = 41

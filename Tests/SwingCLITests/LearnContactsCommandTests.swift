@@ -1,0 +1,96 @@
+import Foundation
+import SwingCore
+import SwingTestSupport
+import Testing
+
+/// `swingmaster learn-contacts` and `contacts --model` end to end, as a player would use them: two sessions
+/// of a crowded court squeezed by a phone-like compressor and limiter into AAC in an M4A, the contacts of the
+/// first confirmed, the model finding those of the second; and every refusal one sentence with its code.
+@Suite(.serialized) struct LearnContactsCommandTests {
+    /// Session `seed`: 40 s of the synthetic ambience condition (a crowd), compressed 6:1 with a 5 ms
+    /// attack, limited, AAC 96 kbit/s at 48 kHz. Returns the file and its contact times.
+    static func session(_ seed: UInt64, in dir: URL) throws -> (URL, [Double]) {
+        let track = SyntheticSessionAudio(duration: 40, seed: seed, condition: .ambience).render()
+        let wav = dir.appendingPathComponent("s\(seed).wav"), m4a = dir.appendingPathComponent("s\(seed).m4a")
+        try track.float32WAV().write(to: wav)
+        try TestFiles.ffmpeg(["-i", wav.path, "-af", "volume=12dB,acompressor=threshold=-30dB:ratio=6:attack=5:release=80,alimiter=limit=0.9",
+                              "-ar", "48000", "-c:a", "aac", "-b:a", "96k", m4a.path])
+        return (m4a, track.contactTimes)
+    }
+
+    static func contactsFile(_ times: [Double], at url: URL) throws {
+        try JSONSerialization.data(withJSONObject: ["contacts": times.map { ["time": $0] }]).write(to: url)
+    }
+
+    struct Found: Decodable {
+        struct C: Decodable { var time: Double; var confidence: Double }
+        struct Provenance: Decodable { var contacts: Int; var recordings: Int }
+        var contacts: [C]; var model: Provenance?
+    }
+
+    @Test("A model learnt from one confirmed session finds the next session's contacts through a phone-like chain")
+    func learnThenFind() throws {
+        let dir = try TestFiles.temporaryDirectory("learn-contacts")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (first, confirmed) = try Self.session(1, in: dir), (second, truth) = try Self.session(2, in: dir)
+        let contacts = dir.appendingPathComponent("s1.contacts.json"), model = dir.appendingPathComponent("racket.json")
+        try Self.contactsFile(confirmed, at: contacts)
+
+        let learnt = try SwingmasterBinary.run(["learn-contacts", first.path, "--contacts", contacts.path, "--out", model.path])
+        #expect(learnt.status == 0, "\(learnt.stderr)")
+        #expect(learnt.stdout.contains("learnt from \(confirmed.count) confirmed contacts"), "\(learnt.stdout)")
+        let folder = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!folder.contains { $0.hasPrefix(".swingmaster-") }, "a temporary file was left: \(folder)")
+
+        let withModel = try SwingmasterBinary.run(["contacts", second.path, "--model", model.path, "--json"])
+        #expect(withModel.status == 0, "\(withModel.stderr)")
+        let found = try JSONDecoder().decode(Found.self, from: withModel.data)
+        #expect(found.model?.contacts == confirmed.count && found.model?.recordings == 1)
+        let ours = ContactScore(detected: found.contacts.map(\.time), truth: truth, tolerance: 0.050)
+        let plain = try SwingmasterBinary.run(["contacts", second.path, "--json"])
+        let theirs = ContactScore(detected: try JSONDecoder().decode(Found.self, from: plain.data).contacts.map(\.time), truth: truth, tolerance: 0.050)
+        print("learn-contacts: F1 \(ours.f1) with the model, \(theirs.f1) with the detector (\(truth.count) hits)")
+        #expect(ours.f1 >= 0.90, "F1 \(ours.f1) with the model")
+        #expect(ours.f1 > theirs.f1, "F1 \(ours.f1) with the model, \(theirs.f1) without")
+        #expect(found.contacts.allSatisfy { $0.confidence >= 0 && $0.confidence <= 1 })
+
+        // The table and CSV outputs work with a model too.
+        let csv = try SwingmasterBinary.run(["contacts", second.path, "--model", model.path, "--csv"])
+        #expect(csv.status == 0 && csv.stdout.split(separator: "\n").count == found.contacts.count + 1)
+    }
+
+    @Test("Every refusal is one sentence with its documented code, and leaves no model behind")
+    func refusals() throws {
+        let dir = try TestFiles.temporaryDirectory("learn-contacts-refused")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (first, confirmed) = try Self.session(3, in: dir)
+        let contacts = dir.appendingPathComponent("c.json"), few = dir.appendingPathComponent("few.json")
+        let bad = dir.appendingPathComponent("bad.json"), model = dir.appendingPathComponent("m.json")
+        try Self.contactsFile(confirmed, at: contacts)
+        try Self.contactsFile(Array(confirmed.prefix(3)), at: few)
+        try Data("{\"contacts\": [{\"tim\": 1}]}".utf8).write(to: bad)
+        try Data("{\"format\": \"swingmaster-contact-model\"}".utf8).write(to: dir.appendingPathComponent("damaged.json"))
+        let cases: [([String], Int32)] = [
+            (["learn-contacts", first.path, "--out", model.path], 64),                                   // no --contacts
+            (["learn-contacts", first.path, "--contacts", contacts.path, "--contacts", few.path, "--out", model.path], 64),
+            (["learn-contacts", first.path, "--contacts", contacts.path, "--out", contacts.path], 64),    // output = input
+            (["learn-contacts", first.path, "--contacts", few.path, "--out", model.path], 34),
+            (["learn-contacts", first.path, "--contacts", bad.path, "--out", model.path], 32),
+            (["learn-contacts", first.path, "--contacts", dir.appendingPathComponent("none.json").path, "--out", model.path], 10),
+            (["learn-contacts", dir.appendingPathComponent("none.m4a").path, "--contacts", contacts.path, "--out", model.path], 10),
+            (["learn-contacts", first.path, "--contacts", contacts.path, "--out", dir.appendingPathComponent("no/m.json").path], 17),
+            (["contacts", first.path, "--model", dir.appendingPathComponent("none.json").path], 21),
+            (["contacts", first.path, "--model", dir.appendingPathComponent("damaged.json").path], 21),
+            (["contacts", first.path, "--model", contacts.path], 21),
+            (["contacts", first.path, "--model", model.path, "--sensitivity", "more"], 64),                // detector options
+        ]
+        for (args, code) in cases {
+            let out = try SwingmasterBinary.run(args)
+            let lines = out.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.contains("\r") }
+            #expect(out.status == code, "\(args.dropFirst()): exit \(out.status), \(out.stderr)")
+            #expect(lines.count >= 1 && lines.last.map { $0.hasSuffix(".") || $0.contains("Usage") || $0.contains("--help") } == true,
+                    "\(args.dropFirst()): \(out.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: model.path), "\(args.dropFirst()) left a model")
+        }
+    }
+}
