@@ -44,6 +44,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @OptionGroup var range: MediaRangeOptions
     @OptionGroup var detector: DetectorOptions
+    @OptionGroup var contactModel: ContactModelOptions
     @OptionGroup var visualDetector: VisualDetectorOptions
     @OptionGroup var biomech: BiomechOptions
     @OptionGroup var sampling: PoseSamplingOptions
@@ -54,7 +55,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
-        try OutputFile.refuseInputs(outputs, inputs: [video] + [visualDetector.detector].compactMap { $0 } + OutputFile.poseModelFiles(nil))
+        try OutputFile.refuseInputs(outputs, inputs: [video] + [visualDetector.detector, contactModel.path].compactMap { $0 } + OutputFile.poseModelFiles(nil))
+        try contactModel.validate(beside: detector)
     }
 
     func run() async throws {
@@ -72,6 +74,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.limits = range.limits
         options.detector = try detector.parameters()
         options.sensitivity = detector.sensitivity ?? .normal
+        options.contactModel = try contactModel.load()
         options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
         options.pose.smoothing = !noSmooth

@@ -21,24 +21,19 @@ struct ContactsCommand: AsyncParsableCommand {
     @Flag(help: "Print CSV instead of a table.")
     var csv = false
 
-    @Option(name: .customLong("model"),
-            help: "A contact model from `learn-contacts`: find the hits it learnt instead of using the detector below.")
-    var model: String?
-
+    @OptionGroup var model: ContactModelOptions
     @OptionGroup var range: MediaRangeOptions
     @OptionGroup var detector: DetectorOptions
 
     func validate() throws {
         if json && csv { throw ValidationError("Choose one of --json and --csv.") }
-        if model != nil, try detector.parameters() != .default {
-            throw ValidationError("--model replaces the hand-built detector, so its options (--sensitivity, --spec-literal, --threshold-factor, …) do not apply; drop them or --model.")
-        }
+        try model.validate(beside: detector)
     }
 
     func run() async throws {
         let report = try ContactsJob.run(
             path: file, range: range.range, limits: range.limits,
-            parameters: try detector.parameters(), model: try model.map(ContactModel.read(from:)),
+            parameters: try detector.parameters(), model: try model.load(),
             progress: ProgressBar.stagedHandler()
         )
         for w in report.warnings { Console.warn("warning: \(w)") }
@@ -50,7 +45,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 try Console.line("time,confidence")
                 for c in report.output.contacts { try Console.line(String(format: "%.4f,%.4f", c.time, c.confidence)) }
             } else {
-                try Console.line("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s) by the model \(model ?? "")")
+                try Console.line("\(report.output.file): \(String(format: "%.2f", report.output.duration)) s, \(report.output.contacts.count) contact(s) by the model \(model.path ?? "")")
                 try Console.line("     time  score")
                 for c in report.output.contacts { try Console.line(String(format: "%9.3f  %5.2f", c.time, c.confidence)) }
             }
@@ -81,7 +76,7 @@ enum ContactsJob {
         var sampleRate: Int
         var start: Double
         var parameters: ContactDetectorParameters
-        /// What the model given with `--model` learnt from (its contacts replace the detector's); nil without one.
+        /// What the model given with `--contact-model` learnt from (its contacts replace the detector's); nil without one.
         var model: ContactModel.Provenance?
         /// The recording's crest factor, dB; below 18 it is reported as compressed (docs/contacts.md).
         var crestFactorDb: Double?

@@ -7,7 +7,7 @@ import SwingMedia
 
 /// `swingmaster learn-contacts RECORDING… --contacts JSON… --out MODEL` — learns what the player's hits
 /// sound like through their phone from contacts they confirmed (docs/contacts.md, "Learning the player's
-/// own racket"); `contacts --model MODEL` then finds them in the next session.
+/// own racket"); `contacts --contact-model MODEL` then finds them in the next session.
 struct LearnContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "learn-contacts",
@@ -16,7 +16,7 @@ struct LearnContactsCommand: AsyncParsableCommand {
         Give each recording its confirmed contacts in the `contacts --json` shape ({"contacts": [{"time": …}, …]}, \
         times in seconds from the start of the file): run `contacts --json`, add the hits it missed and delete \
         what was not a hit. At least 10 contacts in all; the model knows only the rackets, balls and phones it \
-        heard, so learn one per player and phone. Use it with `contacts --model`.
+        heard, so learn one per player and phone. Use it with `contacts --contact-model`.
         """
     )
 

@@ -18,6 +18,9 @@ public struct AnalysisOptions: Sendable {
     /// The sensitivity ``detector`` was set from, recorded in the session document (the thresholds
     /// themselves are in ``detector``).
     public var sensitivity = ContactSensitivity.normal
+    /// A contact model learnt from the player's confirmed contacts (`analyze --contact-model`, made by
+    /// `learn-contacts`): it finds the contacts instead of ``detector``. `nil` (default) = the detector.
+    public var contactModel: ContactModel?
     /// A racket/ball detector whose contacts are fused with the audio ones (`analyze --detector`);
     /// `nil` (default) = contacts from the sound alone.
     public var visualContacts: VisualContactOptions?

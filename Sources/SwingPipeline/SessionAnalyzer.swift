@@ -51,6 +51,8 @@ public struct SessionAnalysis: Sendable {
     public var parameters = BiomechParameters()
     /// The contact sensitivity the sound was heard with.
     public var sensitivity = ContactSensitivity.normal
+    /// What the contact model that found the contacts learnt from; `nil` when the detector found them.
+    public var contactModel: ContactModel.Provenance? = nil
     /// Where the pose stage's time went (decode, conversion, inference, pre/post-processing).
     public var poseTimes = PoseStageTimes()
 }
@@ -209,7 +211,7 @@ public struct SessionAnalyzer: Sendable {
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
                                visualContacts: visualReport, parameters: options.biomech, sensitivity: options.sensitivity,
-                               poseTimes: posed.times)
+                               contactModel: options.contactModel?.trainedOn, poseTimes: posed.times)
     }
 
     /// Stage 3: the merged swing windows of `contactTimes` (t_c, media time) inside `clip`, posed.
@@ -254,7 +256,7 @@ public struct SessionAnalyzer: Sendable {
         let info = try MediaProbe.probe(path)
         let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
         let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range)
-        let detection = try ContactDetector(parameters: options.detector).run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
+        let detection = try hear(pcm, progress: nil)
         return detection.contacts.map { ContactEvent(time: $0.time + pcm.startTime, confidence: $0.confidence) }
     }
 
@@ -270,16 +272,29 @@ public struct SessionAnalyzer: Sendable {
         try checkCancelled()
         clock.lap(.extractingAudio)
 
-        let detection = try ContactDetector(parameters: options.detector).run(
-            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(.detectingContacts, $1) }
+        let detection = try hear(pcm, progress: progress)
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         guard !contacts.isEmpty || options.visualContacts != nil else {
+            if options.contactModel != nil {
+                throw PipelineError(.noContacts, "The contact model heard no racket–ball contact in \(path); check that it was learnt from this racket and phone, or analyse without it.")
+            }
             throw PipelineError(.noContacts, "No racket–ball contact was heard in \(path); check that the audio track has the hits (or lower --threshold-factor).")
         }
         try checkCancelled()
         clock.lap(.detectingContacts)
         return (contacts, pcm.startTime, pcm.duration, shortfall + detection.notes)
+    }
+
+    /// The contacts in `pcm` (sample time) by ``AnalysisOptions/contactModel`` when there is one, else by
+    /// the detector with ``AnalysisOptions/detector``.
+    private func hear(_ pcm: AudioPCM, progress: AnalysisProgress?) throws -> ContactDetection {
+        if let model = options.contactModel {
+            progress?(.detectingContacts, 0)
+            return try model.run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
+        }
+        return try ContactDetector(parameters: options.detector).run(
+            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(.detectingContacts, $1) }
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they

@@ -55,6 +55,9 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         public var sensitivity: ContactSensitivity?
         /// Expert thresholds set beside the sensitivity when the session was listened to again.
         public var detectorThresholds: SessionEditor.DetectorThresholds?
+        /// What the contact model that found the contacts learnt from (`analyze --contact-model`); `nil`
+        /// when the detector found them.
+        public var contactModel: ContactModel.Provenance? = nil
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
@@ -111,7 +114,8 @@ public struct SessionDocument: Codable, Sendable, Equatable {
                           pose: PoseInfo(framesPosed: analysis.framesPosed, outerStep: analysis.poseOuterStep,
                                          workers: analysis.poseWorkers),
                           visualDetector: analysis.visualContacts?.summary,
-                          sensitivity: analysis.sensitivity == .normal ? nil : analysis.sensitivity)
+                          sensitivity: analysis.sensitivity == .normal ? nil : analysis.sensitivity,
+                          contactModel: analysis.contactModel)
     }
 
     /// The measured shots as the document holds them: image points in display pixels (the track's are in

@@ -39,6 +39,14 @@ public enum TestFiles {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// The Python with numpy and scipy the tools need: `$SWINGMASTER_PYTHON` (set by `make test`), else the
+    /// project's `.deps/venv`, else `python3`.
+    public static var python: String {
+        if let p = ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], !p.isEmpty { return p }
+        let venv = package(".deps/venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+    }
+
     /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`.
     /// - Throws: ``Subprocess/Failure`` with ffmpeg's stderr when it fails.
     public static func ffmpeg(_ args: [String]) throws {

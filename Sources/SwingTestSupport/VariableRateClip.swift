@@ -69,9 +69,5 @@ public struct VariableRateClip: Sendable {
         return (times, end)
     }
 
-    private static var python: String {
-        if let p = ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], !p.isEmpty { return p }
-        let venv = TestFiles.package(".deps/venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
-    }
+    private static var python: String { TestFiles.python }
 }

@@ -3,7 +3,7 @@ import SwingCore
 import SwingTestSupport
 import Testing
 
-/// `swingmaster learn-contacts` and `contacts --model` end to end, as a player would use them: two sessions
+/// `swingmaster learn-contacts` and `contacts --contact-model` end to end, as a player would use them: two sessions
 /// of a crowded court squeezed by a phone-like compressor and limiter into AAC in an M4A, the contacts of the
 /// first confirmed, the model finding those of the second; and every refusal one sentence with its code.
 @Suite(.serialized) struct LearnContactsCommandTests {
@@ -42,7 +42,7 @@ import Testing
         let folder = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(!folder.contains { $0.hasPrefix(".swingmaster-") }, "a temporary file was left: \(folder)")
 
-        let withModel = try SwingmasterBinary.run(["contacts", second.path, "--model", model.path, "--json"])
+        let withModel = try SwingmasterBinary.run(["contacts", second.path, "--contact-model", model.path, "--json"])
         #expect(withModel.status == 0, "\(withModel.stderr)")
         let found = try JSONDecoder().decode(Found.self, from: withModel.data)
         #expect(found.model?.contacts == confirmed.count && found.model?.recordings == 1)
@@ -55,7 +55,7 @@ import Testing
         #expect(found.contacts.allSatisfy { $0.confidence >= 0 && $0.confidence <= 1 })
 
         // The table and CSV outputs work with a model too.
-        let csv = try SwingmasterBinary.run(["contacts", second.path, "--model", model.path, "--csv"])
+        let csv = try SwingmasterBinary.run(["contacts", second.path, "--contact-model", model.path, "--csv"])
         #expect(csv.status == 0 && csv.stdout.split(separator: "\n").count == found.contacts.count + 1)
     }
 
@@ -79,10 +79,10 @@ import Testing
             (["learn-contacts", first.path, "--contacts", dir.appendingPathComponent("none.json").path, "--out", model.path], 10),
             (["learn-contacts", dir.appendingPathComponent("none.m4a").path, "--contacts", contacts.path, "--out", model.path], 10),
             (["learn-contacts", first.path, "--contacts", contacts.path, "--out", dir.appendingPathComponent("no/m.json").path], 17),
-            (["contacts", first.path, "--model", dir.appendingPathComponent("none.json").path], 21),
-            (["contacts", first.path, "--model", dir.appendingPathComponent("damaged.json").path], 21),
-            (["contacts", first.path, "--model", contacts.path], 21),
-            (["contacts", first.path, "--model", model.path, "--sensitivity", "more"], 64),                // detector options
+            (["contacts", first.path, "--contact-model", dir.appendingPathComponent("none.json").path], 21),
+            (["contacts", first.path, "--contact-model", dir.appendingPathComponent("damaged.json").path], 21),
+            (["contacts", first.path, "--contact-model", contacts.path], 21),
+            (["contacts", first.path, "--contact-model", model.path, "--sensitivity", "more"], 64),                // detector options
         ]
         for (args, code) in cases {
             let out = try SwingmasterBinary.run(args)
@@ -92,5 +92,53 @@ import Testing
                     "\(args.dropFirst()): \(out.stderr)")
             #expect(!FileManager.default.fileExists(atPath: model.path), "\(args.dropFirst()) left a model")
         }
+    }
+}
+
+/// `analyze --contact-model`: the session's contacts come from the model, and the document says so.
+@Suite(.serialized) struct AnalyzeWithContactModelTests {
+    @Test("A model learnt from an earlier session with the same sound finds the demo session's hits, and the shots follow")
+    func analyzeWithAModel() throws {
+        let dir = try TestFiles.temporaryDirectory("analyze-contact-model")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An earlier 40-s session of the demo's court sound (tools/demo_sample_audio.py), 14 hits, confirmed.
+        let wav = dir.appendingPathComponent("earlier.wav"), truth = dir.appendingPathComponent("earlier.truth.json")
+        let times = (0..<14).map { 2.0 + 2.6 * Double($0) }
+        _ = try Subprocess.output(TestFiles.python, [TestFiles.package("tools/demo_sample_audio.py").path, "--duration", "40",
+                                                     "--seed", "9", "--contacts", times.map { String($0) }.joined(separator: ","),
+                                                     "--wav", wav.path, "--truth", truth.path])
+        let contacts = dir.appendingPathComponent("earlier.contacts.json"), model = dir.appendingPathComponent("racket.json")
+        try LearnContactsCommandTests.contactsFile(times, at: contacts)
+        let learnt = try SwingmasterBinary.run(["learn-contacts", wav.path, "--contacts", contacts.path, "--out", model.path])
+        #expect(learnt.status == 0, "\(learnt.stderr)")
+
+        let demo = TestFiles.package("Samples/demo_session.mp4").path
+        let heard = try SwingmasterBinary.run(["contacts", demo, "--contact-model", model.path, "--json"])
+        let byModel = try JSONDecoder().decode(LearnContactsCommandTests.Found.self, from: heard.data).contacts.map(\.time)
+        struct Truth: Decodable { var contacts: [Double] }
+        let demoTruth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: TestFiles.package("Samples/demo_session.truth.json"))).contacts
+        #expect(ContactScore(detected: byModel, truth: demoTruth, tolerance: 0.050).f1 == 1, "model: \(byModel), truth: \(demoTruth)")
+
+        let report = dir.appendingPathComponent("session.json")
+        let analysed = try SwingmasterBinary.run(["analyze", demo, "--contact-model", model.path, "--no-store", "--hand", "right", "--json", report.path])
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        struct Document: Decodable {
+            struct Session: Decodable {
+                struct Shot: Decodable { var time: Double }
+                struct Rejected: Decodable { var time: Double }
+                struct Provenance: Decodable { var contacts: Int }
+                var shots: [Shot]; var rejectedContacts: [Rejected]?; var contactsHeard: Int; var contactModel: Provenance?
+            }
+            var session: Session
+        }
+        let session = try JSONDecoder().decode(Document.self, from: Data(contentsOf: report)).session
+        #expect(session.contactModel?.contacts == times.count)
+        #expect(session.contactsHeard == byModel.count)
+        let analysedTimes = (session.shots.map(\.time) + (session.rejectedContacts ?? []).map(\.time)).sorted()
+        #expect(analysedTimes.count == byModel.count && zip(analysedTimes, byModel.sorted()).allSatisfy { abs($0 - $1) < 1e-6 },
+                "analyze: \(analysedTimes), contacts: \(byModel)")
+        // Detector settings beside a model are refused, not ignored.
+        let refused = try SwingmasterBinary.run(["analyze", demo, "--contact-model", model.path, "--sensitivity", "more", "--no-store", "--hand", "right"])
+        #expect(refused.status == 64 && refused.stderr.contains("--contact-model replaces the hand-built detector"), "\(refused.stderr)")
     }
 }
