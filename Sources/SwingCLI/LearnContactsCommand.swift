@@ -4,6 +4,7 @@ import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
+import SwingPipeline
 
 /// `swingmaster learn-contacts RECORDING… --contacts JSON… --out MODEL` — learns what the player's hits
 /// sound like through their phone from contacts they confirmed (docs/contacts.md, "Learning the player's
@@ -13,26 +14,33 @@ struct LearnContactsCommand: AsyncParsableCommand {
         commandName: "learn-contacts",
         abstract: "Learn a contact model from recordings and the contacts confirmed in them.",
         discussion: """
-        Give each recording its confirmed contacts in the `contacts --json` shape ({"contacts": [{"time": …}, …]}, \
-        times in seconds from the start of the file): run `contacts --json`, add the hits it missed and delete \
-        what was not a hit. At least 10 contacts in all; the model knows only the rackets, balls and phones it \
-        heard, so learn one per player and phone. Use it with `contacts --contact-model`.
+        Learn from stored sessions whose contacts you corrected (--session ID: on the results page, add the \
+        hits it missed and remove what was not a hit), or give each recording its confirmed contacts in the \
+        `contacts --json` shape ({"contacts": [{"time": …}, …]}, times in seconds from the start of the file). \
+        At least 10 contacts in all; the model knows only the rackets, balls and phones it heard, so learn one \
+        per player and phone. Use it with `contacts --contact-model` and `analyze --contact-model`.
         """
     )
 
     @Argument(help: "Video or audio files, each with its --contacts file in the same order.")
-    var recordings: [String]
+    var recordings: [String] = []
 
     @Option(name: .customLong("contacts"), help: "A confirmed-contacts JSON file per recording, in order.")
     var contacts: [String] = []
+
+    @Option(name: .customLong("session"), help: "A stored session to learn from, with the contacts as you left them (repeatable).")
+    var sessions: [Int64] = []
 
     @Option(name: .customLong("out"), help: "Where to write the model (JSON).")
     var out: String
 
     @OptionGroup var range: MediaRangeOptions
+    @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
-        guard !recordings.isEmpty else { throw ValidationError("Give at least one recording.") }
+        guard !recordings.isEmpty || !sessions.isEmpty else {
+            throw ValidationError("Give at least one recording with its --contacts, or a --session.")
+        }
         guard contacts.count == recordings.count else {
             throw ValidationError("Give one --contacts file per recording: \(recordings.count) recording(s), \(contacts.count) --contacts.")
         }
@@ -42,18 +50,22 @@ struct LearnContactsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try OutputFile.checkWritable([("--out", out)])
-        var sessions: [ContactModel.Recording] = []
+        var learnFrom: [ContactModel.Recording] = []
         for (path, contactsPath) in zip(recordings, contacts) {
             let confirmed = try MeasureIO.decodeContacts(try CLIError.read(contactsPath)).map(\.time)
-            let info = try MediaProbe.probe(path)
-            _ = try MediaValidator.validate(info, limits: range.limits, requireAudio: true, requireVideo: false, range: range.range)
-            let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range.range) { _, _ in }
-            _ = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: range.limits, range: range.range)
-            // Contacts are media times; the samples start at pcm.startTime. Those outside the audio are ignored.
-            let times = confirmed.map { $0 - pcm.startTime }.filter { $0 >= 0 && $0 <= pcm.duration }
-            sessions.append(ContactModel.Recording(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), contacts: times))
+            learnFrom.append(try Self.recording(path, range: range.range, limits: range.limits, contacts: confirmed))
         }
-        let model = try ContactModel.train(sessions, progress: ProgressBar.stagedHandler())
+        if !sessions.isEmpty {
+            let db = try await storeOptions.open()
+            for id in sessions {
+                let stored = try await SessionEditor.confirmedContacts(id: id, in: db)
+                if !stored.edited {
+                    Console.warn("warning: Session \(id) was never corrected, so the model learns its contacts as the detector heard them, misses and all; check them on its results page first.")
+                }
+                learnFrom.append(try Self.recording(stored.path, range: stored.range, limits: range.limits, contacts: stored.times))
+            }
+        }
+        let model = try ContactModel.train(learnFrom, progress: ProgressBar.stagedHandler())
         let data = try model.data()
         try await OutputFile.write(out) { temporary in
             do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
@@ -62,5 +74,16 @@ struct LearnContactsCommand: AsyncParsableCommand {
         }
         let t = model.trainedOn
         try Console.line("\(out): learnt from \(t.contacts) confirmed contacts (\(t.contactsHeard) with a sound near them) among \(t.events) sounds in \(t.recordings) recording(s), \(String(format: "%.0f", t.seconds)) s; F1 \(String(format: "%.3f", t.f1)) on them, threshold \(String(format: "%.2f", model.threshold)).")
+    }
+
+    /// The mono audio of `path` (its `range`) with `contacts` (media time) moved to sample time; contacts
+    /// outside the audio are left out.
+    static func recording(_ path: String, range: TimeRange?, limits: MediaLimits, contacts: [Double]) throws -> ContactModel.Recording {
+        let info = try MediaProbe.probe(path)
+        _ = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
+        let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range)
+        _ = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
+        let times = contacts.map { $0 - pcm.startTime }.filter { $0 >= 0 && $0 <= pcm.duration }
+        return ContactModel.Recording(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), contacts: times)
     }
 }

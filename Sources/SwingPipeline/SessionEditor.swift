@@ -191,6 +191,25 @@ public enum SessionEditor {
         return bytes
     }
 
+    /// Stored session `id`'s contacts as the player left them (those heard, with the player's adds and
+    /// removes applied; a contact the swing check rejected is still a contact), to learn a contact model
+    /// from (`learn-contacts --session`).
+    /// - Returns: the session's video, its analysed part, the contact times (media time), and whether the
+    ///   player corrected anything.
+    /// - Throws: `StoreError` `.notFound` for no such session; ``PipelineError`` `.invalidEdit` for a
+    ///   damaged edit list.
+    public static func confirmedContacts(id: Int64, in db: any Store) async throws
+        -> (path: String, range: TimeRange, times: [Double], edited: Bool) {
+        guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
+            throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
+        }
+        let s = document.session
+        let edits = s.edits ?? []
+        let kept = try contacts(heard: s.heardContacts ?? heardContacts(of: s), edits: edits).contacts
+        return (record.filePath, TimeRange(start: s.start ?? 0, duration: s.duration > 0 ? s.duration : nil),
+                kept.map(\.time), !edits.isEmpty)
+    }
+
     /// The contacts to measure (time order) and the ones the player removed, after `edits` on `heard`.
     /// - Throws: ``PipelineError`` `.invalidEdit` when an edit names no contact (a damaged edit list).
     public static func contacts(heard: [ContactEvent], edits: [ContactEdit]) throws -> (contacts: [ContactEvent], removed: [RejectedContact]) {

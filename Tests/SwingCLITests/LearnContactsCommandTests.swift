@@ -142,3 +142,44 @@ import Testing
         #expect(refused.status == 64 && refused.stderr.contains("--contact-model replaces the hand-built detector"), "\(refused.stderr)")
     }
 }
+
+/// `learn-contacts --session`: a stored session's contacts as the player corrected them teach the model.
+@Suite(.serialized) struct LearnFromStoredSessionTests {
+    @Test("A stored session's corrected contacts teach a model; an uncorrected one is used with a warning")
+    func learnFromStoredSessions() throws {
+        let dir = try TestFiles.temporaryDirectory("learn-session")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 36 s of the demo's footage with its court sound hitting 13 times.
+        let wav = dir.appendingPathComponent("court.wav"), truth = dir.appendingPathComponent("court.truth.json")
+        let times = (0..<13).map { 2.0 + 2.6 * Double($0) }
+        _ = try Subprocess.output(TestFiles.python, [TestFiles.package("tools/demo_sample_audio.py").path, "--duration", "36",
+                                                     "--seed", "5", "--contacts", times.map { String($0) }.joined(separator: ","),
+                                                     "--wav", wav.path, "--truth", truth.path])
+        let video = dir.appendingPathComponent("session.mp4")
+        try TestFiles.ffmpeg(["-stream_loop", "3", "-i", TestFiles.package("Samples/demo_session.mp4").path, "-i", wav.path,
+                              "-map", "0:v", "-map", "1:a", "-t", "36", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", video.path])
+        let home = ["SWINGMASTER_HOME": dir.appendingPathComponent("home").path]
+        let analysed = try SwingmasterBinary.run(["analyze", video.path, "--hand", "right", "--no-swing-check"], environment: home)
+        #expect(analysed.status == 0, "\(analysed.stderr)")
+        let heard = try JSONDecoder().decode(LearnContactsCommandTests.Found.self,
+                                             from: SwingmasterBinary.run(["contacts", video.path, "--json"]).data).contacts.map(\.time)
+        #expect(heard.count == times.count, "heard \(heard)")
+
+        // Never corrected: learnt, with a warning that says what that means.
+        let model = dir.appendingPathComponent("m.json")
+        let unchecked = try SwingmasterBinary.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
+        #expect(unchecked.status == 0, "\(unchecked.stderr)")
+        #expect(unchecked.stderr.contains("Session 1 was never corrected"), "\(unchecked.stderr)")
+        #expect(unchecked.stdout.contains("learnt from \(heard.count) confirmed contacts"), "\(unchecked.stdout)")
+
+        // The player removes one contact: the model learns from the rest, and no warning.
+        let edited = try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", String(heard[3])], environment: home)
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let corrected = try SwingmasterBinary.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
+        #expect(corrected.status == 0 && !corrected.stderr.contains("never corrected"), "\(corrected.stderr)")
+        #expect(corrected.stdout.contains("learnt from \(heard.count - 1) confirmed contacts"), "\(corrected.stdout)")
+
+        let missing = try SwingmasterBinary.run(["learn-contacts", "--session", "9", "--out", model.path], environment: home)
+        #expect(missing.status == 41 && missing.stderr.contains("There is no session with id 9"), "\(missing.stderr)")
+    }
+}
