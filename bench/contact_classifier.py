@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import reference_contacts as R  # noqa: E402  (the WAV reader)
 import reference_events as E  # noqa: E402  (the events and features, as Sources/SwingAudio/SoundEvents.swift)
+from contact_model import f1, table  # noqa: E402  (the tables, as bench/contact_model.sh prints them)
 
 TOLERANCE_S, GAP_S = 0.050, 0.300
 CORPORA = ("freetennis", "tennix", "synthetic")
@@ -75,10 +76,6 @@ def score(detected, truth):
     return np.array([tp, len(detected) - tp, len(truth) - tp])
 
 
-def f1(s):
-    return 2 * s[0] / (2 * s[0] + s[1] + s[2]) if s.sum() else 1.0
-
-
 def contacts(times, scores, threshold):
     kept = []
     for i in np.argsort(-scores):
@@ -110,17 +107,6 @@ def run(kind, train, test, threshold=None):
         threshold = max(np.linspace(0.30, 0.98, 35),
                         key=lambda th: f1(sum(score(contacts(s["times"], s["score"], th), s["truth"]) for s in train)))
     return {(s["track"], s["chain"]): score(contacts(s["times"], s["score"], threshold), s["truth"]) for s in test}, threshold
-
-
-def table(title, results, tracks, chains):
-    print(title)
-    print(f"{'track':24s}" + "".join(f"{c.replace('phone-', 'ph-')[:9]:>10s}" for c in chains))
-    for t in tracks:
-        print(f"{t:24s}" + "".join(f"{f1(results[t, c]):10.3f}" for c in chains))
-    print(f"{'pooled':24s}" + "".join(f"{f1(sum(results[t, c] for t in tracks)):10.3f}" for c in chains))
-    total = sum(results.values())
-    print(f"every track and chain: F1 {f1(total):.3f} ({total[0]} found, {total[1]} false, {total[2]} missed)")
-    print()
 
 
 def main():

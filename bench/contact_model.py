@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores bench/contact_model.sh's run: per track and chain, F1 at ±50 ms on the seed-2 recording of
   - the hand-built detector (`swingmaster contacts`),
-  - `swingmaster learn-contacts` → `contacts --model`, the model learnt from the seed-1 recording through
+  - `swingmaster learn-contacts` → `contacts --contact-model`, the model learnt from the seed-1 recording through
     the same chain with its true contacts,
   - scikit-learn's HistGradientBoostingClassifier (300 trees at 0.05, class_weight="balanced", L2 1)
     learning from the same seed-1 sound events (tools/reference_events.py) with the same threshold rule
@@ -55,10 +55,12 @@ def sklearn_cell(job):
     seed1, seed2, track, chain = job
     truth1 = json.load(open(os.path.join(seed1, track + ".json")))["contacts"]
     truth2 = json.load(open(os.path.join(seed2, track + ".json")))["contacts"]
-    t1, F1 = E.events(*reversed(R.read_wav(os.path.join(seed1, track + ".chains", chain + ".wav"))))
-    t2, F2 = E.events(*reversed(R.read_wav(os.path.join(seed2, track + ".chains", chain + ".wav"))))
+    fs1, x1 = R.read_wav(os.path.join(seed1, track + ".chains", chain + ".wav"))
+    fs2, x2 = R.read_wav(os.path.join(seed2, track + ".chains", chain + ".wav"))
+    t1, F1 = E.events(x1, fs1)
+    t2, F2 = E.events(x2, fs2)
     y = np.array([any(abs(t - c) <= TOLERANCE_S for c in truth1) for t in t1], dtype=int)
-    if y.sum() < 10 or y.sum() == len(y):
+    if y.sum() < 10 or y.sum() == len(y):  # as learn-contacts, which refuses fewer than 10 heard hits
         return track, chain, None
     model = HistGradientBoostingClassifier(max_iter=300, learning_rate=0.05, l2_regularization=1.0,
                                            class_weight="balanced", random_state=0).fit(F1.astype(np.float32), y)
@@ -92,7 +94,7 @@ def main():
         sys.exit(f"contact_model: {seed2} holds no tracks made by phone_tracks")
     found = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(seed2, tracks[0] + ".chains", "*.wav")))
     chains = [c for c in ORDER if c in found] + [c for c in found if c not in ORDER]
-    ours, default, seconds = {}, {}, dict(learn=0.0, model=0.0, default=0.0, audio=0.0)
+    ours, default, seconds, refused = {}, {}, dict(learn=0.0, model=0.0, default=0.0, audio=0.0), []
     for t in tracks:
         truth = json.load(open(os.path.join(seed2, t + ".json")))["contacts"]
         for c in chains:
@@ -103,8 +105,12 @@ def main():
                 except (OSError, ValueError, KeyError):
                     into[t, c] = score([], truth)  # learning or finding failed: every hit missed
                 seconds[name] += float(open(f"{base}.{name}.time").read())
-            seconds["learn"] += float(open(os.path.join(seed1, t + ".chains", c + ".wav.learn.time")).read())
-            seconds["audio"] += len(R.read_wav(base)[1]) / R.read_wav(base)[0]
+            learnt = os.path.join(seed1, t + ".chains", c + ".wav")
+            seconds["learn"] += float(open(learnt + ".learn.time").read())
+            if not os.path.exists(learnt + ".model.json"):
+                refused.append(f"{t} {c}: {open(learnt + '.learn.log').read().strip().splitlines()[-1:]}")
+            fs, x = R.read_wav(base)
+            seconds["audio"] += len(x) / fs
     with Pool(os.cpu_count() or 1) as pool:
         peer = {(t, c): s for t, c, s in pool.map(sklearn_cell, [(seed1, seed2, t, c) for t in tracks for c in chains])}
     for k, v in peer.items():
@@ -113,14 +119,17 @@ def main():
     print(f"{len(tracks)} tracks × {len(chains)} chains, seed 2: {sum(len(json.load(open(os.path.join(seed2, t + '.json')))['contacts']) for t in tracks)} hits per chain")
     print()
     table("swingmaster contacts (the hand-built detector), seed 2, F1 at ±50 ms", default, tracks, chains)
-    table("swingmaster learn-contacts (seed 1, same track and chain) → contacts --model, seed 2", ours, tracks, chains)
+    table("swingmaster learn-contacts (seed 1, same track and chain) → contacts --contact-model, seed 2", ours, tracks, chains)
     table("scikit-learn HistGradientBoosting on the same events and rule, seed 2", peer, tracks, chains)
+    print(f"learn-contacts refused {len(refused)} of {len(ours)} seed-1 recordings (scored as every hit missed):")
+    for line in refused:
+        print(f"  {line}")
     o, p, d = sum(ours.values()), sum(peer.values()), sum(default.values())
     print(f"F1 over every track and chain: learn-contacts {f1(o):.3f}, scikit-learn {f1(p):.3f} (ratio {f1(o) / max(f1(p), 1e-9):.3f}), "
           f"hand-built {f1(d):.3f}")
     print(f"wall time, {seconds['audio']:.0f} s of audio per step (one process per file, 2 at a time): "
-          f"learn {seconds['learn']:.0f} s, contacts --model {seconds['model']:.0f} s ({seconds['audio'] / seconds['model']:.0f}× real time per process), "
-          f"contacts {seconds['default']:.0f} s ({seconds['audio'] / seconds['default']:.0f}× real time; --model costs {seconds['model'] / seconds['default']:.1f}×)")
+          f"learn {seconds['learn']:.0f} s, contacts --contact-model {seconds['model']:.0f} s ({seconds['audio'] / seconds['model']:.0f}× real time per process), "
+          f"contacts {seconds['default']:.0f} s ({seconds['audio'] / seconds['default']:.0f}× real time; --contact-model costs {seconds['model'] / seconds['default']:.1f}×)")
 
 
 if __name__ == "__main__":

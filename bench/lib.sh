@@ -93,3 +93,16 @@ phone_tracks() {
     mkdir -p "$base.chains"
     "$py" tools/phone_chain.py "$base.wav" "$base.chains" --chain all' "$dir" "$seed" "$bin" "$py"
 }
+
+# two_seeds DIR BIN_DIR PYTHON: phone_tracks twice, as DIR/seed1 and DIR/seed2 (other placements, levels,
+# crowds and gusts; the same recorded hit sounds), for the benches that learn on one and score the other.
+two_seeds() {
+  mkdir -p "$1/seed1" "$1/seed2"
+  phone_tracks "$1/seed1" 1 "$2" "$3"
+  phone_tracks "$1/seed2" 2 "$2" "$3"
+}
+
+# need_sklearn NAME: stops the bench NAME with one line unless the bench venv has scikit-learn.
+need_sklearn() {
+  .deps/bench-venv/bin/python -c "import sklearn" 2>/dev/null || { echo "$1: no scikit-learn (run make bench-setup)"; exit 1; }
+}
