@@ -10,10 +10,7 @@ BIN_DIR="${1:-.build/release}"
 PY="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
 BENCH_PY=.deps/bench-venv/bin/python
 . bench/lib.sh
-need_sklearn contact_classifier
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-echo "# bench/contact_classifier.sh, $(date -u +%F), $(git rev-parse --short HEAD 2>/dev/null || echo unknown commit)"
-two_seeds "$work" "$BIN_DIR" "$PY"
+two_seeds contact_classifier "$BIN_DIR" "$PY"
 find "$work/seed2" -path '*.chains/*.wav' | sort | xargs -P 2 -I{} bash -c \
   "'$BIN_DIR/swingmaster' contacts {} --json > {}.default.json 2>/dev/null"
 "$BENCH_PY" bench/contact_classifier.py "$work/seed1" "$work/seed2"

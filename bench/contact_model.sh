@@ -13,10 +13,7 @@ BIN_DIR="${1:-.build/release}"
 PY="${SWINGMASTER_PYTHON:-.deps/venv/bin/python}"
 BENCH_PY=.deps/bench-venv/bin/python
 . bench/lib.sh
-need_sklearn contact_model
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-echo "# bench/contact_model.sh, $(date -u +%F), $(git rev-parse --short HEAD 2>/dev/null || echo unknown commit)"
-two_seeds "$work" "$BIN_DIR" "$PY"
+two_seeds contact_model "$BIN_DIR" "$PY"
 # Each track's truth in the `contacts --json` shape that learn-contacts reads.
 for truth in "$work"/seed1/*.json; do
   "$PY" -c 'import json,sys; t=json.load(open(sys.argv[1]))["contacts"]; json.dump({"contacts":[{"time":x} for x in t]}, open(sys.argv[2],"w"))' \

@@ -94,15 +94,15 @@ phone_tracks() {
     "$py" tools/phone_chain.py "$base.wav" "$base.chains" --chain all' "$dir" "$seed" "$bin" "$py"
 }
 
-# two_seeds DIR BIN_DIR PYTHON: phone_tracks twice, as DIR/seed1 and DIR/seed2 (other placements, levels,
-# crowds and gusts; the same recorded hit sounds), for the benches that learn on one and score the other.
+# two_seeds NAME BIN_DIR PYTHON: the start of a bench that learns on one set of issue #26's tracks and scores
+# the other. Stops with one line unless the bench venv has scikit-learn; prints NAME's header; makes
+# phone_tracks twice in a temporary folder $work (removed on exit), as $work/seed1 and $work/seed2 (other
+# placements, levels, crowds and gusts; the same recorded hit sounds).
 two_seeds() {
-  mkdir -p "$1/seed1" "$1/seed2"
-  phone_tracks "$1/seed1" 1 "$2" "$3"
-  phone_tracks "$1/seed2" 2 "$2" "$3"
-}
-
-# need_sklearn NAME: stops the bench NAME with one line unless the bench venv has scikit-learn.
-need_sklearn() {
   .deps/bench-venv/bin/python -c "import sklearn" 2>/dev/null || { echo "$1: no scikit-learn (run make bench-setup)"; exit 1; }
+  work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+  echo "# bench/$1.sh, $(date -u +%F), $(git rev-parse --short HEAD 2>/dev/null || echo unknown commit)"
+  mkdir -p "$work/seed1" "$work/seed2"
+  phone_tracks "$work/seed1" 1 "$2" "$3"
+  phone_tracks "$work/seed2" 2 "$2" "$3"
 }

@@ -15,6 +15,8 @@ public struct ContactModel: Sendable, Codable, Equatable {
     public static let minimumContacts = 10
     /// An event within ± this of a confirmed contact is that contact, s.
     public static let tolerance = 0.050
+    /// The largest file ``read(from:)`` reads.
+    static let maximumFileBytes = 20_000_000
     /// Thresholds tried on the training recordings; the one with the best F1 is kept.
     static let thresholds = (0..<35).map { 0.30 + Double($0) * 0.02 }
 
@@ -150,6 +152,11 @@ public struct ContactModel: Sendable, Codable, Equatable {
     /// - Throws: ``AudioError`` `.contactModelUnreadable` naming `path` when the file is missing, is not a
     ///   contact model, was made for other features, or is damaged.
     public static func read(from path: String) throws -> ContactModel {
+        // A model is about 230 kB; anything past the cap is not one, and is not read into memory.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maximumFileBytes else {
+            throw AudioError(.contactModelUnreadable, "\(path) is \(size / 1_000_000) MB, too large to be a contact model saved by `swingmaster learn-contacts`.")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AudioError(.contactModelUnreadable, "Contact model not found or unreadable: \(path).")
         }

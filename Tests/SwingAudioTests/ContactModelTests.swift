@@ -115,6 +115,14 @@ struct ContactModelTests {
         #expect(throws: AudioError(.contactModelUnreadable, "\(path) is not a contact model saved by `swingmaster learn-contacts`.")) {
             try ContactModel.read(from: path)
         }
+        // A huge file is refused before it is read (a sparse file: no disk, no memory).
+        let huge = dir.appendingPathComponent("huge.json")
+        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 3_000_000_000)
+        try handle.close()
+        let e = try #require(throws: AudioError.self) { try ContactModel.read(from: huge.path) }
+        #expect(e.kind == .contactModelUnreadable && e.message.contains("too large"), "\(e.message)")
         #expect(throws: AudioError(.contactModelUnreadable, "Contact model not found or unreadable: \(dir.path)/none.json.")) {
             try ContactModel.read(from: dir.appendingPathComponent("none.json").path)
         }
