@@ -147,15 +147,34 @@ struct CLIError: CategorizedError {
 
     /// Reads an input file named on the command line.
     /// - Throws: ``Kind/fileNotFound`` (status 10) when it is missing or unreadable.
+    /// At most ``maximumInputBytes`` are read: a 10-minute pose track at 60 fps is about 150 MB, and an
+    /// endless input (`/dev/zero`, a pipe that never closes its end) must not fill memory.
     static func read(_ path: String) throws -> Data {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError(.fileNotFound, "The file \(path) does not exist.")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CLIError(.fileNotFound, "The file \(path) could not be read.")
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                data.append(chunk)
+                guard data.count <= maximumInputBytes else {
+                    throw CLIError(.fileNotFound, "The file \(path) is larger than \(maximumInputBytes / 1_000_000) MB, more than any pose track or contacts file; it was not read.")
+                }
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.fileNotFound, "The file \(path) could not be read: \(endingWithPeriod(error.localizedDescription))")
         }
         return data
     }
+
+    /// The largest input file ``read(_:)`` accepts.
+    static let maximumInputBytes = 512_000_000
 }
 
 /// Cancels work on Ctrl-C (SIGINT) instead of killing the process, so nothing is half-written.

@@ -22,7 +22,7 @@ enum OutputFile {
     }
 
     /// Throws the output-error code (17) unless every output's folder exists and is writable and the
-    /// output itself, if it exists, is a writable file — checked before the work, not after it.
+    /// output itself, if it exists, is a regular file — checked before the work, not after it.
     static func checkWritable(_ outputs: [Request]) throws {
         for (flag, path) in outputs {
             guard let path, path != "-" else { continue }
@@ -37,6 +37,12 @@ enum OutputFile {
             }
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw CLIError.cannotWrite(path, flag: flag, "it is a folder")
+            }
+            // A device, pipe or socket (/dev/full, /dev/stdout, a FIFO) would be replaced by the rename that
+            // puts the finished file in place, not written to: refused.
+            var s = stat()
+            if stat(path, &s) == 0, (s.st_mode & S_IFMT) != S_IFREG {
+                throw CLIError.cannotWrite(path, flag: flag, "it is not a regular file (a device, pipe or socket); choose a file")
             }
         }
     }

@@ -81,6 +81,9 @@ import Testing
         try Self.contactsFile(Array(confirmed.prefix(3)), at: few)
         try Data("{\"contacts\": [{\"tim\": 1}]}".utf8).write(to: bad)
         try Data("{\"format\": \"swingmaster-contact-model\"}".utf8).write(to: dir.appendingPathComponent("damaged.json"))
+        // An output that is a pipe (as /dev/full or /dev/stdout are devices) would be replaced by the rename.
+        let fifo = dir.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
         let cases: [([String], Int32)] = [
             (["learn-contacts", first.path, "--out", model.path], 64),                                   // no --contacts
             (["learn-contacts", first.path, "--contacts", contacts.path, "--contacts", few.path, "--out", model.path], 64),
@@ -93,6 +96,8 @@ import Testing
             (["contacts", first.path, "--contact-model", dir.appendingPathComponent("none.json").path], 21),
             (["contacts", first.path, "--contact-model", dir.appendingPathComponent("damaged.json").path], 21),
             (["contacts", first.path, "--contact-model", contacts.path], 21),
+            (["learn-contacts", first.path, "--contacts", contacts.path, "--out", fifo.path], 17),          // not a regular file
+            (["learn-contacts", first.path, "--contacts", "/dev/zero", "--out", model.path], 10),          // endless input, read to a cap
             (["contacts", first.path, "--contact-model", model.path, "--sensitivity", "more"], 64),                // detector options
         ]
         for (args, code) in cases {
@@ -103,6 +108,8 @@ import Testing
                     "\(args.dropFirst()): \(out.stderr)")
             #expect(!FileManager.default.fileExists(atPath: model.path), "\(args.dropFirst()) left a model")
         }
+        var s = stat()
+        #expect(stat(fifo.path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFIFO, "the pipe given as --out was replaced")
     }
 }
 
