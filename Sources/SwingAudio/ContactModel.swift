@@ -124,6 +124,17 @@ public struct ContactModel: Sendable, Codable, Equatable {
         return pick(events.map { ($0, trees.probability($0.features)) })
     }
 
+    /// The contacts in a mono recording by `model` when there is one, else by the hand-built detector with
+    /// `parameters`: the one place that choice is made (`contacts`, `analyze`, a session listened to again).
+    public static func hear(samples: [Float], sampleRate: Double, model: ContactModel?,
+                            parameters: ContactDetectorParameters, progress: ProgressHandler? = nil) throws -> ContactDetection {
+        if let model {
+            progress?("contacts", 0)
+            return try model.run(samples: samples, sampleRate: sampleRate)
+        }
+        return try ContactDetector(parameters: parameters).run(samples: samples, sampleRate: sampleRate, progress: progress)
+    }
+
     /// ``detect(samples:sampleRate:)`` in ``ContactDetector/run(samples:sampleRate:progress:)``'s shape,
     /// with the recording's crest factor (no notes: the model was learnt from this player's phone).
     public func run(samples: [Float], sampleRate: Double) throws -> ContactDetection {

@@ -99,14 +99,8 @@ enum ContactsJob {
             progress?("extracting audio", $1)
         }
         warnings += try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
-        var detection: ContactDetection
-        if let model {
-            progress?("detecting contacts", 0)
-            detection = try model.run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
-        } else {
-            detection = try ContactDetector(parameters: parameters)
-                .run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?("detecting contacts", $1) }
-        }
+        let detection = try ContactModel.hear(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), model: model,
+                                              parameters: parameters) { progress?("detecting contacts", $1) }
         var contacts = detection.contacts
         for i in contacts.indices { contacts[i].time += pcm.startTime }
         let output = Output(

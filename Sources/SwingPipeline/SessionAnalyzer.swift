@@ -289,12 +289,8 @@ public struct SessionAnalyzer: Sendable {
     /// The contacts in `pcm` (sample time) by ``AnalysisOptions/contactModel`` when there is one, else by
     /// the detector with ``AnalysisOptions/detector``.
     private func hear(_ pcm: AudioPCM, progress: AnalysisProgress?) throws -> ContactDetection {
-        if let model = options.contactModel {
-            progress?(.detectingContacts, 0)
-            return try model.run(samples: pcm.samples, sampleRate: Double(pcm.sampleRate))
-        }
-        return try ContactDetector(parameters: options.detector).run(
-            samples: pcm.samples, sampleRate: Double(pcm.sampleRate)) { progress?(.detectingContacts, $1) }
+        try ContactModel.hear(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), model: options.contactModel,
+                              parameters: options.detector) { progress?(.detectingContacts, $1) }
     }
 
     /// Swing windows `[t − before, t + after]` clipped to the analysed clip, sorted and merged where they
