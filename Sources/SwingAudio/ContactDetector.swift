@@ -196,7 +196,8 @@ public struct ContactDetector: Sendable {
                                            lowBandRatio: low, highBandRatio: high))
         }
         let result = EarliestTransient.apply(
-            MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000), candidates: scored,
+            MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000) { MinimumGapSuppression.strength($0, reference: reference) },
+            candidates: scored,
             spread: p.hitSpreadMs / 1000, minRelativeAmplitude: ContactDetectorParameters.hitSpreadMinRelativeAmplitude)
         progress?("contacts", 1)
         return ContactDetection(contacts: result, notes: notes, clickBandContent: clickContent,

@@ -1,8 +1,11 @@
 /// Non-maximum suppression in time (not to be confused with SwingCore's box `NonMaxSuppression`):
-/// highest confidence first (ties: earlier), keep unless within `minGap` of a kept one.
+/// highest rank first (ties: earlier), keep unless within `minGap` of a kept one.
 enum MinimumGapSuppression {
-    static func apply(_ candidates: [ContactCandidate], minGap: Double) -> [ContactCandidate] {
-        let order = candidates.sorted { ($0.confidence, -$0.time) > ($1.confidence, -$1.time) }
+    /// - Parameter rank: the order of preference; the confidence by default. The detector ranks by
+    ///   ``strength(_:reference:)`` so a hit is not dropped for a sharper, weaker sound just after it.
+    static func apply(_ candidates: [ContactCandidate], minGap: Double,
+                      rank: (ContactCandidate) -> Double = { $0.confidence }) -> [ContactCandidate] {
+        let order = candidates.map { ($0, rank($0)) }.sorted { ($0.1, -$0.0.time) > ($1.1, -$1.0.time) }.map(\.0)
         var keptTimes: [Double] = []  // sorted
         var kept: [ContactCandidate] = []
         for c in order {
@@ -15,6 +18,14 @@ enum MinimumGapSuppression {
             kept.append(c)
         }
         return kept.sorted { $0.time < $1.time }
+    }
+
+    /// The detector's rank: confidence × √(amplitude / the recording's loud reference). The confidence caps
+    /// its loudness term at the reference, so among loud sounds the sharper won; on real recordings a grunt
+    /// 131 ms, a click 268 ms and a squeak 177 ms after a forehand each took the hit's place. Loudness now
+    /// counts beyond the reference too: a hit twice as loud outranks a sound 1.4 times as confident.
+    static func strength(_ c: ContactCandidate, reference: Double) -> Double {
+        c.confidence * (reference > 0 ? (max(c.amplitude, 0) / reference).squareRoot() : 1)
     }
 }
 
