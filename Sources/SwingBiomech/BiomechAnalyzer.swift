@@ -7,13 +7,16 @@ public struct MeasureResult: Sendable, Equatable {
     /// Contacts the swing check turned down (time order); in no statistic.
     public var rejected: [RejectedContact]
     public var stats: SessionStats
+    /// The sound delay every shot's instant was taken with (given, or measured from the body).
+    public var soundDelay: SoundDelay
 
     /// The shots, in time order.
     public var shots: [Shot] { measured.map(\.shot) }
 
-    public init(measured: [MeasuredShot], rejected: [RejectedContact] = []) {
+    public init(measured: [MeasuredShot], rejected: [RejectedContact] = [], soundDelay: SoundDelay = .given(0)) {
         self.measured = measured
         self.rejected = rejected
+        self.soundDelay = soundDelay
         stats = SessionStats(shots: measured.map(\.shot))
     }
 }
@@ -43,7 +46,9 @@ public struct MeasuredShot: Sendable, Equatable {
 /// - **Swing check**: a measured contact whose ``Shot/peakWristSpeedCmS`` is below
 ///   ``BiomechParameters/swingMinSpeedCmS`` is not a shot but a ``RejectedContact``, unless the player
 ///   confirmed it (``ContactEvent/confirmed``) or the check is off; a contact whose peak cannot be taken
-///   (too few posed frames around it) stays a shot. Shots are numbered after the check.
+///   (too few posed frames around it) is not counted either (``RejectionKind/unmeasured``), and a much
+///   quieter contact without the player hitting at its instant is the opponent's (``turnDown``). Shots are
+///   numbered after the check.
 public enum BiomechAnalyzer {
     /// Measures every contact in `contacts` on `track`.
     /// - Parameters:
@@ -51,27 +56,67 @@ public enum BiomechAnalyzer {
     ///   - contacts: Contact events; measured in time order and numbered from 1.
     ///   - parameters: Thresholds and options (should satisfy ``BiomechParameters/problem`` == nil;
     ///     out-of-range values are clamped to their nearest usable value).
-    /// - Returns: Per-shot metrics and the session statistics.
+    ///   The sound delay is ``BiomechParameters/soundDelayMs`` when given, else measured from the
+    ///   wrist at the contacts (``SoundDelayEstimator``); every shot is measured at its instant
+    ///   ``SoundDelay/instant(heard:)``.
+    /// - Returns: Per-shot metrics, the session statistics and the delay used.
     /// - Complexity: O(frames + contacts · (window frames + log frames)).
     public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> MeasureResult {
         let posed = track.samples.enumerated().compactMap { i, s in
             FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
         }
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let delay = parameters.givenSoundDelay
+            ?? SoundDelayEstimator.estimate(contacts: ordered, posed: posed, parameters: parameters)
         var kept: [MeasuredShot] = [], rejected: [RejectedContact] = []
         for contact in ordered {
-            var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, parameters: parameters)
-            if parameters.swingCheck, !contact.confirmed, m.shot.status == .ok,
-               let peak = m.shot.peakWristSpeedCmS, peak < parameters.swingMinSpeedCmS {
-                rejected.append(RejectedContact(time: contact.time, confidence: contact.confidence, origin: contact.origin,
-                                                kind: .noSwing, reason: noSwingReason(peak: peak, parameters: parameters),
-                                                peakWristSpeedCmS: peak))
+            var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, delay: delay,
+                            parameters: parameters)
+            if parameters.swingCheck, !contact.confirmed,
+               let turnedDown = turnDown(contact, shot: m.shot, delay: delay, posed: posed, parameters: parameters) {
+                rejected.append(turnedDown)
                 continue
             }
             m.shot.index = kept.count + 1
             kept.append(m)
         }
-        return MeasureResult(measured: kept, rejected: rejected)
+        return MeasureResult(measured: kept, rejected: rejected, soundDelay: delay)
+    }
+
+    /// The swing check and who-hit (docs/analysis.md, "Swing check"), every cue together: a contact is
+    /// turned down when the wrist did not swing around it (``RejectionKind/noSwing``), when the player could
+    /// not be measured around it (``RejectionKind/unmeasured``: not counted, one tap counts it), and when
+    /// it was much quieter than the player's hits and the body does not show the player hitting at its
+    /// instant (``RejectionKind/opponent``). A no-person shot stays a shot with no metrics.
+    static func turnDown(_ contact: ContactEvent, shot: Shot, delay: SoundDelay, posed: [FrameMeasure],
+                         parameters p: BiomechParameters) -> RejectedContact? {
+        guard shot.status == .ok else { return nil }
+        let quieter = contact.loudnessDb.flatMap { $0 <= -p.opponentQuieterDb ? -$0 : nil }
+        func turned(_ kind: RejectionKind, _ reason: String) -> RejectedContact {
+            RejectedContact(time: contact.time, confidence: contact.confidence, origin: contact.origin, kind: kind,
+                            reason: reason, peakWristSpeedCmS: shot.peakWristSpeedCmS)
+        }
+        let opponent = quieter.map { "Probably your opponent: \(Int($0.rounded())) dB quieter than your hits, and " }
+        guard let peak = shot.peakWristSpeedCmS else {
+            return opponent.map { turned(.opponent, $0 + "you could not be seen swinging.") }
+                ?? turned(.unmeasured, "Not counted: you could not be seen well enough around this sound to tell whether you swung. Count it if it was your hit.")
+        }
+        if peak < p.swingMinSpeedCmS {
+            return opponent.map { turned(.opponent, $0 + "you were not swinging (your wrist reached \(Int(peak.rounded())) cm/s; a swing reaches \(Int(p.swingMinSpeedCmS.rounded())))." ) }
+                ?? turned(.noSwing, noSwingReason(peak: peak, parameters: p))
+        }
+        if let opponent, delay.source == .measured, !swingsAtInstant(contact, delay: delay, posed: posed, parameters: p) {
+            return turned(.opponent, opponent + "your swing was not at its fastest when it was hit (you were moving, not hitting).")
+        }
+        return nil
+    }
+
+    /// Whether the wrist's speed peaks at `contact`'s instant: its own evidence of the delay (``SoundDelayEstimator``)
+    /// agrees with the session's within the estimator's outlier limit.
+    static func swingsAtInstant(_ contact: ContactEvent, delay: SoundDelay, posed: [FrameMeasure], parameters p: BiomechParameters) -> Bool {
+        guard let own = SoundDelayEstimator.delay(heard: contact.time, posed: posed, parameters: p) else { return false }
+        let limit = max(p.soundDelayOutlierMs, 3 * (delay.spreadMs ?? 0))
+        return abs(own * 1000 - delay.ms) <= limit
     }
 
     /// The sentence a player reads for a contact without a swing.
@@ -121,8 +166,8 @@ public enum BiomechAnalyzer {
     }
 
     static func measure(contact: ContactEvent, index: Int, track: PoseTrack, posed: [FrameMeasure],
-                        parameters p: BiomechParameters) -> MeasuredShot {
-        let tc = contact.time - p.soundDelayMs / 1000
+                        delay: SoundDelay, parameters p: BiomechParameters) -> MeasuredShot {
+        let tc = delay.instant(heard: contact.time)
         var shot = Shot(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence,
                         origin: contact.origin, confirmed: contact.confirmed ? true : nil)
         let noPerson = MeasuredShot(shot: shot, windowFrames: [])
@@ -185,6 +230,7 @@ public enum BiomechAnalyzer {
         shot.contactFrame = posed[speedCentre].trackIndex
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
         shot.peakWristSpeedCmS = peakSwingSpeed(posed: posed, tc: tc, parameters: p)
+        shot.reachTime = SoundDelayEstimator.reachTime(heard: contact.time, posed: posed, parameters: p)
         return MeasuredShot(shot: shot, windowFrames: window.map(\.element.trackIndex))
     }
 

@@ -16,8 +16,10 @@ public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
 public struct BiomechParameters: Sendable, Equatable {
     /// Dominant hand: picks the wrist (16 right / 15 left) and the hitting side (+r / −r).
     public var hand: Hand
-    /// Audio-to-video delay subtracted from each contact's audio time: t_c = time − delay. Milliseconds.
-    public var soundDelayMs: Double
+    /// How long the sound arrives after the picture, subtracted from each contact's heard time to give its
+    /// instant (``SoundDelay/instant(heard:)``), ms. `nil` = measure it from the player's motion
+    /// (``SoundDelayEstimator``; `--sound-delay-ms auto`, the product's default); a number is used as given.
+    public var soundDelayMs: Double?
     /// Swing window start, seconds before t_c (window: t_c − before ≤ t ≤ t_c + after).
     public var windowBefore: Double
     /// Swing window end, seconds after t_c.
@@ -69,12 +71,36 @@ public struct BiomechParameters: Sendable, Equatable {
     /// read as speed at high frame rates.
     public var swingSpeedAveraging = 0.04
 
+    /// Who hit: a contact at least this many dB quieter than the session's loudest hits
+    /// (``ContactEvent/loudnessDb``) is the opponent's unless the player's wrist peaks at its instant. On the
+    /// real phone recording the player's hits peak 0–10 dB below the loudest, everything else 15.5–22.8.
+    public var opponentQuieterDb = 12.0
+
+    /// A measured sound delay lies in this range, ms: sound travel (3 ms a metre) plus a phone's or a
+    /// broadcast's own audio/video offset (40–220 ms on real recordings); a swing peak outside it is not
+    /// evidence for a contact.
+    public var soundDelayRangeMs: ClosedRange<Double> = -40...300
+    /// Ball-on-strings relative to the wrist's reach — furthest forward, or highest in a serve
+    /// (``SoundDelayEstimator``) — ms (positive: the ball is met after it). Measured on the hand-labelled
+    /// real recordings (`bench/real/`, docs/analysis.md).
+    public var impactAfterReachMs = 0.0
+    /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
+    public var soundDelayMinShots = 1
+    /// Shots whose own delay lies further than this (or three robust standard deviations, if more) from
+    /// the median are left out of the session's delay, ms.
+    public var soundDelayOutlierMs = 40.0
+
+    /// The delay to use without measuring: the given one, `nil` when it is to be measured.
+    public var givenSoundDelay: SoundDelay? { soundDelayMs.map(SoundDelay.given) }
+
     /// The Early / Optimal / Late thresholds for `stroke` (cm): (late below, early above).
     public func thresholds(for stroke: StrokeType) -> (lateBelowCm: Double, earlyAboveCm: Double) {
         stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
     }
 
-    public init(hand: Hand = .right, soundDelayMs: Double = 0, windowBefore: Double = 1.0,
+    /// Parameters with the given values; the sound delay defaults to 0 (given) here, while the product's
+    /// entry points (`analyze`, `measure`, the server) measure it (`soundDelayMs: nil`).
+    public init(hand: Hand = .right, soundDelayMs: Double? = 0, windowBefore: Double = 1.0,
                 windowAfter: Double = 0.5, lateBelowCm: Double = 20, earlyAboveCm: Double = 60,
                 contactFrame: ContactFrameMode = .interpolate, speedHalfSpan: Int = 3,
                 bestConfidenceSearchFrames: Int = 5, arcSmoothingTaps: Int = 5,
@@ -89,7 +115,16 @@ public struct BiomechParameters: Sendable, Equatable {
 
     /// A sentence describing the first invalid parameter, or `nil` when all are usable.
     public var problem: String? {
-        if !soundDelayMs.isFinite { return "The sound delay must be a finite number of milliseconds." }
+        if let soundDelayMs, !soundDelayMs.isFinite { return "The sound delay must be a finite number of milliseconds." }
+        if !(soundDelayRangeMs.lowerBound.isFinite && soundDelayRangeMs.upperBound.isFinite) {
+            return "The sound delay's range must be finite."
+        }
+        if !(impactAfterReachMs.isFinite && abs(impactAfterReachMs) <= 1000) {
+            return "The contact's offset from the wrist's reach must be within ±1000 ms."
+        }
+        if !(opponentQuieterDb.isFinite && opponentQuieterDb > 0) { return "The opponent's loudness gap must be more than 0 dB." }
+        if soundDelayMinShots < 1 { return "A measured sound delay needs at least 1 shot." }
+        if !(soundDelayOutlierMs.isFinite && soundDelayOutlierMs >= 0) { return "The sound delay's outlier limit must be zero or more ms." }
         if !(windowBefore.isFinite && windowBefore >= 0) || !(windowAfter.isFinite && windowAfter >= 0) {
             return "The swing window bounds must be zero or more seconds."
         }

@@ -75,12 +75,18 @@ public struct ContactEvent: Sendable, Equatable, Codable {
     public var origin: ContactOrigin
     /// The player added or restored this contact: the swing check does not apply to it.
     public var confirmed: Bool
+    /// How loud the sound was relative to the session's loudest hits, dB (0 = as loud, −12 = a quarter of
+    /// their amplitude; ``ContactLoudness``); `nil` when not measured (a contact model, an added contact).
+    /// The phone is nearer its player than the opponent, so the player's hits are the loud ones.
+    public var loudnessDb: Double?
 
-    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, confirmed: Bool = false) {
+    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, confirmed: Bool = false,
+                loudnessDb: Double? = nil) {
         self.time = time; self.confidence = confidence; self.origin = origin; self.confirmed = confirmed
+        self.loudnessDb = loudnessDb
     }
 
-    private enum CodingKeys: String, CodingKey { case time, confidence, origin, confirmed }
+    private enum CodingKeys: String, CodingKey { case time, confidence, origin, confirmed, loudnessDb }
 
     /// Reads `{"time", "confidence"}` and, when present, `origin` and `confirmed`.
     public init(from decoder: any Decoder) throws {
@@ -89,6 +95,7 @@ public struct ContactEvent: Sendable, Equatable, Codable {
         confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
         origin = try c.decodeIfPresent(ContactOrigin.self, forKey: .origin) ?? .heard
         confirmed = try c.decodeIfPresent(Bool.self, forKey: .confirmed) ?? false
+        loudnessDb = try c.decodeIfPresent(Double.self, forKey: .loudnessDb)
     }
 
     /// Writes `origin` and `confirmed` only when they differ from a heard, unconfirmed contact.
@@ -98,5 +105,6 @@ public struct ContactEvent: Sendable, Equatable, Codable {
         try c.encode(confidence, forKey: .confidence)
         if origin != .heard { try c.encode(origin, forKey: .origin) }
         if confirmed { try c.encode(confirmed, forKey: .confirmed) }
+        try c.encodeIfPresent(loudnessDb, forKey: .loudnessDb)
     }
 }

@@ -48,6 +48,10 @@ public struct Shot: Codable, Sendable, Equatable {
     /// ``BiomechParameters/swingWindow`` of t_c, cm/s (docs/analysis.md, "Swing check"); `nil` when there
     /// were too few posed frames to tell, and for a no-person shot.
     public var peakWristSpeedCmS: Double?
+    /// When the dominant wrist reached furthest forward (in a serve, highest) just before the sound (video
+    /// clock, seconds): the body's own mark of the hit, from which the session's sound delay is measured
+    /// (``SoundDelay``); `nil` when no swing's reach lies in the delay range before the sound.
+    public var reachTime: Double?
 
     /// A shot not measured yet (`noPerson`, no metrics).
     public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,

@@ -7,8 +7,9 @@ extension ContactFrameMode: ExpressibleByArgument {}
 
 /// Command-line overrides for ``BiomechParameters`` (shared by `measure` and `analyze`).
 struct BiomechOptions: ParsableArguments {
-    @Option(name: .customLong("sound-delay-ms"), help: "Sound travel delay subtracted from each audio contact time, ms (default 0).")
-    var soundDelayMs: Double?
+    @Option(name: .customLong("sound-delay-ms"),
+            help: "How long the sound arrives after the picture, ms: 'auto' (default) measures it from the player's swings, a number (e.g. 0) is used as given.")
+    var soundDelay: SoundDelayArgument = .auto
     @Option(name: .customLong("contact-frame"), help: "interpolate | best-confidence (default interpolate).")
     var contactFrame: ContactFrameMode?
     @Option(name: .customLong("late-below-cm"), help: "Forward distance below which a contact is late, cm (default 20).")
@@ -33,7 +34,7 @@ struct BiomechOptions: ParsableArguments {
     var swingMinSpeed: Double?
 
     func validate() throws {
-        try OptionCheck.number(soundDelayMs, "--sound-delay-ms", -10_000...10_000)
+        if case .ms(let ms) = soundDelay { try OptionCheck.number(ms, "--sound-delay-ms", -10_000...10_000) }
         try OptionCheck.number(lateBelowCm, "--late-below-cm", -1_000...1_000)
         try OptionCheck.number(earlyAboveCm, "--early-above-cm", -1_000...1_000)
         try OptionCheck.number(windowBefore, "--window-before", 0...60)
@@ -48,7 +49,10 @@ struct BiomechOptions: ParsableArguments {
     /// The parameters for `hand` with the user's overrides.
     func parameters(hand: Hand) throws -> BiomechParameters {
         var p = BiomechParameters(hand: hand)
-        if let soundDelayMs { p.soundDelayMs = soundDelayMs }
+        switch soundDelay {
+        case .auto: p.soundDelayMs = nil
+        case .ms(let ms): p.soundDelayMs = ms
+        }
         if let contactFrame { p.contactFrame = contactFrame }
         if let lateBelowCm { p.lateBelowCm = lateBelowCm }
         if let earlyAboveCm { p.earlyAboveCm = earlyAboveCm }
@@ -61,5 +65,25 @@ struct BiomechOptions: ParsableArguments {
         if let swingMinSpeed { p.swingMinSpeedCmS = swingMinSpeed }
         if let problem = p.problem { throw ValidationError(problem) }
         return p
+    }
+}
+
+/// `--sound-delay-ms`: `auto` (measure it from the body) or milliseconds.
+enum SoundDelayArgument: ExpressibleByArgument, Equatable {
+    case auto
+    case ms(Double)
+
+    init?(argument: String) {
+        if argument.lowercased() == "auto" { self = .auto; return }
+        // Any number parses here (nan, 1e19 too), so validate() answers with the flag's range in one sentence.
+        guard let value = Double(argument) else { return nil }
+        self = .ms(value)
+    }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .auto: "auto"
+        case .ms(let ms): String(format: "%g", ms)
+        }
     }
 }

@@ -30,6 +30,7 @@ enum SessionTable {
         let notShots = s.rejectedContacts?.count ?? 0
         lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)"
                      + (notShots > 0 ? ", not shots: \(notShots) (no swing or removed)" : ""))
+        if let d = s.soundDelay { lines.append("  sound:    \(d.summary)") }
         if let v = s.visualDetector { lines += visualLines(v) }
         if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
         lines.append("  forward:  \(axis(st.forward))")
@@ -44,16 +45,17 @@ enum SessionTable {
             lines.append("  \(pad(stroke.rawValue + ":", 10)) \(g.shotCount) shot\(g.shotCount == 1 ? "" : "s"), \(consistency), forward \(axis(g.forward).trimmingCharacters(in: .whitespaces))")
         }
         lines.append("")
+        // The time is the shot's instant on the video clock (heard time − the sound delay).
         lines.append("  shot   time s  conf  forward  lateral  height  speed cm/s  class     stroke")
         for shot in s.shots {
             if shot.status == .ok, let c = shot.contact {
                 let speed = shot.wristSpeedCmS.map { String(format: "%10.0f", $0) } ?? "         –"
-                lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.time, shot.confidence,
+                lines.append(String(format: "  %4d %8.3f  %4.2f  %7.1f  %7.1f  %6.1f  ", shot.index, shot.contactTime, shot.confidence,
                                     c.forwardCm, c.lateralCm, c.heightCm)
                              + speed + "  " + pad(shot.classification?.rawValue ?? "–", 8) + "  "
                              + (shot.stroke?.rawValue ?? "–") + sourceNote(shot))
             } else {
-                lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.time, shot.confidence)
+                lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.contactTime, shot.confidence)
                              + sourceNote(shot))
             }
         }

@@ -30,6 +30,12 @@ public enum ContactOrigin: String, Sendable, Codable, CaseIterable {
 public enum RejectionKind: String, Sendable, Codable, CaseIterable {
     /// The dominant wrist did not swing around the contact (the swing check, docs/analysis.md).
     case noSwing
+    /// The player could not be measured around it (too few posed frames): whether they swung is unknown,
+    /// so it is not counted until the player counts it.
+    case unmeasured
+    /// Much quieter than the player's hits and the player was not hitting at its instant: the opponent's
+    /// hit, a bounce or another court (``BiomechParameters/opponentQuieterDb``).
+    case opponent
     /// The player removed it.
     case removed
 }

@@ -24,8 +24,9 @@ public struct AnalysisOptions: Sendable {
     /// A racket/ball detector whose contacts are fused with the audio ones (`analyze --detector`);
     /// `nil` (default) = contacts from the sound alone.
     public var visualContacts: VisualContactOptions?
-    /// Biomechanics: hand, sound delay, swing window (1.0 s before, 0.5 s after), classification.
-    public var biomech = BiomechParameters()
+    /// Biomechanics: hand, sound delay (measured from the body by default), swing window (1.0 s before,
+    /// 0.5 s after), classification.
+    public var biomech = BiomechParameters(soundDelayMs: nil)
     /// BlazePose thresholds and smoothing.
     public var pose = PoseOptions()
     /// Frames are scaled so their longer side is at most this many pixels before pose estimation

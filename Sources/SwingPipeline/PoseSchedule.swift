@@ -74,6 +74,10 @@ struct PoseSchedule: Sendable {
     let contactTimes: [Double]
     /// Frames within this many seconds of a contact are always posed.
     let coreHalfWidth: Double
+    /// …and so is every frame up to this many seconds before it: with the sound delay still to be measured
+    /// (``BiomechParameters/soundDelayMs`` `nil`) the contact times are the heard ones, and the instant of
+    /// contact, with the wrist's reach that measures it, lies up to the delay range's end before them.
+    let coreBefore: Double
     /// Pose every this-many-th frame elsewhere (1 = every frame).
     let outerStep: Int
 
@@ -81,6 +85,8 @@ struct PoseSchedule: Sendable {
         self.contactTimes = contactTimes.sorted()
         let fps = frameRate > 0 ? frameRate : 30
         coreHalfWidth = (Double(sampling.coreHalfSpanFrames(biomech)) + 0.5) / fps
+        coreBefore = biomech.soundDelayMs == nil
+            ? max(0, biomech.soundDelayRangeMs.upperBound + biomech.impactAfterReachMs) / 1000 : 0
         if let rate = sampling.outerFramesPerSecond, rate < fps {
             // Bounded so an extreme rate cannot overflow the conversion.
             outerStep = max(1, Int(min((fps / max(rate, PoseSampling.minimumRate)).rounded(), 1_000_000)))
@@ -92,7 +98,22 @@ struct PoseSchedule: Sendable {
     /// Whether the frame at `time` (frame number `index`) gets a pose.
     func wants(time: Double, index: Int) -> Bool {
         if outerStep == 1 || index % outerStep == 0 { return true }
-        return distanceToNearestContact(time) <= coreHalfWidth
+        return distanceToNearestCore(time) <= coreHalfWidth
+    }
+
+    /// The distance from `time` to the nearest contact's span [t_c − ``coreBefore``, t_c] (0 inside one).
+    func distanceToNearestCore(_ time: Double) -> Double {
+        guard coreBefore > 0 else { return distanceToNearestContact(time) }
+        // The first span ending at or after `time` − core; spans share their length, so it also starts first.
+        var lo = 0, hi = contactTimes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if contactTimes[mid] < time - coreHalfWidth { lo = mid + 1 } else { hi = mid }
+        }
+        var best = Double.infinity
+        if lo < contactTimes.count { best = max(0, contactTimes[lo] - coreBefore - time) }
+        if lo > 0 { best = min(best, time - contactTimes[lo - 1]) }
+        return best
     }
 
     /// |time − nearest contact time| (binary search), infinity without contacts.

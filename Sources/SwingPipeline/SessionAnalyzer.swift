@@ -161,7 +161,7 @@ public struct SessionAnalyzer: Sendable {
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
         let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)
-        var contacts = heard.map { ContactEvent(time: $0.time, confidence: $0.confidence) }
+        var contacts = Self.events(heard)
         warnings += notes
         if options.poseSampling.skipDeblocking { warnings.append(PoseSampling.skipDeblockingWarning) }
 
@@ -182,7 +182,9 @@ public struct SessionAnalyzer: Sendable {
         }
 
         // 3. Pose in the merged swing windows.
-        let contactTimes = contacts.map { $0.time - options.biomech.soundDelayMs / 1000 }
+        // With the sound delay to be measured the windows are placed at the heard times and reach back by the
+        // delay range too (``PoseSchedule/coreBefore``); the biomechanics then measure each shot's instant.
+        let contactTimes = contacts.map { options.biomech.givenSoundDelay?.instant(heard: $0.time) ?? $0.time }
         let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
         let (posed, schedule) = try poseWindows(path: path, video: video, contactTimes: contactTimes,
                                                 clip: clipStart...max(clipStart, clipStart + clipDuration),
@@ -197,6 +199,9 @@ public struct SessionAnalyzer: Sendable {
         let frameOfTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         let trackVideoFrames = track.samples.map { frameOfTime[$0.time] ?? -1 }
         let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech)
+        // An edit measures its contacts at the same delay (kept in the stored parameters).
+        var parameters = options.biomech
+        parameters.soundDelayMs = result.soundDelay.ms
         progress?(.computingStatistics, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) || !result.rejected.isEmpty else {
@@ -210,7 +215,7 @@ public struct SessionAnalyzer: Sendable {
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
-                               visualContacts: visualReport, parameters: options.biomech, sensitivity: options.sensitivity,
+                               visualContacts: visualReport, parameters: parameters, sensitivity: options.sensitivity,
                                contactModel: options.contactModel?.trainedOn, poseTimes: posed.times)
     }
 
@@ -218,12 +223,12 @@ public struct SessionAnalyzer: Sendable {
     private func poseWindows(path: String, video: VideoStreamInfo, contactTimes: [Double], clip: ClosedRange<Double>,
                              target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws
         -> (WindowPoser.Output, PoseSchedule) {
-        let segments = Self.pieces(
-            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore,
-                             after: options.biomech.windowAfter, clip: clip),
-            contactTimes: contactTimes)
         let schedule = PoseSchedule(contactTimes: contactTimes,
                                     frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
+        let segments = Self.pieces(
+            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore + schedule.coreBefore,
+                             after: options.biomech.windowAfter, clip: clip),
+            contactTimes: contactTimes)
         // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
         let timeline = try FrameTimeline(path: path)
         let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
@@ -257,7 +262,14 @@ public struct SessionAnalyzer: Sendable {
         let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
         let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range)
         let detection = try hear(pcm, progress: nil)
-        return detection.contacts.map { ContactEvent(time: $0.time + pcm.startTime, confidence: $0.confidence) }
+        return Self.events(detection.contacts, offset: pcm.startTime)
+    }
+
+    /// The contacts to measure from the heard candidates (shifted by `offset` seconds), each with its
+    /// loudness against the session's loudest hits: the player's hits are the loud cluster.
+    static func events(_ heard: [ContactCandidate], offset: Double = 0) -> [ContactEvent] {
+        let loudness = ContactLoudness.relativeDb(heard.map(\.amplitude))
+        return zip(heard, loudness).map { ContactEvent(time: $0.time + offset, confidence: $0.confidence, loudnessDb: $1) }
     }
 
     /// Stages 1 and 2: the audio track's contacts in media time, and the analysed clip's start and length.

@@ -58,6 +58,10 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         /// What the contact model that found the contacts learnt from (`analyze --contact-model`); `nil`
         /// when the detector found them.
         public var contactModel: ContactModel.Provenance? = nil
+        /// How far the sound lagged the picture and where that came from; every shot's ``Shot/contactTime``
+        /// is its ``Shot/time`` minus it. `nil` in documents written before it was recorded (measured at
+        /// the delay their `parameters` held, 0 unless given).
+        public var soundDelay: SoundDelay? = nil
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
@@ -115,7 +119,7 @@ public struct SessionDocument: Codable, Sendable, Equatable {
                                          workers: analysis.poseWorkers),
                           visualDetector: analysis.visualContacts?.summary,
                           sensitivity: analysis.sensitivity == .normal ? nil : analysis.sensitivity,
-                          contactModel: analysis.contactModel)
+                          contactModel: analysis.contactModel, soundDelay: analysis.result.soundDelay)
     }
 
     /// The measured shots as the document holds them: image points in display pixels (the track's are in

@@ -151,7 +151,10 @@ public enum SessionEditor {
         parameters.hand = s.hand
         var track = try TrackArchive.decode(stored.track)
         var videoFrames = stored.videoFrames
-        let uncovered = contacts.map { $0.time - parameters.soundDelayMs / 1000 }.filter { tc in
+        // Stored sessions keep the delay they were measured with, so a new contact is measured at the same offset.
+        if parameters.soundDelayMs == nil { parameters.soundDelayMs = s.soundDelay?.ms ?? 0 }
+        let delay = parameters.givenSoundDelay ?? .given(0)
+        let uncovered = contacts.map { delay.instant(heard: $0.time) }.filter { tc in
             !track.samples.contains { abs($0.time - tc) <= 1.5 / max(s.fps, 1) }
         }
         if !uncovered.isEmpty {

@@ -110,7 +110,9 @@ enum VisualContactStage {
                     progress: AnalysisProgress?) throws -> (contacts: [ContactEvent], report: VisualContactReport) {
         let started = DispatchTime.now().uptimeNanoseconds
         let startedAt = Date()
-        let delay = biomech.soundDelayMs / 1000
+        // Matching uses a given delay; one still to be measured (from the body, after pose) counts as 0 here,
+        // inside the fusion tolerance for the usual 40–220 ms.
+        let delay = (biomech.soundDelayMs ?? 0) / 1000
         let segments = framesToScan(scope: options.scope, audioTimes: audio.map { $0.time - delay }, clip: clip,
                                     biomech: biomech)
         let reader = try VideoFrameReader(path: path)

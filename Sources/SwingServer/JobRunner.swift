@@ -201,7 +201,7 @@ extension JobRunner {
             let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
             var options = AnalysisOptions()
             if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
-            options.biomech = BiomechParameters(hand: hand)
+            options.biomech = BiomechParameters(hand: hand, soundDelayMs: nil)   // measured from the body
             options.biomech.swingCheck = job.swingCheck
             options.poseSampling.workers = poseWorkers
             if let level = job.sensitivity.flatMap(ContactSensitivity.init(rawValue:)) {

@@ -56,16 +56,48 @@ struct SwingCheckTests {
         #expect(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1, confidence: 1)], parameters: off).shots.count == 1)
     }
 
-    @Test("Too few frames to tell keeps the shot; no person stays a no-person shot, not a rejection")
+    @Test("Too few frames to tell is not counted (unmeasured, one tap counts it); no person stays a no-person shot")
     func cannotTell() throws {
         // One posed frame: no chord can be taken.
         let one = try makeTrack(count: 1) { _, t in Skeleton().sample(at: t) }
         let r1 = BiomechAnalyzer.analyze(track: one, contacts: [ContactEvent(time: 0, confidence: 1)], parameters: BiomechParameters())
-        #expect(r1.shots.count == 1 && r1.shots.first?.peakWristSpeedCmS == nil && r1.rejected.isEmpty)
+        #expect(r1.shots.isEmpty && r1.stats.shotCount == 0)
+        let unknown = try #require(r1.rejected.first)
+        #expect(unknown.kind == .unmeasured && unknown.peakWristSpeedCmS == nil && unknown.reason.contains("Count it"))
+        // Counted by the player, it is a shot.
+        let counted = BiomechAnalyzer.analyze(track: one, contacts: [ContactEvent(time: 0, confidence: 1, confirmed: true)],
+                                              parameters: BiomechParameters())
+        #expect(counted.shots.count == 1 && counted.rejected.isEmpty)
         // A contact outside the track.
         let still = try Self.track(speed: 0, fps: 30)
         let r2 = BiomechAnalyzer.analyze(track: still, contacts: [ContactEvent(time: 9, confidence: 1)], parameters: BiomechParameters())
         #expect(r2.shots.first?.status == .noPerson && r2.rejected.isEmpty)
+    }
+
+    @Test("A much quieter sound is the opponent's unless the player hits at its instant; loud ones keep today's rules")
+    func quieterIsTheOpponent() throws {
+        // Standing still (no swing) at 2.0 s; swinging through 2.6 s.
+        let track = try makeTrack(fps: 60, count: 241) { _, t in
+            var sk = Skeleton()
+            sk.wrist = Vec3(x: t < 2.3 ? -0.4 : -0.4 + 5 * min(t - 2.3, 0.6), y: 0.45, z: 0.1)
+            return sk.sample(at: t)
+        }
+        let p = BiomechParameters()
+        let still = BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 0.8, loudnessDb: -15)], parameters: p)
+        let r = try #require(still.rejected.first)
+        #expect(r.kind == .opponent && r.reason.hasPrefix("Probably your opponent: 15 dB quieter") && r.reason.contains("not swinging"), "\(r.reason)")
+        // Loud and still: today's no-swing rejection; quiet but swinging with a given delay: a shot.
+        #expect(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 0.8, loudnessDb: -3)], parameters: p)
+            .rejected.first?.kind == .noSwing)
+        #expect(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 2.6, confidence: 0.8, loudnessDb: -15)], parameters: p)
+            .shots.count == 1)
+        // Exactly at the gap counts as quieter; just inside it does not.
+        var q = p
+        q.opponentQuieterDb = 15
+        #expect(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 0.8, loudnessDb: -15)], parameters: q)
+            .rejected.first?.kind == .opponent)
+        #expect(BiomechAnalyzer.analyze(track: track, contacts: [ContactEvent(time: 1.0, confidence: 0.8, loudnessDb: -14.9)], parameters: q)
+            .rejected.first?.kind == .noSwing)
     }
 
     @Test("Shots are numbered 1…n after the check; rejected contacts keep their times in order")

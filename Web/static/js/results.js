@@ -52,6 +52,7 @@ function show() {
     stat('Wrist speed', st.wristSpeed ? `${st.wristSpeed.meanCmS.toFixed(0)} cm/s` : '–',
       st.wristSpeed ? `min ${st.wristSpeed.minCmS.toFixed(0)} · max ${st.wristSpeed.maxCmS.toFixed(0)}` : null),
     stat('Early · Optimal · Late', `${counts.early} · ${counts.optimal} · ${counts.late}`, 'by how far in front you met the ball'));
+  if (session.soundDelay) document.getElementById('stats').append(el('p', { class: 'muted sound-delay', id: 'sound-delay' }, soundDelayLine(session.soundDelay)));
   if (session.warnings?.length) document.getElementById('stats').append(...session.warnings.map((w) => el('p', { class: 'warnings' }, `Note: ${w}`)));
   shots = mine;
   // Colour by stroke while several strokes share the scatter; by Early / Optimal / Late within one.
@@ -62,6 +63,18 @@ function show() {
     : [el('span', { class: 'dot early' }), ' Early ', el('span', { class: 'dot optimal' }), ' Optimal ', el('span', { class: 'dot late' }), ' Late'];
   document.getElementById('legend').replaceChildren(...legend);
   table();
+}
+
+// The session's sound delay in a player's words (the document's soundDelay; docs/analysis.md).
+function soundDelayLine(d) {
+  const ms = Math.round(Math.abs(d.ms));
+  const lag = `${ms} ms ${d.ms >= 0 ? 'after' : 'before'} the picture`;
+  if (d.source === 'measured') {
+    const how = [d.spreadMs != null ? `±${Math.round(d.spreadMs)} ms` : null, d.shotsUsed ? `from ${d.shotsUsed} of your swings` : null].filter(Boolean);
+    return `Sound arrives ${lag}${how.length ? ` (${how.join(', ')})` : ''}; each shot is measured at the moment of contact.`;
+  }
+  if (d.source === 'given') return ms === 0 ? 'Shots are measured when they were heard (sound delay set to 0 ms).' : `Sound delay set to ${ms} ms; each shot is measured that much before it was heard.`;
+  return `Shots are measured when they were heard: ${d.reason ?? 'the sound delay could not be measured.'}`;
 }
 
 // "6 hits heard · 2 not counted": the contacts that are not shots are listed under the timeline.
@@ -105,7 +118,7 @@ document.getElementById('dl-annotated').addEventListener('click', async (event) 
 });
 
 const value = {
-  index: (s) => s.index, time: (s) => s.time, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,
+  index: (s) => s.index, time: (s) => s.contactTime, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,
   height: (s) => s.contact?.heightCm, speed: (s) => s.wristSpeedCmS, classification: (s) => s.classification ?? '',
   stroke: (s) => s.stroke ?? '',
 };
@@ -119,7 +132,7 @@ function table() {
   document.querySelector('#shots tbody').replaceChildren(...sorted.map((s) => {
     const open = () => { location.href = `/sessions/${id}/shots/${s.index}`; };
     return el('tr', { tabindex: 0, onclick: open, onkeydown: (e) => e.key === 'Enter' && open(), 'aria-label': `Shot ${s.index}, open` },
-      el('td', {}, s.index), el('td', {}, `${s.time.toFixed(2)} s`),
+      el('td', {}, s.index), el('td', {}, `${s.contactTime.toFixed(2)} s`),
       el('td', {}, fmt.cm(s.contact?.forwardCm)), el('td', {}, fmt.cm(s.contact?.lateralCm)), el('td', {}, fmt.cm(s.contact?.heightCm)),
       el('td', {}, s.wristSpeedCmS == null ? '–' : `${s.wristSpeedCmS.toFixed(0)} cm/s`),
       el('td', {}, el('span', { class: `tag ${s.classification ?? 'none'}` }, fmt.classification(s.classification))),
