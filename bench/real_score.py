@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Scores sessions analysed from the real recordings against our hand-made truth (bench/real/truth/).
+
+Usage: real_score.py TRUTH_DIR OUT_DIR MODE [MODE ...]
+  For every truth file T.json, reads OUT_DIR/<T>.<MODE>.json: a session document (`analyze --json`) or,
+  for audio-only inputs, a `contacts --json` document. Prints one table per mode and the totals.
+
+Matching (docs/analysis.md, "Real recordings"): a counted shot is a truth hit when its heard time lies
+within MATCH_S of the hit's sound onset (soundTime); each hit matches at most one shot, the nearest.
+  - player's hits found: truth hits by the player matched by a counted shot (a shot, not a turned-down contact);
+  - counted shots that are the player's: matched shots whose hit is the player's / all counted shots;
+  - instant error: the shot's contactTime − the truth's ball-on-strings frame time, ms (|err| <= 40 ms counts);
+  - stroke right: the shot's stroke equals the truth's (a volley counts as a forehand or backhand; an overhead as a serve).
+Standard library only.
+"""
+import json
+import os
+import sys
+
+MATCH_S = 0.08
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def counted_shots(doc):
+    """(heard time, contactTime or None, stroke or None) of every counted shot."""
+    if "session" in doc:
+        return [(s["time"], s.get("contactTime"), s.get("stroke")) for s in doc["session"]["shots"]]
+    return [(c["time"], None, None) for c in doc.get("contacts", [])]
+
+
+def stroke_ok(truth, measured):
+    if measured is None:
+        return None
+    if truth == "volley":
+        return measured in ("forehand", "backhand")
+    if truth == "overhead":
+        return measured == "serve"
+    return truth == measured
+
+
+def score(truth, doc):
+    hits = [h for h in truth["hits"] if h.get("soundTime") is not None]
+    shots = counted_shots(doc)
+    used = set()
+    matched = {}  # hit index -> shot index
+    pairs = sorted(((abs(s[0] - h["soundTime"]), i, j) for i, h in enumerate(hits) for j, s in enumerate(shots)
+                    if abs(s[0] - h["soundTime"]) <= MATCH_S))
+    for _, i, j in pairs:
+        if i in matched or j in used:
+            continue
+        matched[i] = j
+        used.add(j)
+    player = [i for i, h in enumerate(hits) if h["who"] == "player"]
+    found = [i for i in player if i in matched]
+    mine = sum(1 for i in found)
+    errors, strokes = [], []
+    for i in found:
+        h, s = hits[i], shots[matched[i]]
+        if s[1] is not None and h.get("time") is not None and h.get("frame") is not None:
+            errors.append((s[1] - h["time"]) * 1000)
+        ok = stroke_ok(h.get("stroke"), s[2])
+        if ok is not None:
+            strokes.append(ok)
+    return {"player": len(player), "found": len(found), "counted": len(shots), "mine": mine,
+            "errors": errors, "strokes": strokes}
+
+
+def fmt_errors(errors):
+    if not errors:
+        return "–"
+    within = sum(1 for e in errors if abs(e) <= 40)
+    return f"{within}/{len(errors)} ({', '.join(f'{e:+.0f}' for e in errors)})"
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit("usage: real_score.py TRUTH_DIR OUT_DIR MODE [MODE ...]")
+    truth_dir, out_dir, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    names = sorted(f[:-5] for f in os.listdir(truth_dir) if f.endswith(".json"))
+    for mode in modes:
+        print(f"\n## --sound-delay-ms {mode}\n")
+        print("| input | player's hits found | counted shots that are the player's | instant within 40 ms (errors, ms) | stroke right | sound delay |")
+        print("|---|---|---|---|---|---|")
+        total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": []}
+        for name in names:
+            out = os.path.join(out_dir, f"{name}.{mode}.json")
+            if not os.path.exists(out):
+                print(f"| {name} | (no output: {os.path.basename(out)} missing — see the log) | | | | |")
+                continue
+            doc = load(out)
+            r = score(load(os.path.join(truth_dir, name + ".json")), doc)
+            for k in ("player", "found", "counted", "mine"):
+                total[k] += r[k]
+            total["errors"] += r["errors"]
+            total["strokes"] += r["strokes"]
+            delay = doc.get("session", {}).get("soundDelay")
+            delay_text = "–" if not delay else f"{delay['ms']:.0f} ms {delay['source']}"
+            print(f"| {name} | {r['found']}/{r['player']} | {r['mine']}/{r['counted']} | {fmt_errors(r['errors'])} | "
+                  f"{sum(r['strokes'])}/{len(r['strokes'])} | {delay_text} |")
+        e = total["errors"]
+        within = sum(1 for x in e if abs(x) <= 40)
+        pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "–"
+        print(f"| **all** | {total['found']}/{total['player']} ({pct(total['found'], total['player'])}) | "
+              f"{total['mine']}/{total['counted']} ({pct(total['mine'], total['counted'])}) | "
+              f"{within}/{len(e)} ({pct(within, len(e))}) | {sum(total['strokes'])}/{len(total['strokes'])} "
+              f"({pct(sum(total['strokes']), len(total['strokes']))}) | |")
+
+
+if __name__ == "__main__":
+    main()
