@@ -6,11 +6,12 @@
 # instant against the ball-on-strings frame, the stroke type. Audio-only truth (tennis_cut) is scored on
 # `contacts` alone. The recordings are never committed or shipped (../shared/real/README.md): without them
 # this prints one sentence and exits 0.
-#   bench/real.sh [BIN]         (BIN defaults to .build/release/swingmaster)
+#   bench/real.sh [BIN_DIR]     (the folder of the swingmaster binary; default .build/release)
 #   SWINGMASTER_REAL=DIR        another folder laid out like ../shared/real
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${1:-.build/release/swingmaster}
+BIN="${1:-.build/release}/swingmaster"
+[ -d "${1:-}" ] || [ -z "${1:-}" ] || BIN=$1   # a binary's path works too
 REAL=${SWINGMASTER_REAL:-../shared/real}
 if [ ! -d "$REAL" ]; then
   echo "bench/real.sh: $REAL is not here (the real recordings are for development only and never shipped); nothing measured."
@@ -43,12 +44,14 @@ for truth in "$TRUTH"/*.json; do
   for mode in "${MODES[@]}"; do
     case "$media" in
       *.wav|*.m4a|*.mp3)
-        "$BIN" contacts "$media" --json > "$OUT/$name.$mode.json" 2>> "$OUT/log.txt" || true ;;
+        "$BIN" contacts "$media" --json > "$OUT/$name.$mode.json" 2> "$OUT/$name.$mode.err" || true ;;
       *)
+        # A refusal (e.g. "No person was found …", exit 30) is scored as such: the scorer prints its sentence.
         "$BIN" analyze "$media" --hand "$hand" --no-store --sound-delay-ms "$mode" --json "$OUT/$name.$mode.json" \
-          > /dev/null 2>> "$OUT/log.txt" || echo "$name ($mode): analyze exited $? — $(tail -n 1 "$OUT/log.txt")" ;;
+          > /dev/null 2> "$OUT/$name.$mode.err" || true ;;
     esac
   done
 done
 echo "# Real recordings against our hand-made truth (bench/real/truth; $(date -u +%Y-%m-%d), $(git rev-parse --short HEAD))"
-"$PYTHON" bench/real_score.py "$TRUTH" "$OUT" "${MODES[@]}"
+# (the padded copies' temporary folder is left out of the sentences the program printed)
+"$PYTHON" bench/real_score.py "$TRUTH" "$OUT" "${MODES[@]}" | sed "s|$OUT/||g"

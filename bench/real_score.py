@@ -8,12 +8,14 @@ Usage: real_score.py TRUTH_DIR OUT_DIR MODE [MODE ...]
 Matching (docs/analysis.md, "Real recordings"): a counted shot is a truth hit when its heard time lies
 within MATCH_S of the hit's sound onset (soundTime); each hit matches at most one shot, the nearest.
   - player's hits found: truth hits by the player matched by a counted shot (a shot, not a turned-down contact);
-  - counted shots that are the player's: matched shots whose hit is the player's / all counted shots;
+  - counted shots that are the player's: matched shots whose hit is the player's / all counted shots (a
+    session's measured shots; audio only: the heard contacts within 12 dB of the loudest, the who-hit cue);
   - instant error: the shot's contactTime − the truth's ball-on-strings frame time, ms (|err| <= 40 ms counts);
   - stroke right: the shot's stroke equals the truth's (a volley counts as a forehand or backhand; an overhead as a serve).
 Standard library only.
 """
 import json
+import math
 import os
 import sys
 
@@ -25,11 +27,27 @@ def load(path):
         return json.load(f)
 
 
+QUIETER_DB = 12.0  # BiomechParameters.opponentQuieterDb
+
+
+def relative_db(amplitudes):
+    """Each amplitude against the 90th percentile (nearest rank), dB — ContactLoudness.relativeDb."""
+    valid = sorted(a for a in amplitudes if a > 0)
+    if not valid:
+        return [None for _ in amplitudes]
+    rank = min(len(valid) - 1, max(0, math.ceil(0.9 * len(valid)) - 1))
+    return [20 * math.log10(a / valid[rank]) if a > 0 else None for a in amplitudes]
+
+
 def counted_shots(doc):
-    """(heard time, contactTime or None, stroke or None) of every counted shot."""
+    """(heard time, contactTime or None, stroke or None) of every counted shot: a session's measured shots
+    (not the no-person ones); for a `contacts --json` document (audio only, nobody to see), the contacts no
+    more than QUIETER_DB below the loudest hits — what the who-hit rule keeps by loudness alone."""
     if "session" in doc:
-        return [(s["time"], s.get("contactTime"), s.get("stroke")) for s in doc["session"]["shots"]]
-    return [(c["time"], None, None) for c in doc.get("contacts", [])]
+        return [(s["time"], s.get("contactTime"), s.get("stroke")) for s in doc["session"]["shots"] if s["status"] == "ok"]
+    contacts = doc.get("contacts", [])
+    loud = relative_db([c.get("amplitude", 0) for c in contacts])
+    return [(c["time"], None, None) for c, db in zip(contacts, loud) if db is None or db > -QUIETER_DB]
 
 
 def stroke_ok(truth, measured):
@@ -88,17 +106,25 @@ def main():
         total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": []}
         for name in names:
             out = os.path.join(out_dir, f"{name}.{mode}.json")
-            if not os.path.exists(out):
-                print(f"| {name} | (no output: {os.path.basename(out)} missing — see the log) | | | | |")
+            truth = load(os.path.join(truth_dir, name + ".json"))
+            if not os.path.exists(out) or os.path.getsize(out) == 0:
+                # Refused (the sentence the program printed): the player's hits count as not found.
+                err = os.path.join(out_dir, f"{name}.{mode}.err")
+                why = open(err).read().strip().splitlines()[-1] if os.path.exists(err) and os.path.getsize(err) else "no output"
+                hits = sum(1 for h in truth["hits"] if h["who"] == "player" and h.get("soundTime") is not None)
+                total["player"] += hits
+                print(f"| {name} | 0/{hits} | 0/0 | – | – | refused: {why.replace('|', '/')} |")
                 continue
             doc = load(out)
-            r = score(load(os.path.join(truth_dir, name + ".json")), doc)
+            r = score(truth, doc)
             for k in ("player", "found", "counted", "mine"):
                 total[k] += r[k]
             total["errors"] += r["errors"]
             total["strokes"] += r["strokes"]
             delay = doc.get("session", {}).get("soundDelay")
             delay_text = "–" if not delay else f"{delay['ms']:.0f} ms {delay['source']}"
+            if "contacts" in doc:
+                delay_text = f"audio only: {len(doc['contacts'])} heard, {r['counted']} within {QUIETER_DB:.0f} dB of the loudest"
             print(f"| {name} | {r['found']}/{r['player']} | {r['mine']}/{r['counted']} | {fmt_errors(r['errors'])} | "
                   f"{sum(r['strokes'])}/{len(r['strokes'])} | {delay_text} |")
         e = total["errors"]

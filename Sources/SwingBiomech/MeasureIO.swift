@@ -47,13 +47,16 @@ public enum MeasureIO {
         } catch {
             throw BiomechError.invalidTrack("The contacts file is not valid contacts JSON (\(summary(error))).")
         }
+        // `contacts --json` gives each contact's amplitude: its loudness against the loudest hits tells who hit.
+        let loudness = ContactLoudness.relativeDb(file.contacts.map { $0.amplitude ?? 0 })
         return try file.contacts.enumerated().map { i, c in
             guard c.time.isFinite else { throw BiomechError.invalidTrack("Contact \(i) has a non-finite time.") }
-            return ContactEvent(time: c.time, confidence: c.confidence ?? 1)
+            return ContactEvent(time: c.time, confidence: c.confidence ?? 1, loudnessDb: loudness[i])
         }
     }
 
-    /// The `{"shots": […], "rejectedContacts": […], "stats": {…}}` report as pretty, key-sorted JSON.
+    /// The `{"shots": […], "rejectedContacts": […], "stats": {…}, "soundDelay": {…}}` report as pretty,
+    /// key-sorted JSON.
     /// - Parameter includeImageArc: `measure` leaves `arc.image` out (its units are the track's).
     /// - Throws: `EncodingError` for a non-finite number.
     public static func encodeReport(_ result: MeasureResult, includeImageArc: Bool = false) throws -> Data {
@@ -61,7 +64,8 @@ public enum MeasureIO {
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var shots = result.shots
         if !includeImageArc { for i in shots.indices { shots[i].arc?.image = nil } }
-        return try enc.encode(MeasureReport(shots: shots, rejectedContacts: result.rejected, stats: result.stats))
+        return try enc.encode(MeasureReport(shots: shots, rejectedContacts: result.rejected, stats: result.stats,
+                                            soundDelay: result.soundDelay))
     }
 
     static func summary(_ error: any Error) -> String {
@@ -95,14 +99,15 @@ private struct TrackFile: Decodable {
 }
 
 private struct ContactsFile: Decodable {
-    struct Contact: Decodable { var time: Double; var confidence: Double? }
+    struct Contact: Decodable { var time: Double; var confidence: Double?; var amplitude: Double? }
     var contacts: [Contact]
 }
 
-/// `measure --json`: `{"shots": […], "rejectedContacts": […], "stats": {…}}`, the shots and statistics in
-/// their one shape.
+/// `measure --json`: `{"shots": […], "rejectedContacts": […], "stats": {…}, "soundDelay": {…}}`, the shots,
+/// statistics and sound delay in their one shape.
 private struct MeasureReport: Encodable {
     var shots: [Shot]
     var rejectedContacts: [RejectedContact]
     var stats: SessionStats
+    var soundDelay: SoundDelay
 }

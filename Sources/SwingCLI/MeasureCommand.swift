@@ -82,7 +82,7 @@ enum ShotTable {
     static func render(_ result: MeasureResult) -> String {
         var out = "Shot   Time s  Conf  Forward  Lateral  Height   Speed cm/s  Class\n"
         for s in result.shots {
-            let head = pad("\(s.index)", 4) + pad(fmt(s.time, 3), 9) + pad(fmt(s.confidence, 2), 6)
+            let head = pad("\(s.index)", 4) + pad(fmt(s.contactTime, 3), 9) + pad(fmt(s.confidence, 2), 6)   // the instant
             if let c = s.contact {
                 out += head + pad(fmt(c.forwardCm, 1), 9) + pad(fmt(c.lateralCm, 1), 9) + pad(fmt(c.heightCm, 1), 8)
                     + pad(s.wristSpeedCmS.map { fmt($0, 1) } ?? "-", 13) + "  " + (s.classification?.rawValue ?? "-") + "\n"
@@ -91,6 +91,7 @@ enum ShotTable {
             }
         }
         let st = result.stats
+        out += "\nSound: \(result.soundDelay.summary)"
         let skipped = result.shots.count - st.shotCount
         out += "\nShots: \(st.shotCount)" + (skipped > 0 ? " (\(skipped) without a person, not counted)" : "")
         if let c = st.consistency { out += "   Consistency: \(fmt(c, 1)) / 100" }

@@ -30,9 +30,13 @@ import SwingPose
         return out
     }
 
-    func analyze(_ sampling: PoseSampling, threads: Int = 0, clip: Result<String, any Error> = Self.clip) throws -> SessionAnalysis {
+    /// - Parameter soundDelayMs: 0 (given) by default, so the contact cores sit at the heard times; `nil`
+    ///   measures it, which poses the delay range before each contact too.
+    func analyze(_ sampling: PoseSampling, threads: Int = 0, clip: Result<String, any Error> = Self.clip,
+                 soundDelayMs: Double? = 0) throws -> SessionAnalysis {
         var options = AnalysisOptions()
         options.biomech.swingCheck = false   // the clip's figure does not swing; sampling is tested here
+        options.biomech.soundDelayMs = soundDelayMs
         options.poseSampling = sampling
         options.pose.threads = threads
         let analyzer = try SessionAnalyzer(options: options,
@@ -57,6 +61,17 @@ import SwingPose
         let far = sampled.frames.filter { f in shots.allSatisfy { abs(f.time - $0.contactTime) > 0.25 } }
         #expect(!far.isEmpty && far.allSatisfy { $0.index % 2 == 0 })
         #expect(full.result.shots.filter { $0.status == .ok }.map(\.contactTime) == shots.map(\.contactTime))
+
+        // With the delay to be measured, every frame from the delay range's end before each heard contact
+        // up to its core after it is posed: the reach that measures the delay, and the instant, may lie there.
+        let measuring = try analyze(PoseSampling(workers: 1), soundDelayMs: nil)
+        let posedAuto = Set(measuring.frames.map(\.index))
+        let range = BiomechParameters().soundDelayRangeMs.upperBound / 1000
+        for contact in measuring.contacts {
+            let from = Int(((contact.time - range) * 30).rounded(.up)), to = Int((contact.time * 30).rounded()) + 4
+            for i in from...to { #expect(posedAuto.contains(i), "frame \(i) before the contact heard at \(contact.time)") }
+        }
+        #expect(measuring.framesPosed > sampled.framesPosed && measuring.framesPosed < full.framesPosed)
     }
 
     @Test func parallelWorkersGiveExactlyTheSerialResult() throws {

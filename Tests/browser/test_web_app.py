@@ -197,6 +197,13 @@ class WebAppTests(unittest.TestCase):
                     time.sleep(0.8)
                 time.sleep(0.4)
                 self.assertTrue(no_horizontal_scroll(d), f"{name} scrolls sideways at {width} px")
+                if name == "results":
+                    # The session's sound delay in words, from the document's soundDelay (issue #38).
+                    delay = SERVER.api(f"/api/sessions/{sid}")["session"]["soundDelay"]
+                    line = d.find_element(By.ID, "sound-delay").text
+                    self.assertIn(f"{round(abs(delay['ms']))} ms", line)
+                    self.assertIn({"measured": "Sound reached your phone", "given": "Sound delay set",
+                                   "none": "measured when they were heard"}[delay["source"]] if delay["ms"] else "heard", line)
                 screenshot(d, name)
 
     def test_3_cancel_stores_nothing(self):

@@ -70,8 +70,9 @@ function soundDelayLine(d) {
   const ms = Math.round(Math.abs(d.ms));
   const lag = `${ms} ms ${d.ms >= 0 ? 'after' : 'before'} the picture`;
   if (d.source === 'measured') {
-    const how = [d.spreadMs != null ? `±${Math.round(d.spreadMs)} ms` : null, d.shotsUsed ? `from ${d.shotsUsed} of your swings` : null].filter(Boolean);
-    return `Sound arrives ${lag}${how.length ? ` (${how.join(', ')})` : ''}; each shot is measured at the moment of contact.`;
+    const how = [d.shotsUsed ? `measured on ${d.shotsUsed} of your swings` : null,
+      d.spreadMs != null ? `±${Math.round(d.spreadMs)} ms` : null].filter(Boolean);
+    return `Sound reached your phone ${lag}${how.length ? ` (${how.join(', ')})` : ''}, so each shot is measured ${ms} ms before it was heard: at the moment of contact.`;
   }
   if (d.source === 'given') return ms === 0 ? 'Shots are measured when they were heard (sound delay set to 0 ms).' : `Sound delay set to ${ms} ms; each shot is measured that much before it was heard.`;
   return `Shots are measured when they were heard: ${d.reason ?? 'the sound delay could not be measured.'}`;
