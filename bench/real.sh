@@ -8,6 +8,7 @@
 # this prints one sentence and exits 0.
 #   bench/real.sh [BIN_DIR]     (the folder of the swingmaster binary; default .build/release)
 #   SWINGMASTER_REAL=DIR        another folder laid out like ../shared/real
+#   REAL_MODES="auto 0"         the --sound-delay-ms values to run (default both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${1:-.build/release}/swingmaster"
@@ -22,7 +23,8 @@ PYTHON=${PYTHON:-python3}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 TRUTH=bench/real/truth
-MODES=(auto 0)
+# REAL_MODES="0" scores one mode only (e.g. a build from before `auto` existed).
+read -r -a MODES <<< "${REAL_MODES:-auto 0}"
 
 for truth in "$TRUTH"/*.json; do
   name=$(basename "$truth" .json)

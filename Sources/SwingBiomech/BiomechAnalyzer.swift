@@ -56,17 +56,19 @@ public enum BiomechAnalyzer {
     ///   - contacts: Contact events; measured in time order and numbered from 1.
     ///   - parameters: Thresholds and options (should satisfy ``BiomechParameters/problem`` == nil;
     ///     out-of-range values are clamped to their nearest usable value).
-    ///   The sound delay is ``BiomechParameters/soundDelayMs`` when given, else measured from the
-    ///   wrist at the contacts (``SoundDelayEstimator``); every shot is measured at its instant
+    ///   - soundDelay: A delay to keep as it is (an edited session's, measured when it was analysed);
+    ///     without it the delay is ``BiomechParameters/soundDelayMs`` when given, else measured from the
+    ///     wrist at the contacts (``SoundDelayEstimator``). Every shot is measured at its instant
     ///   ``SoundDelay/instant(heard:)``.
     /// - Returns: Per-shot metrics, the session statistics and the delay used.
     /// - Complexity: O(frames + contacts · (window frames + log frames)).
-    public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> MeasureResult {
+    public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters,
+                               soundDelay: SoundDelay? = nil) -> MeasureResult {
         let posed = track.samples.enumerated().compactMap { i, s in
             FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
         }
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        let delay = parameters.givenSoundDelay
+        let delay = soundDelay ?? parameters.givenSoundDelay
             ?? SoundDelayEstimator.estimate(contacts: ordered, posed: posed, parameters: parameters)
         var kept: [MeasuredShot] = [], rejected: [RejectedContact] = []
         for contact in ordered {

@@ -84,6 +84,10 @@ public struct BiomechParameters: Sendable, Equatable {
     /// (``SoundDelayEstimator``) — ms (positive: the ball is met after it). Measured on the hand-labelled
     /// real recordings (`bench/real/`, docs/analysis.md).
     public var impactAfterReachMs = 0.0
+    /// A shot is evidence for the sound delay only when the wrist's peak speed around its reach is at least
+    /// this, cm/s (and at least ``swingMinSpeedCmS``): the player's real strokes on the labelled recordings
+    /// peak at 370–584, while a coach's hand feed beside the phone was heard with the player moving at 165.
+    public var soundDelayMinSwingCmS = 250.0
     /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
     public var soundDelayMinShots = 1
     /// Shots whose own delay lies further than this (or three robust standard deviations, if more) from
@@ -121,6 +125,9 @@ public struct BiomechParameters: Sendable, Equatable {
         }
         if !(impactAfterReachMs.isFinite && abs(impactAfterReachMs) <= 1000) {
             return "The contact's offset from the wrist's reach must be within ±1000 ms."
+        }
+        if !(soundDelayMinSwingCmS.isFinite && soundDelayMinSwingCmS >= 0) {
+            return "The sound delay's swing speed must be zero or more cm/s."
         }
         if !(opponentQuieterDb.isFinite && opponentQuieterDb > 0) { return "The opponent's loudness gap must be more than 0 dB." }
         if soundDelayMinShots < 1 { return "A measured sound delay needs at least 1 shot." }

@@ -7,7 +7,7 @@ import SwingCore
 /// frame of ball-on-strings, after which the arm wraps across the body; a serve is met at the top of the
 /// reach, the wrist highest. (The wrist's *speed* is no mark: with BlazePose at 30 fps it dips at impact and
 /// peaks again in the follow-through, 40–140 ms later.) So each heard contact whose body shows a swing — a
-/// peak speed of at least ``BiomechParameters/swingMinSpeedCmS`` and a clear forward (or, overhead, upward)
+/// peak speed of at least ``BiomechParameters/soundDelayMinSwingCmS`` and a clear forward (or, overhead, upward)
 /// extreme of the wrist within ``BiomechParameters/soundDelayRangeMs`` before the sound — says "the sound
 /// came *d* ms after the picture" (``BiomechParameters/impactAfterReachMs`` is the extreme's measured offset
 /// from ball-on-strings). The session's delay is the median of those, after dropping shots further than three
@@ -58,7 +58,8 @@ enum SoundDelayEstimator {
     /// refined between frames by the vertex of a parabola fitted around it. `nil` unless it is a swing's
     /// extreme: an interior maximum (not still rising at an end of the range), reached after the wrist came
     /// ``minReach`` or more forward (or up) over the preceding ``approach`` seconds, with the wrist's peak speed
-    /// around it (``BiomechAnalyzer/peakSwingSpeed(posed:tc:parameters:)``) a swing's.
+    /// around it (``BiomechAnalyzer/peakSwingSpeed(posed:tc:parameters:)``) a stroke's
+    /// (``BiomechParameters/soundDelayMinSwingCmS``).
     static func reach(posed: [FrameMeasure], from: Double, to: Double, parameters p: BiomechParameters) -> Double? {
         guard from <= to, !posed.isEmpty else { return nil }
         let first = BiomechAnalyzer.firstIndex(in: posed, atOrAfter: from - approach)
@@ -79,7 +80,7 @@ enum SoundDelayEstimator {
         let lowest = frames[...j].filter { $0.time >= t1 - approach }.map(value).min() ?? value(frames[j])
         guard value(frames[j]) - lowest >= minReach else { return nil }
         guard let speed = BiomechAnalyzer.peakSwingSpeed(posed: posed, tc: t1, parameters: p),
-              speed >= p.swingMinSpeedCmS else { return nil }
+              speed >= max(p.swingMinSpeedCmS, p.soundDelayMinSwingCmS) else { return nil }
         let reach = max(fitHalfWidth, frames[j + 1].time - t1, t1 - frames[j - 1].time) + 1e-9
         let points = frames.filter { abs($0.time - t1) <= reach }.map { ($0.time - t1, value($0) * 100) }
         guard let vertex = parabolaVertex(points) else { return t1 }

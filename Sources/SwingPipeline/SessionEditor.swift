@@ -151,9 +151,10 @@ public enum SessionEditor {
         parameters.hand = s.hand
         var track = try TrackArchive.decode(stored.track)
         var videoFrames = stored.videoFrames
-        // Stored sessions keep the delay they were measured with, so a new contact is measured at the same offset.
+        // Stored sessions keep the delay they were measured with (and where it came from, which the who-hit
+        // rule reads), so an edit measures every contact at the same offset and by the same rules.
         if parameters.soundDelayMs == nil { parameters.soundDelayMs = s.soundDelay?.ms ?? 0 }
-        let delay = parameters.givenSoundDelay ?? .given(0)
+        let delay = s.soundDelay ?? parameters.givenSoundDelay ?? .given(0)
         let uncovered = contacts.map { delay.instant(heard: $0.time) }.filter { tc in
             !track.samples.contains { abs($0.time - tc) <= 1.5 / max(s.fps, 1) }
         }
@@ -165,7 +166,7 @@ public enum SessionEditor {
             (track, videoFrames) = try merge(track: track, videoFrames: videoFrames, with: added)
         }
 
-        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: parameters)
+        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: parameters, soundDelay: delay)
         let scale = (x: stored.poseToDisplayX, y: stored.poseToDisplayY)
         let sources = Dictionary(s.shots.compactMap { shot in shot.source.map { (shot.time, ($0, shot.visualOffsetMs)) } },
                                  uniquingKeysWith: { a, _ in a })

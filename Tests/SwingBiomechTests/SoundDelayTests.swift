@@ -19,8 +19,8 @@ struct SoundDelayTests {
 
     /// `strokes` strokes 2.4 s apart, every third a serve. A groundstroke's wrist comes forward and wraps
     /// back across the body along a Gaussian of 0.12 s (furthest forward exactly at the instant of contact,
-    /// plus the parameters' ``BiomechParameters/impactAfterReachMs``; peak speed 320–720 cm/s); a serve's
-    /// rises the same way to 0.5–0.7 m above the pelvis. Between strokes the player drifts at walking pace
+    /// plus the parameters' ``BiomechParameters/impactAfterReachMs``; peak speed 400–650 cm/s, as the
+    /// labelled real strokes' 370–584); a serve's rises the same way, 0.7–0.9 m. Between strokes the player drifts at walking pace
     /// and the opponent's hits are heard. Landmarks carry `noiseCm` of Gaussian noise.
     static func session(strokes: Int, delayMs: Double, fps: Double, hand: Hand, opponentHits: Bool, noiseCm: Double,
                         parameters p: BiomechParameters, seed: UInt64) throws -> Session {
@@ -28,7 +28,7 @@ struct SoundDelayTests {
         let spacing = 2.4, first = 1.5, sigma = 0.12
         let hits = (0..<strokes).map { first + Double($0) * spacing + rng.uniform(-0.2, 0.2) }
         let reaches = hits.map { $0 - p.impactAfterReachMs / 1000 }
-        let sizes = hits.map { _ in rng.uniform(0.45, 1.0) }
+        let sizes = hits.map { _ in rng.uniform(0.8, 1.3) }
         let duration = first + Double(strokes) * spacing + 1
         let count = Int(duration * fps)
         var samples: [PoseSample] = []
@@ -106,6 +106,12 @@ struct SoundDelayTests {
         let r = BiomechAnalyzer.analyze(track: s.track, contacts: s.heard, parameters: given)
         #expect(r.soundDelay == .given(50))
         for (shot, heard) in zip(r.shots, s.heard) { #expect(abs(shot.contactTime - (heard.time - 0.05)) < 1e-12) }
+
+        // An edited session keeps the delay it was measured with, and where it came from.
+        let kept = SoundDelay(ms: 118, source: .measured, spreadMs: 9, shotsUsed: 4, shotsAsked: 4)
+        let edited = BiomechAnalyzer.analyze(track: s.track, contacts: s.heard, parameters: given, soundDelay: kept)
+        #expect(edited.soundDelay == kept)
+        for (shot, heard) in zip(edited.shots, s.heard) { #expect(abs(shot.contactTime - (heard.time - 0.118)) < 1e-12) }
 
         // Nobody swings: the wrist drifts at walking pace only.
         let still = try makeTrack(fps: 30, count: 300) { _, t in
