@@ -61,6 +61,16 @@ import SwingCore
         #expect(throws: BiomechError.self) { try MeasureIO.decodeContacts(Data(#"{"shots":[]}"#.utf8)) }
     }
 
+    @Test("contacts --json's amplitudes give each contact its loudness against the loudest hits")
+    func contactsCarryTheirLoudness() throws {
+        let c = try MeasureIO.decodeContacts(Data(#"{"contacts":[{"time":1,"amplitude":0.2},{"time":2,"amplitude":0.02},{"time":3}]}"#.utf8))
+        #expect(c.map(\.loudnessDb) == [0, -20, nil])
+        // Measured, the quiet one without a swing is the opponent's; the loud one is an ordinary no-swing contact.
+        let still = try makeTrack(fps: 30, count: 120) { _, t in Skeleton().sample(at: t) }
+        let r = BiomechAnalyzer.analyze(track: still, contacts: Array(c.prefix(2)), parameters: BiomechParameters())
+        #expect(r.rejected.map(\.kind) == [.noSwing, .opponent])
+    }
+
     @Test func duplicateFrameTimesAreRejected() {
         let text = #"{"frames":[{"time":1,"worldLandmarks":[]},{"time":1,"worldLandmarks":[]}]}"#
         let error = #expect(throws: BiomechError.self) { try MeasureIO.decodeTrack(Data(text.utf8)) }
