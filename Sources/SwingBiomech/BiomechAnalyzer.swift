@@ -108,13 +108,13 @@ public enum BiomechAnalyzer {
                 ?? turned(.noSwing, noSwingReason(peak: peak, parameters: p))
         }
         if let opponent, delay.source == .measured, !swingsAtInstant(contact, delay: delay, posed: posed, parameters: p) {
-            return turned(.opponent, opponent + "your swing was not at its fastest when it was hit (you were moving, not hitting).")
+            return turned(.opponent, opponent + "your wrist was not reaching for the ball when it was hit (you were moving, not hitting).")
         }
         return nil
     }
 
-    /// Whether the wrist's speed peaks at `contact`'s instant: its own evidence of the delay (``SoundDelayEstimator``)
-    /// agrees with the session's within the estimator's outlier limit.
+    /// Whether the wrist reaches for the ball at `contact`'s instant: the contact's own evidence of the delay
+    /// (its reach, ``SoundDelayEstimator``) agrees with the session's within the estimator's outlier limit.
     static func swingsAtInstant(_ contact: ContactEvent, delay: SoundDelay, posed: [FrameMeasure], parameters p: BiomechParameters) -> Bool {
         guard let own = SoundDelayEstimator.delay(heard: contact.time, posed: posed, parameters: p) else { return false }
         let limit = max(p.soundDelayOutlierMs, 3 * (delay.spreadMs ?? 0))

@@ -111,7 +111,10 @@ struct PoseSchedule: Sendable {
             if contactTimes[mid] < time - coreHalfWidth { lo = mid + 1 } else { hi = mid }
         }
         var best = Double.infinity
-        if lo < contactTimes.count { best = max(0, contactTimes[lo] - coreBefore - time) }
+        if lo < contactTimes.count {
+            let c = contactTimes[lo]
+            best = time > c ? time - c : max(0, c - coreBefore - time)
+        }
         if lo > 0 { best = min(best, time - contactTimes[lo - 1]) }
         return best
     }

@@ -54,6 +54,26 @@ import SwingBiomech
         #expect(none.distanceToNearestContact(3) == .infinity)
     }
 
+    @Test("With the delay to be measured, the core reaches back over the delay range: the distance is to the span")
+    func measuringTheDelayPosesTheRangeBeforeEachContact() {
+        var b = BiomechParameters()
+        b.soundDelayMs = nil   // measured: spans [t − 0.3, t]
+        let s = PoseSchedule(contactTimes: [7, 1, 4], frameRate: 60, sampling: PoseSampling(), biomech: b)
+        #expect(abs(s.coreBefore - 0.3) < 1e-12)
+        // Brute force over a fine grid: the distance to the nearest span [t − 0.3, t].
+        for k in 0...1000 {
+            let time = Double(k) * 0.009
+            let truth = [7.0, 1, 4].map { c in time > c ? time - c : max(0, c - 0.3 - time) }.min() ?? .infinity
+            #expect(abs(s.distanceToNearestCore(time) - truth) < 1e-9, "\(time)")
+        }
+        // Every frame of the span and the core after it is posed; the outer grid elsewhere.
+        for index in (Int(3.7 * 60) - 5)...(4 * 60 + 5) { #expect(s.wants(time: Double(index) / 60, index: index), "frame \(index)") }
+        #expect(!s.wants(time: 3.55, index: 213) && !s.wants(time: 4.15, index: 249))
+        // Given (0 ms): no span, today's core.
+        let given = PoseSchedule(contactTimes: [4], frameRate: 60, sampling: PoseSampling(), biomech: BiomechParameters())
+        #expect(given.coreBefore == 0 && given.distanceToNearestCore(3.8) == given.distanceToNearestContact(3.8))
+    }
+
     @Test func invalidSamplingIsExplained() {
         #expect(PoseSampling().problem == nil)
         #expect(PoseSampling.everyFrame.problem == nil)
