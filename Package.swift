@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings),
         // Test data the shipped modules never need: synthetic session audio with its truth, contact
         // scoring, the one seeded PRNG and WAV writer. Used by the tests and the benchmarks, not a product.
-        .target(name: "SwingTestSupport", dependencies: ["SwingCore"], swiftSettings: hotSettings),
+        .target(name: "SwingTestSupport", dependencies: ["SwingCore", "SwingBiomech"], swiftSettings: hotSettings),
         // Benchmarks (`make bench`): our side of each comparison; peers are run by scripts/bench.sh.
         .executableTarget(
             name: "swingbench",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SwingCore
+import SwingTestSupport
 @testable import SwingBiomech
 
 /// Known-geometry checks. Inputs are built from exact body coordinates, so results must match to

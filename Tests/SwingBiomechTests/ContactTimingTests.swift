@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SwingCore
+import SwingTestSupport
 @testable import SwingBiomech
 
 /// Interpolation to t_c, the sound delay, best-confidence frames, wrist speed and the edge cases.

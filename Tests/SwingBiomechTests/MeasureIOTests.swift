@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SwingCore
+import SwingTestSupport
 @testable import SwingBiomech
 
 @Suite struct MeasureIOTests {

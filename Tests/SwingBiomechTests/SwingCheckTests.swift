@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwingBiomech
 import SwingCore
+import SwingTestSupport
 
 /// The swing check (issue #27, docs/analysis.md "Swing check"): a heard contact is a shot only when the
 /// dominant wrist swings around it. The strokes and no-swing contacts of `tools/make_stroke_tracks.py` are
