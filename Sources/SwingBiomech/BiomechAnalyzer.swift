@@ -64,6 +64,9 @@ public enum BiomechAnalyzer {
     /// - Complexity: O(frames + contacts · (window frames + log frames)).
     public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters,
                                soundDelay: SoundDelay? = nil) -> MeasureResult {
+        if parameters.slowMotion != 1, let clock = RealClock(slowMotion: parameters.slowMotion) {
+            return clock.analyze(track: track, contacts: contacts, parameters: parameters, soundDelay: soundDelay)
+        }
         let posed = track.samples.enumerated().compactMap { i, s in
             FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
         }
@@ -83,6 +86,24 @@ public enum BiomechAnalyzer {
             kept.append(m)
         }
         return MeasureResult(measured: kept, rejected: rejected, soundDelay: delay)
+    }
+
+    /// The contacts a session's sound delay is measured on, most telling first: the heard contacts within
+    /// ``BiomechParameters/opponentQuieterDb`` of the player's hits, loudest first. A caller that poses the
+    /// video in passes (``SessionAnalyzer``) poses these first, a few at a time, around their heard times and
+    /// the delay range before them (``measureSoundDelay(track:contacts:parameters:)``), and every other contact
+    /// only around its instant once the delay is known.
+    public static func soundDelayCandidates(_ contacts: [ContactEvent], parameters: BiomechParameters) -> [ContactEvent] {
+        SoundDelayEstimator.candidates(contacts, parameters: parameters)
+    }
+
+    /// The session's sound delay measured from the wrist at `contacts` (heard times) in `track`, as
+    /// ``analyze(track:contacts:parameters:soundDelay:)`` measures it when no delay is given; the track needs
+    /// each contact's delay range posed (``BiomechParameters/soundDelayRangeMs`` before its heard time).
+    public static func measureSoundDelay(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> SoundDelay {
+        var p = parameters
+        p.soundDelayMs = nil
+        return analyze(track: track, contacts: contacts, parameters: p).soundDelay
     }
 
     /// The swing check and who-hit (docs/analysis.md, "Swing check"), every cue together: a contact is

@@ -90,9 +90,22 @@ public struct BiomechParameters: Sendable, Equatable {
     public var soundDelayMinSwingCmS = 250.0
     /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
     public var soundDelayMinShots = 1
+    /// The delay is measured on the loudest hits, this many at a time, until this many show a swing (at most
+    /// three batches; none of the first batch showing one ends it): posing the delay range before each hit
+    /// costs about a fifth of a window more, so a long session pays it on a few hits, not on all of them
+    /// (``BiomechAnalyzer/soundDelayCandidates(_:parameters:)``).
+    public var soundDelayEvidenceShots = 4
     /// Shots whose own delay lies further than this (or three robust standard deviations, if more) from
     /// the median are left out of the session's delay, ms.
     public var soundDelayOutlierMs = 40.0
+
+    /// How many times slower than it was filmed the video plays (a slow-motion file; 1 = real time). The
+    /// track and contacts are measured on the real clock (``RealClock``): speeds, the swing windows and the
+    /// sound delay's range are real, while every time reported stays on the video's clock. The analysis
+    /// reads it from the file's capture rate (`SessionAnalyzer`) or `--slow-motion`.
+    public var slowMotion = 1.0
+    /// The largest ``slowMotion`` accepted (a 960 fps capture played at 24 fps is 40×).
+    public static let maximumSlowMotion = 64.0
 
     /// The delay to use without measuring: the given one, `nil` when it is to be measured.
     public var givenSoundDelay: SoundDelay? { soundDelayMs.map(SoundDelay.given) }
@@ -131,6 +144,10 @@ public struct BiomechParameters: Sendable, Equatable {
         }
         if !(opponentQuieterDb.isFinite && opponentQuieterDb > 0) { return "The opponent's loudness gap must be more than 0 dB." }
         if soundDelayMinShots < 1 { return "A measured sound delay needs at least 1 shot." }
+        if !(slowMotion.isFinite && slowMotion >= 1 && slowMotion <= Self.maximumSlowMotion) {
+            return "The slow-motion factor must be between 1 (real time) and \(Int(Self.maximumSlowMotion)) (how many times slower the video plays than it was filmed)."
+        }
+        if soundDelayEvidenceShots < 1 { return "The sound delay is measured on at least 1 shot at a time." }
         if !(soundDelayOutlierMs.isFinite && soundDelayOutlierMs >= 0) { return "The sound delay's outlier limit must be zero or more ms." }
         if !(windowBefore.isFinite && windowBefore >= 0) || !(windowAfter.isFinite && windowAfter >= 0) {
             return "The swing window bounds must be zero or more seconds."

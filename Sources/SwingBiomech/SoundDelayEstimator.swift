@@ -18,8 +18,7 @@ enum SoundDelayEstimator {
     /// The session's delay from `contacts` heard at their times, with `posed` the track's posed frames
     /// (time order).
     static func estimate(contacts: [ContactEvent], posed: [FrameMeasure], parameters p: BiomechParameters) -> SoundDelay {
-        // The player's own hits are the loud ones: sounds much quieter (the opponent, bounces) are no evidence.
-        let asked = contacts.filter { $0.origin == .heard && ($0.loudnessDb.map { $0 > -p.opponentQuieterDb } ?? true) }
+        let asked = candidates(contacts, parameters: p)
         guard !asked.isEmpty else { return .none("no heard contact to measure the delay on.") }
         let delays = asked.compactMap { delay(heard: $0.time, posed: posed, parameters: p) }
         guard delays.count >= max(p.soundDelayMinShots, 1) else {
@@ -38,6 +37,18 @@ enum SoundDelayEstimator {
         let spread = kept.count >= 3 ? 1.4826 * median(kept.map { abs($0 - centre) }) * 1000 : nil
         return SoundDelay(ms: (centre * 1000 * 10).rounded() / 10, source: .measured,
                           spreadMs: spread.map { ($0 * 10).rounded() / 10 }, shotsUsed: kept.count, shotsAsked: asked.count)
+    }
+
+    /// The heard contacts that can be evidence, loudest first (then the more confident, then the earlier):
+    /// the player's own hits are the loud ones, and sounds much quieter (the opponent, bounces) are no evidence.
+    static func candidates(_ contacts: [ContactEvent], parameters p: BiomechParameters) -> [ContactEvent] {
+        contacts.enumerated()
+            .filter { $0.element.origin == .heard && ($0.element.loudnessDb.map { $0 > -p.opponentQuieterDb } ?? true) }
+            .sorted { a, b in
+                let (x, y) = (a.element, b.element)
+                return (x.loudnessDb ?? 0, x.confidence, -a.offset) > (y.loudnessDb ?? 0, y.confidence, -b.offset)
+            }
+            .map(\.element)
     }
 
     /// One contact's evidence: heard time − the body's instant of contact (seconds), or `nil` when the wrist

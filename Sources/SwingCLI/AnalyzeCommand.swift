@@ -77,6 +77,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.contactModel = try contactModel.load()
         options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
+        options.slowMotion = biomech.slowMotion
         options.pose.smoothing = !noSmooth
         options.poseSampling = try sampling.sampling()
         if let threads = sampling.poseThreads { options.pose.threads = threads }

@@ -10,6 +10,9 @@ struct BiomechOptions: ParsableArguments {
     @Option(name: .customLong("sound-delay-ms"),
             help: "How long the sound arrives after the picture, ms: 'auto' (default) measures it from the player's swings, a number (e.g. 0) is used as given.")
     var soundDelay: SoundDelayArgument = .auto
+    @Option(name: .customLong("slow-motion"),
+            help: "How many times slower the video plays than it was filmed (e.g. 8 for 240 fps played at 30); speeds are then on the real clock. Default: analyze reads it from the file's capture rate, else real time.")
+    var slowMotion: Double?
     @Option(name: .customLong("contact-frame"), help: "interpolate | best-confidence (default interpolate).")
     var contactFrame: ContactFrameMode?
     @Option(name: .customLong("late-below-cm"), help: "Forward distance below which a contact is late, cm (default 20).")
@@ -43,6 +46,7 @@ struct BiomechOptions: ParsableArguments {
         try OptionCheck.number(serveLateBelowCm, "--serve-late-below-cm", -1_000...1_000)
         try OptionCheck.number(serveEarlyAboveCm, "--serve-early-above-cm", -1_000...1_000)
         try OptionCheck.number(swingMinSpeed, "--swing-min-speed", 0...100_000)
+        try OptionCheck.number(slowMotion, "--slow-motion", 1...BiomechParameters.maximumSlowMotion)
         _ = try parameters(hand: .right)   // combinations (late ≤ early)
     }
 
@@ -53,6 +57,7 @@ struct BiomechOptions: ParsableArguments {
         case .auto: p.soundDelayMs = nil
         case .ms(let ms): p.soundDelayMs = ms
         }
+        if let slowMotion { p.slowMotion = slowMotion }
         if let contactFrame { p.contactFrame = contactFrame }
         if let lateBelowCm { p.lateBelowCm = lateBelowCm }
         if let earlyAboveCm { p.earlyAboveCm = earlyAboveCm }

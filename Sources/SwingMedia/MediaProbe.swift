@@ -1,3 +1,4 @@
+import Foundation
 import CFFmpeg
 
 /// Reads a media file's container and stream parameters without decoding it.
@@ -8,13 +9,33 @@ public enum MediaProbe {
     /// - Throws: ``MediaError`` `.fileNotFound`, or `.unreadable` for empty, truncated or non-media files.
     public static func probe(_ path: String) throws -> MediaInfo {
         let input = try InputFile(path: path)
-        let video = input.videoStreamIndex.flatMap { input.stream($0) }.map(videoInfo)
+        let video = input.videoStreamIndex.flatMap { input.stream($0) }.map { st in
+            var info = videoInfo(st)
+            info.captureFrameRate = captureFrameRate(st, format: input.context)
+            return info
+        }
         let audio = input.audioStreamIndex.flatMap { input.stream($0) }.map(audioInfo)
         let start = input.context.pointee.start_time
         return MediaInfo(
             path: path, formatName: input.formatName, duration: input.duration,
             startTime: start == swm_nopts() ? 0 : Double(start) / Double(AV_TIME_BASE),
             video: video, audio: audio)
+    }
+
+    /// The capture-rate tags a phone writes on a slow-motion (or any) video, in the order they are read.
+    static let captureRateKeys = ["com.android.capture.fps"]
+
+    /// The capture rate the file states (stream tags first, then the container's), when it is a positive number.
+    static func captureFrameRate(_ st: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) -> Double? {
+        for dict in [st.pointee.metadata, format.pointee.metadata] {
+            for key in captureRateKeys {
+                guard let entry = av_dict_get(dict, key, nil, 0), let value = entry.pointee.value else { continue }
+                if let rate = Double(String(cString: value).trimmingCharacters(in: .whitespaces)), rate.isFinite, rate > 0 {
+                    return rate
+                }
+            }
+        }
+        return nil
     }
 
     static func videoInfo(_ st: UnsafeMutablePointer<AVStream>) -> VideoStreamInfo {

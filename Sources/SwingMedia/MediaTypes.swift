@@ -39,11 +39,28 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var rotation: Double
     /// Number of frames when the container states it.
     public var frameCount: Int?
+    /// The rate the camera filmed at, frames per second, when the file says so (Android's
+    /// `com.android.capture.fps`): a slow-motion file films at 120–960 and plays at ``frameRate``.
+    public var captureFrameRate: Double?
 
-    public init(codec: String, width: Int, height: Int, frameRate: Double, rotation: Double, frameCount: Int?) {
+    public init(codec: String, width: Int, height: Int, frameRate: Double, rotation: Double, frameCount: Int?,
+                captureFrameRate: Double? = nil) {
         self.codec = codec; self.width = width; self.height = height
         self.frameRate = frameRate; self.rotation = rotation; self.frameCount = frameCount
+        self.captureFrameRate = captureFrameRate
     }
+
+    /// How many times slower than it was filmed the video plays (capture rate ÷ playback rate), when the file
+    /// says it was filmed faster than it plays by at least ``slowMotionMinimum``; `nil` for real-time video.
+    public var slowMotion: Double? {
+        guard let capture = captureFrameRate, capture.isFinite, frameRate > 0 else { return nil }
+        let factor = capture / frameRate
+        return factor >= Self.slowMotionMinimum ? factor : nil
+    }
+
+    /// Below this capture ÷ playback ratio a file is real time (phones write their nominal rate, e.g. 30
+    /// for a 29.97 fps stream).
+    public static let slowMotionMinimum = 1.5
 
     /// Width and height of the picture as displayed (after rotation).
     public var displaySize: (width: Int, height: Int) {

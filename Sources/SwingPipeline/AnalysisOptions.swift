@@ -27,6 +27,10 @@ public struct AnalysisOptions: Sendable {
     /// Biomechanics: hand, sound delay (measured from the body by default), swing window (1.0 s before,
     /// 0.5 s after), classification.
     public var biomech = BiomechParameters(soundDelayMs: nil)
+    /// How many times slower than it was filmed the video plays (`analyze --slow-motion`); `nil` (default)
+    /// reads it from the file's capture rate (``VideoStreamInfo/slowMotion``), real time when it states none.
+    /// Sets ``BiomechParameters/slowMotion``: speeds are measured on the real clock.
+    public var slowMotion: Double?
     /// BlazePose thresholds and smoothing.
     public var pose = PoseOptions()
     /// Frames are scaled so their longer side is at most this many pixels before pose estimation

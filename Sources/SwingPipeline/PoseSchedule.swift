@@ -68,25 +68,40 @@ public struct PoseSampling: Sendable, Equatable {
 }
 
 /// The per-frame decision of ``PoseSampling`` for one analysis: pose a frame when it lies on the
-/// outer grid (every `outerStep`-th frame of the video) or within the core of a contact.
+/// outer grid (every `outerStep`-th frame of the video) or within the core of a contact's span.
 struct PoseSchedule: Sendable {
     /// Contact times t_c, sorted.
     let contactTimes: [Double]
-    /// Frames within this many seconds of a contact are always posed.
+    /// Where the contacts are measured, sorted and merged: [t_c − ``coreBefore``, t_c] for each contact (one
+    /// instant each when the delay is known). Every frame within ``coreHalfWidth`` of one is posed.
+    let spans: [ClosedRange<Double>]
+    /// Frames within this many seconds of a span are always posed.
     let coreHalfWidth: Double
-    /// …and so is every frame up to this many seconds before it: with the sound delay still to be measured
+    /// How far each span reaches back before its contact: with the sound delay still to be measured
     /// (``BiomechParameters/soundDelayMs`` `nil`) the contact times are the heard ones, and the instant of
-    /// contact, with the wrist's reach that measures it, lies up to the delay range's end before them.
+    /// contact, with the wrist's reach that measures it, lies up to the delay range's end before them (on the real
+    /// clock: ``BiomechParameters/slowMotion`` times that on a slow-motion file's). 0 for a schedule of spans.
     let coreBefore: Double
     /// Pose every this-many-th frame elsewhere (1 = every frame).
     let outerStep: Int
 
-    init(contactTimes: [Double], frameRate: Double, sampling: PoseSampling, biomech: BiomechParameters) {
-        self.contactTimes = contactTimes.sorted()
+    /// - Parameter reachBack: Pose the delay range before each contact too (``coreBefore``): the contacts are
+    ///   heard times the sound delay is measured on. Default: when ``BiomechParameters/soundDelayMs`` is `nil`.
+    init(contactTimes: [Double], frameRate: Double, sampling: PoseSampling, biomech: BiomechParameters,
+         reachBack: Bool? = nil) {
+        let reach = reachBack ?? (biomech.soundDelayMs == nil)
+            ? max(0, biomech.soundDelayRangeMs.upperBound + biomech.impactAfterReachMs) / 1000 * biomech.slowMotion : 0
+        self.init(spans: contactTimes.map { ($0 - reach)...$0 }, frameRate: frameRate, sampling: sampling, biomech: biomech)
+        self = PoseSchedule(self, coreBefore: reach)
+    }
+
+    /// A schedule that poses `spans` (each a contact's [earliest, latest] instant) and the core around them.
+    init(spans: [ClosedRange<Double>], frameRate: Double, sampling: PoseSampling, biomech: BiomechParameters) {
         let fps = frameRate > 0 ? frameRate : 30
+        contactTimes = spans.map(\.upperBound).sorted()
+        self.spans = Self.merged(spans)
         coreHalfWidth = (Double(sampling.coreHalfSpanFrames(biomech)) + 0.5) / fps
-        coreBefore = biomech.soundDelayMs == nil
-            ? max(0, biomech.soundDelayRangeMs.upperBound + biomech.impactAfterReachMs) / 1000 : 0
+        coreBefore = 0
         if let rate = sampling.outerFramesPerSecond, rate < fps {
             // Bounded so an extreme rate cannot overflow the conversion.
             outerStep = max(1, Int(min((fps / max(rate, PoseSampling.minimumRate)).rounded(), 1_000_000)))
@@ -95,27 +110,28 @@ struct PoseSchedule: Sendable {
         }
     }
 
+    private init(_ other: PoseSchedule, coreBefore: Double) {
+        contactTimes = other.contactTimes; spans = other.spans; coreHalfWidth = other.coreHalfWidth
+        outerStep = other.outerStep; self.coreBefore = coreBefore
+    }
+
     /// Whether the frame at `time` (frame number `index`) gets a pose.
     func wants(time: Double, index: Int) -> Bool {
         if outerStep == 1 || index % outerStep == 0 { return true }
         return distanceToNearestCore(time) <= coreHalfWidth
     }
 
-    /// The distance from `time` to the nearest contact's span [t_c − ``coreBefore``, t_c] (0 inside one).
+    /// The distance from `time` to the nearest span (0 inside one), infinity without spans.
     func distanceToNearestCore(_ time: Double) -> Double {
-        guard coreBefore > 0 else { return distanceToNearestContact(time) }
-        // The first span ending at or after `time` − core; spans share their length, so it also starts first.
-        var lo = 0, hi = contactTimes.count
+        // The first span ending at or after `time`; spans are disjoint and sorted.
+        var lo = 0, hi = spans.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if contactTimes[mid] < time - coreHalfWidth { lo = mid + 1 } else { hi = mid }
+            if spans[mid].upperBound < time { lo = mid + 1 } else { hi = mid }
         }
         var best = Double.infinity
-        if lo < contactTimes.count {
-            let c = contactTimes[lo]
-            best = time > c ? time - c : max(0, c - coreBefore - time)
-        }
-        if lo > 0 { best = min(best, time - contactTimes[lo - 1]) }
+        if lo < spans.count { best = max(0, spans[lo].lowerBound - time) }
+        if lo > 0 { best = min(best, time - spans[lo - 1].upperBound) }
         return best
     }
 
@@ -130,5 +146,18 @@ struct PoseSchedule: Sendable {
         if lo < contactTimes.count { best = contactTimes[lo] - time }
         if lo > 0 { best = min(best, time - contactTimes[lo - 1]) }
         return best
+    }
+
+    /// `ranges` sorted and merged where they touch or overlap.
+    static func merged(_ ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var out: [ClosedRange<Double>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
     }
 }

@@ -104,7 +104,7 @@ public struct WindowFrame: Sendable {
 /// cancellation, which the CLI triggers on Ctrl-C) is checked between frames and stages; nothing is
 /// written anywhere by the analyzer itself.
 public struct SessionAnalyzer: Sendable {
-    public let options: AnalysisOptions
+    public private(set) var options: AnalysisOptions
     /// The racket/ball model of the visual contact stage (with ``AnalysisOptions/visualContacts``).
     private let visualPredictor: (any FramePredictor)?
     /// The BlazePose folder; the models are loaded when the pose stage starts (one copy per worker),
@@ -134,7 +134,7 @@ public struct SessionAnalyzer: Sendable {
     /// One estimator per pose worker. Parallel workers each get single-threaded sessions unless the user
     /// chose a thread count: two workers × one thread beat one worker × two threads (decoding and
     /// pre/post-processing then run in parallel too).
-    private func loadEstimators() throws -> [PoseEstimator] {
+    func loadEstimators() throws -> [PoseEstimator] {
         let workers = Self.workerCount(options.poseSampling)
         var pose = options.pose
         if workers > 1 && pose.threads == 0 { pose.threads = 1 }
@@ -158,6 +158,15 @@ public struct SessionAnalyzer: Sendable {
         var clock = StageClock()
         let info = try MediaProbe.probe(path)
         var (video, warnings) = try MediaValidator.validateSession(info, limits: options.limits, range: options.range)
+        // A slow-motion file measures its speeds on the real clock (the file's capture rate, or the option).
+        let slowMotion = options.slowMotion ?? video.slowMotion ?? 1
+        if slowMotion != options.biomech.slowMotion {
+            var analyzer = self
+            analyzer.options.biomech.slowMotion = slowMotion
+            return try analyzer.analyze(path: path, progress: progress)
+        }
+        if let note = SlowMotionCheck.note(factor: slowMotion, captureRate: options.slowMotion == nil ? video.captureFrameRate : nil,
+                                           playbackRate: video.frameRate) { warnings.append(note) }
 
         // 1–2. Audio, then contacts (media time). The samples are released before pose runs.
         let (heard, clipStart, clipDuration, notes) = try audioContacts(path: path, info: info, clock: &clock, progress: progress)
@@ -181,14 +190,12 @@ public struct SessionAnalyzer: Sendable {
             clock.lap(.detectingVisualContacts)
         }
 
-        // 3. Pose in the merged swing windows.
-        // With the sound delay to be measured the windows are placed at the heard times and reach back by the
-        // delay range too (``PoseSchedule/coreBefore``); the biomechanics then measure each shot's instant.
-        let contactTimes = contacts.map { options.biomech.givenSoundDelay?.instant(heard: $0.time) ?? $0.time }
+        // 3. Pose in the merged swing windows, at each contact's instant; with the sound delay to be measured,
+        // the loudest hits first with the delay range before them (SessionPosing.swift), the rest at the instants.
         let target = Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide)
-        let (posed, schedule) = try poseWindows(path: path, video: video, contactTimes: contactTimes,
-                                                clip: clipStart...max(clipStart, clipStart + clipDuration),
-                                                target: target, progress: progress)
+        let session = try poseSession(path: path, video: video, contacts: contacts,
+                                      clip: clipStart...max(clipStart, clipStart + clipDuration), target: target, progress: progress)
+        let posed = session.output
         let frames = posed.frames
         let detectorRuns = posed.detectorRuns
         progress?(.runningPose, 1)
@@ -198,10 +205,13 @@ public struct SessionAnalyzer: Sendable {
         let track = try PoseTrack(samples: Self.dedupedSamples(frames))
         let frameOfTime = Dictionary(frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         let trackVideoFrames = track.samples.map { frameOfTime[$0.time] ?? -1 }
-        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech)
+        let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: options.biomech,
+                                             soundDelay: session.soundDelay)
         // An edit measures its contacts at the same delay (kept in the stored parameters).
         var parameters = options.biomech
         parameters.soundDelayMs = result.soundDelay.ms
+        if options.slowMotion == nil, video.slowMotion == nil,
+           let note = SlowMotionCheck.suspicion(result, track: track, parameters: parameters) { warnings.append(note) }
         progress?(.computingStatistics, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) || !result.rejected.isEmpty else {
@@ -214,28 +224,9 @@ public struct SessionAnalyzer: Sendable {
                                track: track, trackVideoFrames: trackVideoFrames,
                                poseImageSize: target ?? video.displaySize,
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
-                               poseOuterStep: schedule.outerStep, poseWorkers: posed.workers,
+                               poseOuterStep: session.outerStep, poseWorkers: posed.workers,
                                visualContacts: visualReport, parameters: parameters, sensitivity: options.sensitivity,
                                contactModel: options.contactModel?.trainedOn, poseTimes: posed.times)
-    }
-
-    /// Stage 3: the merged swing windows of `contactTimes` (t_c, media time) inside `clip`, posed.
-    private func poseWindows(path: String, video: VideoStreamInfo, contactTimes: [Double], clip: ClosedRange<Double>,
-                             target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws
-        -> (WindowPoser.Output, PoseSchedule) {
-        let schedule = PoseSchedule(contactTimes: contactTimes,
-                                    frameRate: video.frameRate, sampling: options.poseSampling, biomech: options.biomech)
-        let segments = Self.pieces(
-            of: Self.windows(contactTimes: contactTimes, before: options.biomech.windowBefore + schedule.coreBefore,
-                             after: options.biomech.windowAfter, clip: clip),
-            contactTimes: contactTimes)
-        // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
-        let timeline = try FrameTimeline(path: path)
-        let posed = try WindowPoser(path: path, targetSize: target, estimators: loadEstimators(), schedule: schedule,
-                                    timeline: timeline, skipUnposed: options.poseSampling.skipUnposedFrames,
-                                    skipDeblocking: options.poseSampling.skipDeblocking)
-            .run(segments: segments, progress: progress)
-        return (posed, schedule)
     }
 
     /// Poses only the swing windows of `contactTimes` (t_c, media time) in the video at `path` — what an
@@ -246,9 +237,12 @@ public struct SessionAnalyzer: Sendable {
         let info = try MediaProbe.probe(path)
         guard let video = info.video else { throw MediaError(.noVideoTrack, "\(path) has no video track.") }
         let end = info.duration > 0 ? info.duration : (contactTimes.max() ?? 0) + options.biomech.windowAfter
-        let (posed, _) = try poseWindows(path: path, video: video, contactTimes: contactTimes, clip: 0...max(0, end),
-                                         target: Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide),
-                                         progress: nil)
+        var poser = try PassPoser(analyzer: self, path: path, video: video,
+                                  target: Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide),
+                                  estimators: loadEstimators(), progress: nil)
+        try poser.pose(segments: pieces(contactTimes: contactTimes, reachBack: false, clip: 0...max(0, end)).map(\.range),
+                       schedule: schedule(contactTimes, reachBack: false, frameRate: video.frameRate))
+        let posed = poser.output
         let samples = Self.dedupedSamples(posed.frames.sorted { $0.time < $1.time })
         let frameOfTime = Dictionary(posed.frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
         return (samples, samples.map { frameOfTime[$0.time] ?? -1 })

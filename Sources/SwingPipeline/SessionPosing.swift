@@ -1,0 +1,188 @@
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingPose
+
+/// Stage 3 of ``SessionAnalyzer``: the swing windows posed, in passes when the sound delay is to be measured.
+///
+/// Measuring the delay needs each hit's delay range posed frame by frame before its heard time
+/// (``PoseSchedule/coreBefore``, 0.3 s): on every hit that is about a fifth of a window more. So the loudest
+/// hits — the player's, ``BiomechAnalyzer/soundDelayCandidates(_:parameters:)`` — are posed that way first, a
+/// few at a time (``BiomechParameters/soundDelayEvidenceShots``), until enough of them show a swing; then
+/// every other contact is posed only around its instant, the heard time less the measured delay. The windows
+/// are laid out once, as one pass reaching back on every contact would lay them out, and each pass poses its
+/// contacts' pieces of that layout: every piece starts on the frame it would start on in one pass, so the
+/// tracker finds the same person there, and no frame is decoded twice. With a given delay there is one pass,
+/// at the instants.
+extension SessionAnalyzer {
+    /// What stage 3 produced.
+    struct PosedSession {
+        /// Every pass's frames, in time order.
+        var output: WindowPoser.Output
+        /// The outer pose grid's step, in frames.
+        var outerStep: Int
+        /// The delay measured on the first passes' hits; `nil` when it was given.
+        var soundDelay: SoundDelay?
+    }
+
+    /// Poses the windows of `contacts` (heard, media time) inside `clip`.
+    func poseSession(path: String, video: VideoStreamInfo, contacts: [ContactEvent], clip: ClosedRange<Double>,
+                     target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws -> PosedSession {
+        var poser = try PassPoser(analyzer: self, path: path, video: video, target: target,
+                                  estimators: loadEstimators(), progress: progress)
+        let delay = try posePasses(contacts: contacts, frameRate: video.frameRate, clip: clip, poser: &poser)
+        return PosedSession(output: poser.output, outerStep: poser.outerStep, soundDelay: delay)
+    }
+
+    /// The passes: with a given delay one, at the instants; else the sound delay's candidates a batch at a time
+    /// (``BiomechParameters/soundDelayEvidenceShots``) with their delay range until a batch's worth of them show
+    /// a swing (none in the first batch, or ``maxDelayBatches`` tried, also ends it), then the other contacts at
+    /// their instants.
+    /// Returns the measured delay, `nil` when it was given.
+    func posePasses<Poser: PassPosing>(contacts: [ContactEvent], frameRate: Double, clip: ClosedRange<Double>,
+                                       poser: inout Poser) throws -> SoundDelay? {
+        let biomech = options.biomech
+        if let given = biomech.givenSoundDelay {
+            let instants = contacts.map { given.instant(heard: $0.time) }
+            let layout = pieces(contactTimes: instants, reachBack: false, clip: clip)
+            poser.expect(seconds: layout.reduce(0) { $0 + $1.range.upperBound - $1.range.lowerBound })
+            try poser.pose(segments: layout.map(\.range), schedule: schedule(instants, reachBack: false, frameRate: frameRate))
+            return nil
+        }
+        let heard = contacts.map(\.time)
+        let layout = pieces(contactTimes: heard, reachBack: true, clip: clip)
+        let candidates = BiomechAnalyzer.soundDelayCandidates(contacts, parameters: biomech)
+        let batch = max(1, biomech.soundDelayEvidenceShots)
+        // The progress total: the first batch's pieces whole, the others without their delay range.
+        let reach = PoseSchedule(contactTimes: [], frameRate: frameRate, sampling: options.poseSampling, biomech: biomech,
+                                 reachBack: true).coreBefore
+        let firstBatch = Set(candidates.prefix(batch).map(\.time))
+        poser.expect(seconds: layout.reduce(0) { total, piece in
+            total + piece.range.upperBound - piece.range.lowerBound - (piece.contacts.contains(where: firstBatch.contains) ? 0 : reach)
+        })
+        // Each pass poses its own contacts' pieces; its schedule holds every contact's span, since a span near a
+        // split point reaches into the neighbouring piece: the heard times' delay ranges while measuring, then the
+        // instants.
+        let reachSpans = heard.map { ($0 - reach)...$0 }
+        var posed = Set<Int>()   // pieces posed so far
+        func pose(pieceOf heardTimes: [Double], spans: [ClosedRange<Double>], all: Bool = false) throws {
+            let wanted = Set(heardTimes)
+            let chosen = layout.indices.filter { !posed.contains($0) && (all || layout[$0].contacts.contains(where: wanted.contains)) }
+            posed.formUnion(chosen)
+            try poser.pose(segments: chosen.map { layout[$0].range },
+                           schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
+        }
+        var asked: [ContactEvent] = []
+        var delay = SoundDelay.none("no heard contact to measure the delay on.")
+        // Another batch while fewer than a batch showed a swing, but not when the loudest batch showed none at
+        // all (footage without strokes would otherwise pay on every hit), and at most `maxDelayBatches`.
+        while asked.count < candidates.count, asked.count < batch * Self.maxDelayBatches {
+            let next = Array(candidates[asked.count..<min(asked.count + batch, candidates.count)])
+            asked += next
+            try pose(pieceOf: next.map(\.time), spans: reachSpans)
+            delay = BiomechAnalyzer.measureSoundDelay(track: try poser.track(), contacts: asked, parameters: biomech)
+            let used = delay.source == .measured ? delay.shotsUsed ?? 0 : 0
+            if used == 0 || used >= batch { break }
+        }
+        // The rest (and any piece a clipped window left without its contact), around every contact's instant.
+        let instants = heard.map { delay.instant(heard: $0) }
+        try pose(pieceOf: [], spans: instants.map { $0...$0 }, all: true)
+        return delay
+    }
+
+    /// Batches of ``BiomechParameters/soundDelayEvidenceShots`` the delay is measured on at most: a session whose
+    /// 12 loudest hits showed fewer than 4 swings would not show a better median on more.
+    static let maxDelayBatches = 3
+
+    /// The schedule that poses `contactTimes`' cores at full rate (and their delay range before them, `reachBack`).
+    func schedule(_ contactTimes: [Double], reachBack: Bool, frameRate: Double) -> PoseSchedule {
+        PoseSchedule(contactTimes: contactTimes, frameRate: frameRate, sampling: options.poseSampling, biomech: options.biomech,
+                     reachBack: reachBack)
+    }
+
+    /// The swing windows of `contactTimes` inside `clip` (with each one's delay range when `reachBack`; real-time
+    /// lengths, so a slow-motion file's are ``BiomechParameters/slowMotion`` times longer on its clock), merged and
+    /// cut into the pieces the pose workers share (``pieces(of:contactTimes:)``: split where one pass
+    /// reaching back on every contact would split them), each with the contacts it holds.
+    func pieces(contactTimes: [Double], reachBack: Bool, clip: ClosedRange<Double>) -> [(range: ClosedRange<Double>, contacts: [Double])] {
+        let biomech = options.biomech
+        let reach = schedule([], reachBack: reachBack, frameRate: 30).coreBefore
+        let windows = Self.windows(contactTimes: contactTimes, before: biomech.windowBefore * biomech.slowMotion + reach,
+                                   after: biomech.windowAfter * biomech.slowMotion, clip: clip)
+        let sorted = contactTimes.sorted()
+        var claimed = 0
+        return Self.pieces(of: windows, contactTimes: contactTimes).map { range in
+            // Each contact belongs to the first piece holding it (a time on a split point is in both).
+            var held: [Double] = []
+            while claimed < sorted.count, sorted[claimed] <= range.upperBound {
+                if sorted[claimed] >= range.lowerBound { held.append(sorted[claimed]) }
+                claimed += 1
+            }
+            return (range, held)
+        }
+    }
+
+    /// Poses passes of pieces of a video and keeps one progress fraction across them.
+    struct PassPoser: PassPosing {
+        let analyzer: SessionAnalyzer
+        let path: String
+        let target: (width: Int, height: Int)?
+        let estimators: [PoseEstimator]
+        let timeline: FrameTimeline
+        let progress: AnalysisProgress?
+        private(set) var output = WindowPoser.Output(frames: [], detectorRuns: 0, workers: 0, times: PoseStageTimes())
+        private(set) var outerStep = 1
+        /// Seconds of pieces posed so far, and expected in all.
+        private var done = 0.0, expected = 1.0
+
+        init(analyzer: SessionAnalyzer, path: String, video: VideoStreamInfo,
+             target: (width: Int, height: Int)?, estimators: [PoseEstimator], progress: AnalysisProgress?) throws {
+            self.analyzer = analyzer; self.path = path; self.target = target
+            self.estimators = estimators; self.progress = progress
+            // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
+            timeline = try FrameTimeline(path: path)
+            outerStep = analyzer.schedule([], reachBack: false, frameRate: video.frameRate).outerStep
+        }
+
+        mutating func expect(seconds: Double) { expected = max(1e-9, seconds) }
+
+        func track() throws -> PoseTrack { try PoseTrack(samples: SessionAnalyzer.dedupedSamples(output.frames)) }
+
+        /// `progress` with the pose stage's fraction mapped onto `start…start + share` of `total` seconds.
+        static func scaled(_ progress: AnalysisProgress?, start: Double, share: Double, total: Double) -> AnalysisProgress? {
+            guard let progress else { return nil }
+            return { stage, fraction in
+                let mapped: Double = stage == .runningPose ? min(1, (start + fraction * share) / total) : fraction
+                progress(stage, mapped)
+            }
+        }
+
+        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+            guard !segments.isEmpty else { return }
+            let seconds: Double = segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) }
+            let scaled = Self.scaled(progress, start: done, share: seconds, total: max(expected, done + seconds))
+            let poser = WindowPoser(path: path, targetSize: target, estimators: estimators, schedule: schedule,
+                                    timeline: timeline, skipUnposed: analyzer.options.poseSampling.skipUnposedFrames,
+                                    skipDeblocking: analyzer.options.poseSampling.skipDeblocking)
+            let posed = try poser.run(segments: segments, progress: scaled)
+            done += seconds
+            // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
+            let tagged = output.frames.map { ($0, 0) } + posed.frames.map { ($0, 1) }
+            output.frames = tagged.sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
+            output.detectorRuns += posed.detectorRuns
+            output.workers = max(output.workers, posed.workers)
+            output.times = output.times + posed.times
+        }
+    }
+}
+
+/// What ``SessionAnalyzer/posePasses(contacts:frameRate:clip:poser:)`` asks of the pose stage (the video's, or a
+/// test's generated track).
+protocol PassPosing {
+    /// Sets the progress total, seconds of pieces.
+    mutating func expect(seconds: Double)
+    /// Poses the frames of `segments` that `schedule` selects.
+    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws
+    /// Every frame posed so far.
+    func track() throws -> PoseTrack
+}
