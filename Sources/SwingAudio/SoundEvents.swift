@@ -140,7 +140,7 @@ public enum SoundEvents {
     static func bandPass(_ x: UnsafeBufferPointer<Float>, _ filter: ZeroPhaseFilter?, into buffer: inout [Float]) -> Range<Int> {
         if let filter { return filter.apply(x, into: &buffer) }
         if buffer.count < x.count { buffer = [Float](repeating: 0, count: x.count) }
-        buffer.withUnsafeMutableBufferPointer { _ = $0[0..<x.count].initialize(repeating: 0) }
+        buffer.withUnsafeMutableBufferPointer { $0[0..<x.count].initialize(repeating: 0) }
         return 0..<x.count
     }
 

@@ -78,7 +78,7 @@ public struct ZeroPhaseFilter: Sendable {
             buffer = [Float](unsafeUninitializedCapacity: n + 2 * pad) { _, initialized in initialized = n + 2 * pad }
         }
         guard n > pad, !sections.isEmpty else {
-            buffer.withUnsafeMutableBufferPointer { _ = $0[0..<n].initialize(repeating: 0) }
+            buffer.withUnsafeMutableBufferPointer { $0[0..<n].initialize(repeating: 0) }
             return 0..<n
         }
         buffer.withUnsafeMutableBufferPointer { b in
