@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cost of `contacts --contact-model` against the hand-built detector on a 10-minute recording (issue
 # #26): a model learnt from a 60-s synthetic track (seed 1, mixed), then both runs on the 600-s track
-# (seed 2, mixed) as whole processes, median of 3, and learn-contacts on the 60-s track and on 10 minutes.
+# (seed 2, mixed) as whole processes, median of 3, and learn-contacts on the 60-s track and on 10 minutes;
+# then the peak memory (resident set) of each run, once, by /usr/bin/time.
 #   bench/contact_model_speed.sh BIN_DIR      (BIN_DIR holds swingmaster and swingbench; default .build/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +27,14 @@ learn60=$(timed 3 "$BIN_DIR/swingmaster" learn-contacts "$work/learn.wav" --cont
 learn600=$(timed 1 "$BIN_DIR/swingmaster" learn-contacts "$work/long.wav" --contacts "$work/long.contacts" --out "$work/m600.json")
 model=$(timed 3 "$BIN_DIR/swingmaster" contacts "$work/long.wav" --contact-model "$work/m.json" --json)
 plain=$(timed 3 "$BIN_DIR/swingmaster" contacts "$work/long.wav" --json)
-awk -v l60="$learn60" -v l600="$learn600" -v m="$model" -v p="$plain" 'BEGIN {
+peak() {  # peak CMD…: maximum resident set, MB (10^6 bytes)
+  /usr/bin/time -f "%M" -o "$work/rss" "$@" > /dev/null 2>&1
+  awk '{printf "%d", $1 / 1000}' "$work/rss"  # kB to MB, as docs/contacts.md counts
+}
+model_mb=$(peak "$BIN_DIR/swingmaster" contacts "$work/long.wav" --contact-model "$work/m.json" --json)
+plain_mb=$(peak "$BIN_DIR/swingmaster" contacts "$work/long.wav" --json)
+awk -v l60="$learn60" -v l600="$learn600" -v m="$model" -v p="$plain" -v mm="$model_mb" -v pm="$plain_mb" 'BEGIN {
   printf "learn-contacts, 60-s track: %.2f s; 600-s track: %.2f s\n", l60, l600
-  printf "contacts --contact-model, 600-s track, whole process: %.2f s (%.0f× real time)\n", m, 600 / m
-  printf "contacts (the hand-built detector), same file: %.2f s (%.0f× real time); the model costs %.1f×\n", p, 600 / p, m / p
+  printf "contacts --contact-model, 600-s track, whole process: %.2f s (%.0f× real time), peak %d MB\n", m, 600 / m, mm
+  printf "contacts (the hand-built detector), same file: %.2f s (%.0f× real time), peak %d MB; the model costs %.1f×\n", p, 600 / p, pm, m / p
 }'

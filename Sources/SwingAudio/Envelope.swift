@@ -17,32 +17,35 @@ enum Envelope {
     /// is 106 MB per array). Results are identical to the out-of-place version. Long arrays run in pieces
     /// on separate threads; a short one is a single piece with nothing beyond its ends.
     static func movingAverageInPlace(_ v: inout [Float], width: Int) {
-        let n = v.count
+        v.withUnsafeMutableBufferPointer { movingAverageInPlace($0, width: width) }
+    }
+
+    /// ``movingAverageInPlace(_:width:)`` over a buffer (a region of a larger one: `s[0]` is its first sample).
+    static func movingAverageInPlace(_ s: UnsafeMutableBufferPointer<Float>, width: Int) {
+        let n = s.count
         guard n > 0 else { return }
         let half = max(0, width / 2)
         if n >= 1 << 16, n / Split.pieces > 4 * (half + 1) {
-            movingAverageInPieces(&v, half: half)
+            movingAverageInPieces(s, half: half)
             return
         }
-        v.withUnsafeMutableBufferPointer { s in averagePiece(s, half: half, lo: 0, hi: n, left: [], right: []) }
+        averagePiece(s, half: half, lo: 0, hi: n, left: [], right: [])
     }
 
     /// ``movingAverageInPlace(_:width:)`` on a long array, in ``Split/pieces`` pieces on separate threads.
     /// Each piece needs the original values up to `half + 1` samples beyond its ends, which its
     /// neighbours overwrite: those halos are copied first. Each piece starts its own running sum, so
     /// results equal the one-thread pass to Float rounding (`EnvelopeTests`).
-    private static func movingAverageInPieces(_ v: inout [Float], half h: Int) {
-        let n = v.count
+    private static func movingAverageInPieces(_ s: UnsafeMutableBufferPointer<Float>, half h: Int) {
+        let n = s.count
         let bounds = (0...Split.pieces).map { n * $0 / Split.pieces }
-        v.withUnsafeMutableBufferPointer { s in
-            let halos: [(left: [Float], right: [Float])] = (0..<Split.pieces).map { k in
-                let lo = bounds[k], hi = bounds[k + 1]
-                return (Array(s[max(0, lo - h - 1)..<lo]), Array(s[hi..<min(n, hi + h)]))
-            }
-            let buffer = SendableBuffer(s)
-            DispatchQueue.concurrentPerform(iterations: Split.pieces) { k in
-                averagePiece(buffer.buffer, half: h, lo: bounds[k], hi: bounds[k + 1], left: halos[k].left, right: halos[k].right)
-            }
+        let halos: [(left: [Float], right: [Float])] = (0..<Split.pieces).map { k in
+            let lo = bounds[k], hi = bounds[k + 1]
+            return (Array(s[max(0, lo - h - 1)..<lo]), Array(s[hi..<min(n, hi + h)]))
+        }
+        let buffer = SendableBuffer(s)
+        DispatchQueue.concurrentPerform(iterations: Split.pieces) { k in
+            averagePiece(buffer.buffer, half: h, lo: bounds[k], hi: bounds[k + 1], left: halos[k].left, right: halos[k].right)
         }
     }
 
@@ -97,22 +100,40 @@ enum Envelope {
     static func envelope(_ y: [Float], mode: EnvelopeMode, width: Int, passes: Int) -> [Float] {
         // Written by two threads: the fresh pages fault in on both cores (see ZeroPhaseFilter.apply).
         var v = [Float](unsafeUninitializedCapacity: y.count) { d, initialized in
-            y.withUnsafeBufferPointer { s in
-                let target = SendableBuffer(d), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
-                Split.ranges(s.count, pieces: s.count >= 1 << 16 ? Split.pieces : 1) { r in
-                    let s = source.buffer, d = target.buffer
-                    if mode == .rms { for i in r { d[i] = s[i] * s[i] } } else { for i in r { d[i] = abs(s[i]) } }
-                }
-            }
+            y.withUnsafeBufferPointer { rectify($0, into: d, mode: mode) }
             initialized = y.count
         }
-        for _ in 0..<max(1, passes) { movingAverageInPlace(&v, width: width) }
-        if mode == .rms {
-            v.withUnsafeMutableBufferPointer { b in
-                for i in b.indices { b[i] = b[i].squareRoot() }
-            }
-        }
+        v.withUnsafeMutableBufferPointer { smooth($0, mode: mode, width: width, passes: passes) }
         return v
+    }
+
+    /// ``envelope(_:mode:width:passes:)`` in place: `v` holds the band-passed signal and becomes its
+    /// envelope, equal bit for bit (no second full-length array).
+    static func envelopeInPlace(_ v: UnsafeMutableBufferPointer<Float>, mode: EnvelopeMode, width: Int, passes: Int) {
+        envelope(UnsafeBufferPointer(v), into: v, mode: mode, width: width, passes: passes)
+    }
+
+    /// ``envelope(_:mode:width:passes:)`` of `y` written into `v` (as long as `y`, or `y` itself).
+    static func envelope(_ y: UnsafeBufferPointer<Float>, into v: UnsafeMutableBufferPointer<Float>, mode: EnvelopeMode,
+                         width: Int, passes: Int) {
+        rectify(y, into: v, mode: mode)
+        smooth(v, mode: mode, width: width, passes: passes)
+    }
+
+    /// `d[i] = |s[i]|` (or `s[i]²` for ``EnvelopeMode/rms``), on two threads for long signals; `d` may be `s`.
+    private static func rectify(_ s: UnsafeBufferPointer<Float>, into d: UnsafeMutableBufferPointer<Float>, mode: EnvelopeMode) {
+        let target = SendableBuffer(d), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
+        Split.ranges(s.count, pieces: s.count >= 1 << 16 ? Split.pieces : 1) { r in
+            let s = source.buffer, d = target.buffer
+            if mode == .rms { for i in r { d[i] = s[i] * s[i] } } else { for i in r { d[i] = abs(s[i]) } }
+        }
+    }
+
+    private static func smooth(_ v: UnsafeMutableBufferPointer<Float>, mode: EnvelopeMode, width: Int, passes: Int) {
+        for _ in 0..<max(1, passes) { movingAverageInPlace(v, width: width) }
+        if mode == .rms {
+            for i in v.indices { v[i] = v[i].squareRoot() }
+        }
     }
 
     /// numpy's default ("linear") percentile of `values` (which it reorders).
@@ -158,22 +179,34 @@ enum Envelope {
     static func noiseFloor(_ env: [Float], decimation: Int, window: Int, hop: Int, percentile q: Double)
         -> (centres: [Int], values: [Double])
     {
+        env.withUnsafeBufferPointer { noiseFloor($0, decimation: decimation, window: window, hop: hop, percentile: q) }
+    }
+
+    /// ``noiseFloor(_:decimation:window:hop:percentile:)`` of an envelope held in a buffer.
+    static func noiseFloor(_ env: UnsafeBufferPointer<Float>, decimation: Int, window: Int, hop: Int, percentile q: Double)
+        -> (centres: [Int], values: [Double])
+    {
         let n = env.count
         guard n > 0 else { return ([], []) }
         let d = max(1, decimation), hop = max(1, hop), half = window / 2
         let dec = stride(from: 0, to: n, by: d).map { env[$0] }
-        var centres: [Int] = [], values: [Double] = []
-        var c = 0
-        var scratch: [Float] = []
-        while c <= n - 1 {
-            // Decimated indices j with j·d inside [c − half, c + half].
-            let jlo = max(0, (c - half + d - 1) >= 0 ? (c - half + d - 1) / d : 0)
-            let jhi = min(dec.count - 1, (c + half) / d)
-            scratch.removeAll(keepingCapacity: true)
-            if jhi >= jlo { scratch.append(contentsOf: dec[jlo...jhi]) }
-            centres.append(c)
-            values.append(percentile(&scratch, q))
-            c += hop
+        let centres = Array(stride(from: 0, through: n - 1, by: hop))
+        // Each centre's percentile is its own; long envelopes share the centres between threads.
+        var values = [Double](repeating: 0, count: centres.count)
+        values.withUnsafeMutableBufferPointer { out in
+            let target = SendableBuffer(out)
+            Split.ranges(centres.count, pieces: centres.count >= 256 ? Split.pieces : 1) { r in
+                var scratch: [Float] = []
+                for k in r {
+                    let c = centres[k]
+                    // Decimated indices j with j·d inside [c − half, c + half].
+                    let jlo = max(0, (c - half + d - 1) >= 0 ? (c - half + d - 1) / d : 0)
+                    let jhi = min(dec.count - 1, (c + half) / d)
+                    scratch.removeAll(keepingCapacity: true)
+                    if jhi >= jlo { scratch.append(contentsOf: dec[jlo...jhi]) }
+                    target.buffer[k] = percentile(&scratch, q)
+                }
+            }
         }
         return (centres, values)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SwingCore
 
@@ -58,16 +59,61 @@ public enum SoundEvents {
     public static func extract(samples x: [Float], sampleRate fs: Double) throws -> [SoundEvent] {
         guard fs.isFinite, fs >= 8000 else { throw AudioError.invalidSampleRate(fs) }
         if let bad = x.firstIndex(where: { !$0.isFinite }) { throw AudioError.nonFiniteSamples(index: bad) }
-        let n = x.count
-        guard Double(n) > 0.3 * fs else { return [] }
+        guard Double(x.count) > 0.3 * fs else { return [] }
+        return x.withUnsafeBufferPointer { extract($0, fs) }
+    }
 
-        let wide = bandPass(x, fs, 300, 0.45 * fs, order: 2)
-        let ratios = [overFloor(envelope(bandPass(x, fs, 1000, 4000, order: 4), fs, ms: 5, passes: 2), fs),
-                      overFloor(envelope(bandPass(x, fs, 2000, 8000, order: 4), fs, ms: 5, passes: 2), fs),
-                      overFloor(envelope(wide, fs, ms: 2, passes: 1), fs)]
+    /// The three envelopes, in the order of their features: 1–4 kHz, 2–8 kHz, broadband.
+    static func envelopes(_ fs: Double) -> [EventEnvelope] {
+        [EventEnvelope(lowHz: 1000, highHz: 4000, order: 4, ms: 5, passes: 2, sampleRate: fs),
+         EventEnvelope(lowHz: 2000, highHz: 8000, order: 4, ms: 5, passes: 2, sampleRate: fs),
+         EventEnvelope(lowHz: 300, highHz: 0.45 * fs, order: 2, ms: 2, passes: 1, sampleRate: fs)]
+    }
+
+    /// The events' samples and their three envelope ratios (``EventEnvelope``), then their features.
+    ///
+    /// Memory: the recording, the broadband signal (its features need it) and one work buffer, reused for
+    /// every other band. The broadband envelope goes first, then 1–4 kHz, then 2–8 kHz; each band's ratios
+    /// are read at its own peaks and at every earlier band's before the buffer is reused. What is left: the
+    /// broadband ratio at the other two bands' peaks, from the kept broadband signal, and the 1–4 kHz ratio at
+    /// the 2–8 kHz band's own peaks (a few hundred), from a padded segment of the recording around each.
+    private static func extract(_ x: UnsafeBufferPointer<Float>, _ fs: Double) -> [SoundEvent] {
+        let n = x.count
+        let envelopes = envelopes(fs)
+        var wide: [Float] = [], work: [Float] = []
+        let wideRange = envelopes[2].bandPass(x, into: &wide)
+        var ratios = [[Int: Float]](repeating: [:], count: 3), picks = [[Int]](repeating: [], count: 3)
+        var floors = [EventEnvelope.Floor?](repeating: nil, count: 3)
         let radius = Int(neighbourhood * fs)
-        let picked = Set(ratios.flatMap { localMaxima($0, radius: radius, above: minimumRatio) }).sorted()
-        func strength(_ i: Int) -> Float { ratios[0][i] + ratios[1][i] + ratios[2][i] }
+        for b in [2, 0, 1] {
+            let r = b == 2 ? 0..<n : envelopes[b].bandPass(x, into: &work)
+            if b == 2, work.count < n { work = [Float](unsafeUninitializedCapacity: n) { _, c in c = n } }
+            wide.withUnsafeBufferPointer { w in
+                work.withUnsafeMutableBufferPointer { buffer in
+                    let v = UnsafeMutableBufferPointer(rebasing: buffer[r])
+                    floors[b] = envelopes[b].ratiosInPlace(v, band: b == 2 ? UnsafeBufferPointer(rebasing: w[wideRange]) : nil)
+                    picks[b] = localMaxima(UnsafeBufferPointer(v), radius: radius, above: minimumRatio)
+                    for i in picks.joined() { ratios[b][i] = v[i] }
+                }
+            }
+        }
+        // The broadband ratio at the other bands' peaks, from the broadband signal kept whole.
+        if let floor = floors[2] {
+            wide.withUnsafeBufferPointer { w in
+                let y = UnsafeBufferPointer(rebasing: w[wideRange])
+                for i in picks[0] + picks[1] where ratios[2][i] == nil {
+                    ratios[2][i] = envelopes[2].ratio(at: i, band: y, start: 0, n: n, floor: floor)
+                }
+            }
+        }
+        // The 1–4 kHz ratio at the 2–8 kHz band's own peaks, from short segments of the recording.
+        let missing = Set(picks[1].filter { ratios[0][$0] == nil }).sorted()
+        if let floor = floors[0], !missing.isEmpty {
+            for (i, v) in zip(missing, envelopes[0].ratios(at: missing, samples: x, floor: floor)) { ratios[0][i] = v }
+        }
+
+        let picked = Set(picks.joined()).sorted()
+        func strength(_ i: Int) -> Float { (ratios[0][i] ?? 0) + (ratios[1][i] ?? 0) + (ratios[2][i] ?? 0) }
         var merged: [Int] = []
         for i in picked {
             if let last = merged.last, Double(i - last) < merge * fs {
@@ -78,94 +124,75 @@ public enum SoundEvents {
         }
         let index = merged.filter { Double($0) > 0.15 * fs && Double($0) < Double(n) - 0.1 * fs }
         guard !index.isEmpty else { return [] }
-
-        var rows = [[Double]](repeating: [], count: index.count)
-        var levels = [[Double]](repeating: [], count: index.count)
-        for b in bands {
-            let y = bandPass(x, fs, b.low, b.high, order: 4)
-            for (k, i) in index.enumerated() {
-                let bg = meanSquare(y, i, background, fs)
-                rows[k] += [event, attack, after].map { 10 * log10(meanSquare(y, i, $0, fs) / bg) }
-                levels[k].append(10 * log10(meanSquare(y, i, event, fs)))
-            }
-        }
-        for (k, i) in index.enumerated() {
-            let loudest = levels[k].max() ?? 0
-            rows[k] += levels[k].map { $0 - loudest }
-            let ev = (i + Int(-0.012 * fs))..<(i + Int(0.020 * fs)), bg = (i + Int(-0.130 * fs))..<(i + Int(-0.030 * fs))
-            rows[k].append(20 * log10((peak(wide, ev) + 1e-12) / (peak(wide, bg) + 1e-12)))
-            rows[k].append(10 * log10(meanSquare(wide, i, event, fs) / meanSquare(wide, i, background, fs)))
-            rows[k] += ratios.map { log(Double($0[i]) + 1e-6) }
-        }
-        // The recording's own ranking of its events (ties by time), 0 = lowest, 1 = highest.
-        let wideContrast = 4 * bands.count + 1, wideRatio = 4 * bands.count + 4
-        for column in [wideContrast, wideRatio] {
-            let order = rows.indices.sorted { (rows[$0][column], $0) < (rows[$1][column], $1) }
-            var rank = [Double](repeating: 0, count: rows.count)
-            for (r, k) in order.enumerated() { rank[k] = Double(r) / Double(max(1, rows.count - 1)) }
-            for k in rows.indices { rows[k].append(rank[k]) }
-        }
-        return zip(index, rows).map { i, row in
-            SoundEvent(time: Double(i) / fs, features: row.map { $0.isFinite ? Float($0) : 0 })
-        }
+        let envelopeRatios = index.map { i in (0..<3).map { ratios[$0][i] ?? 0 } }
+        return features(x, fs, index: index, wide: &wide, wideRange: wideRange, work: &work, ratios: envelopeRatios)
     }
 
-    /// Zero-phase Butterworth band-pass (upper corner capped at 0.45·fs); silence when the band closes.
-    static func bandPass(_ x: [Float], _ fs: Double, _ low: Double, _ high: Double, order: Int) -> [Float] {
+    /// Zero-phase Butterworth band-pass (upper corner capped at 0.45·fs); nil (silence) when the band closes.
+    static func bandFilter(_ fs: Double, _ low: Double, _ high: Double, order: Int) -> ZeroPhaseFilter? {
         let high = min(high, 0.45 * fs)
-        guard high > 1.2 * low else { return [Float](repeating: 0, count: x.count) }
-        return ZeroPhaseFilter(sections: Butterworth.bandPass(order: order, lowHz: low, highHz: high, sampleRate: fs)).apply(x)
+        guard high > 1.2 * low else { return nil }
+        return ZeroPhaseFilter(sections: Butterworth.bandPass(order: order, lowHz: low, highHz: high, sampleRate: fs))
     }
 
-    static func envelope(_ y: [Float], _ fs: Double, ms: Double, passes: Int) -> [Float] {
-        var width = Int((ms / 1000 * fs).rounded())
-        if width % 2 == 0 { width += 1 }
-        return Envelope.envelope(y, mode: .rectified, width: width, passes: passes)
+    /// `x` through `filter` into `buffer` (``ZeroPhaseFilter/apply(_:into:)``), or silence without one;
+    /// the output is `buffer[range]`.
+    static func bandPass(_ x: UnsafeBufferPointer<Float>, _ filter: ZeroPhaseFilter?, into buffer: inout [Float]) -> Range<Int> {
+        if let filter { return filter.apply(x, into: &buffer) }
+        if buffer.count < x.count { buffer = [Float](repeating: 0, count: x.count) }
+        buffer.withUnsafeMutableBufferPointer { $0[0..<x.count].initialize(repeating: 0) }
+        return 0..<x.count
     }
 
-    /// The envelope over its running median (the contact detector's floor with its default settings).
-    static func overFloor(_ env: [Float], _ fs: Double) -> [Float] {
-        let p = ContactDetectorParameters.default
-        func samples(_ ms: Double) -> Int { Int((ms / 1000 * fs).rounded()) }
-        let hop = max(1, samples(p.noiseFloorHopSeconds * 1000))
-        let floor = Envelope.noiseFloor(env, decimation: max(1, samples(p.noiseFloorDecimationMs)),
-                                        window: samples(p.noiseFloorWindowSeconds * 1000), hop: hop,
-                                        percentile: p.noiseFloorPercentile)
-        var out = env
-        for i in out.indices { out[i] = Float(Double(env[i]) / max(Envelope.floor(at: i, floor, hop: hop), 1e-30)) }
-        return out
-    }
-
-    /// Indices where `v` is above `level` and the largest within ±`radius` (equal neighbours allowed), in
-    /// one pass with a monotonic queue.
-    static func localMaxima(_ v: [Float], radius: Int, above level: Float) -> [Int] {
-        let n = v.count
-        var out: [Int] = []
-        var queue = [Int](repeating: 0, count: n + 1)  // indices with decreasing values
-        var head = 0, tail = 0, next = 0
-        for i in 0..<n {
-            // The window i−radius…i+radius: push up to its right end, drop what fell off its left.
-            while next < n, next <= i + radius {
-                while tail > head, v[queue[tail - 1]] <= v[next] { tail -= 1 }
-                queue[tail] = next; tail += 1; next += 1
+    /// Indices where `v` is above `level` and the largest within ±`radius` (equal neighbours allowed). Only
+    /// a sample above `level` and at least its two neighbours can be one; each such is checked against the
+    /// maxima of the 64-sample blocks its window spans (the window clipped to the signal). Long signals run
+    /// in ``Split/pieces`` pieces on separate threads; the indices do not depend on the split.
+    static func localMaxima(_ v: UnsafeBufferPointer<Float>, radius: Int, above level: Float) -> [Int] {
+        let n = v.count, pieces = n >= 1 << 16 ? Split.pieces : 1
+        guard n > 0 else { return [] }
+        let block = 64
+        var blockMax = [Float](repeating: 0, count: (n + block - 1) / block)
+        blockMax.withUnsafeMutableBufferPointer { m in
+            let out = SendableBuffer(m), values = SendableBuffer(UnsafeMutableBufferPointer(mutating: v))
+            Split.ranges(m.count, pieces: pieces) { r in
+                for b in r {
+                    var top = -Float.infinity
+                    for j in (b * block)..<min(n, (b + 1) * block) { top = max(top, values.buffer[j]) }
+                    out.buffer[b] = top
+                }
             }
-            while queue[head] < i - radius { head += 1 }
-            if v[i] > level, v[i] == v[queue[head]] { out.append(i) }
         }
-        return out
+        let bounds = (0...pieces).map { n * $0 / pieces }
+        var found = [[Int]](repeating: [], count: pieces)
+        found.withUnsafeMutableBufferPointer { f in
+            blockMax.withUnsafeMutableBufferPointer { m in
+                let out = SendableBuffer(f), tops = SendableBuffer(m)
+                let values = SendableBuffer(UnsafeMutableBufferPointer(mutating: v))
+                DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                    out.buffer[k] = localMaxima(UnsafeBufferPointer(values.buffer), UnsafeBufferPointer(tops.buffer),
+                                                block: block, bounds[k]..<bounds[k + 1], radius, level)
+                }
+            }
+        }
+        return found.flatMap { $0 }
     }
 
-    /// Mean square of `y` over the window `w` (ms) around sample `i`, plus 1e-20 (so a silent band is 0 dB).
-    static func meanSquare(_ y: [Float], _ i: Int, _ w: (Double, Double), _ fs: Double) -> Double {
-        let a = i + Int(w.0 / 1000 * fs), b = i + Int(w.1 / 1000 * fs)
-        var sum = 0.0
-        for j in a..<b { sum += Double(y[j]) * Double(y[j]) }
-        return sum / Double(b - a) + 1e-20
-    }
-
-    static func peak(_ y: [Float], _ r: Range<Int>) -> Double {
-        var m: Float = 0
-        for j in r { m = max(m, abs(y[j])) }
-        return Double(m)
+    private static func localMaxima(_ v: UnsafeBufferPointer<Float>, _ blockMax: UnsafeBufferPointer<Float>, block: Int,
+                                    _ range: Range<Int>, _ radius: Int, _ level: Float) -> [Int] {
+        let n = v.count
+        func windowMax(_ a: Int, _ b: Int) -> Float {  // max of v[a...b]
+            var top = -Float.infinity, j = a
+            while j <= b, j % block != 0 { top = max(top, v[j]); j += 1 }
+            while j + block - 1 <= b { top = max(top, blockMax[j / block]); j += block }
+            while j <= b { top = max(top, v[j]); j += 1 }
+            return top
+        }
+        var picks: [Int] = []
+        for i in range where v[i] > level {
+            guard i == 0 || v[i] >= v[i - 1], i == n - 1 || v[i] >= v[i + 1] else { continue }
+            if v[i] >= windowMax(max(0, i - radius), min(n - 1, i + radius)) { picks.append(i) }
+        }
+        return picks
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Zero-phase forward–backward filtering of a second-order-section cascade, matching
 /// `scipy.signal.sosfiltfilt(sos, x)` with its defaults: odd extension of
@@ -21,6 +22,23 @@ public struct ZeroPhaseFilter: Sendable {
         return 3 * (2 * sections.count + 1 - min(b2zero, a2zero))
     }
 
+    /// Samples over which a pass forgets where it started: twice the count over which the slowest pole
+    /// (radius r) decays to 1e-13 (r^count = 1e-13). Filtering a segment padded by this much on each side
+    /// gives, inside the padding, the whole signal's output to Float rounding: a pass seeded from the
+    /// segment's edge instead of the signal's past differs by a sum of the cascade's decaying modes, each
+    /// at most r^distance of that difference (`SoundEventWindowTests` checks it from 8 to 48 kHz).
+    var settlingSamples: Int {
+        var radius = 0.0
+        for s in sections {
+            let disc = s.a1 * s.a1 - 4 * s.a2
+            let r = disc < 0 ? s.a2.squareRoot() : (abs(s.a1) + disc.squareRoot()) / 2
+            radius = max(radius, r)
+        }
+        guard radius > 1e-6 else { return 1 }
+        guard radius < 1 else { return 1 << 22 }  // not a stable filter: no segment is enough
+        return min(1 << 22, 2 * Int((log(1e-13) / log(radius)).rounded(.up)))
+    }
+
     /// Filters `x` forward and backward.
     /// - Parameters:
     ///   - x: the signal; must be longer than ``padLength`` (shorter input returns zeros, where scipy raises).
@@ -38,32 +56,60 @@ public struct ZeroPhaseFilter: Sendable {
         let pad = padLength
         guard n > pad, !sections.isEmpty else { return [Float](repeating: 0, count: n) }
         let m = n + 2 * pad
-        // Filled by two threads: the kernel zeroes every fresh page on first touch, and at 10 minutes of
-        // audio that is a quarter of `contacts`' time on our VM; two cores fault in the halves at once.
         var ext = [Float](unsafeUninitializedCapacity: m) { e, initialized in
-            x.withUnsafeBufferPointer { s in
-                let first = 2 * s[0], last = 2 * s[n - 1]
-                for i in 0..<pad {
-                    e[i] = first - s[pad - i]           // 2·x0 − x[pad…1]
-                    e[pad + n + i] = last - s[n - 2 - i]  // 2·x_{n−1} − x[n−2…n−1−pad]
-                }
-                let target = SendableBuffer(e), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
-                Split.ranges(n, pieces: allowLanes && n >= 1 << 16 ? Split.pieces : 1) { r in
-                    _ = UnsafeMutableBufferPointer(rebasing: target.buffer[(pad + r.lowerBound)..<(pad + r.upperBound)])
-                        .initialize(from: UnsafeBufferPointer(rebasing: source.buffer[r]))
-                }
-            }
+            x.withUnsafeBufferPointer { extend($0, into: e, allowLanes: allowLanes) }
             initialized = m
         }
-        ext.withUnsafeMutableBufferPointer { e in
-            run(e, reverse: false, allowLanes: allowLanes) { progress?(0.5 * $0) }
-            run(e, reverse: true, allowLanes: allowLanes) { progress?(0.5 + 0.5 * $0) }
-        }
+        ext.withUnsafeMutableBufferPointer { e in passes(e, allowLanes: allowLanes, progress: progress) }
         // Drop the padding in place (a memmove) rather than copying the middle into a new array:
         // at 10 minutes of 44.1 kHz audio that copy is another 106 MB at the memory peak.
         ext.removeLast(pad)
         ext.removeFirst(pad)
         return ext
+    }
+
+    /// ``apply(_:progress:)`` into `buffer`, which callers reuse between filters: a fresh 100-MB array
+    /// faults in every page it touches, twice the filter's own time on a 10-minute file. `buffer` grows
+    /// when it is too short; the output is `buffer[range]`, equal to `apply(x)` bit for bit.
+    func apply(_ x: UnsafeBufferPointer<Float>, into buffer: inout [Float]) -> Range<Int> {
+        let n = x.count
+        let pad = padLength
+        if buffer.count < n + 2 * pad {
+            buffer = [Float](unsafeUninitializedCapacity: n + 2 * pad) { _, initialized in initialized = n + 2 * pad }
+        }
+        guard n > pad, !sections.isEmpty else {
+            buffer.withUnsafeMutableBufferPointer { $0[0..<n].initialize(repeating: 0) }
+            return 0..<n
+        }
+        buffer.withUnsafeMutableBufferPointer { b in
+            let e = UnsafeMutableBufferPointer(rebasing: b[0..<(n + 2 * pad)])
+            extend(x, into: e, allowLanes: true)
+            passes(e, allowLanes: true, progress: nil)
+        }
+        return pad..<(pad + n)
+    }
+
+    /// Writes `x` with ``padLength`` samples of odd extension on each side into `e` (`x.count + 2·pad` long).
+    private func extend(_ s: UnsafeBufferPointer<Float>, into e: UnsafeMutableBufferPointer<Float>, allowLanes: Bool) {
+        let n = s.count, pad = padLength
+        let first = 2 * s[0], last = 2 * s[n - 1]
+        for i in 0..<pad {
+            e[i] = first - s[pad - i]           // 2·x0 − x[pad…1]
+            e[pad + n + i] = last - s[n - 2 - i]  // 2·x_{n−1} − x[n−2…n−1−pad]
+        }
+        // Filled by two threads: the kernel zeroes every fresh page on first touch, and at 10 minutes of
+        // audio that is a quarter of `contacts`' time on our VM; two cores fault in the halves at once.
+        let target = SendableBuffer(e), source = SendableBuffer(UnsafeMutableBufferPointer(mutating: s))
+        Split.ranges(n, pieces: allowLanes && n >= 1 << 16 ? Split.pieces : 1) { r in
+            _ = UnsafeMutableBufferPointer(rebasing: target.buffer[(pad + r.lowerBound)..<(pad + r.upperBound)])
+                .initialize(from: UnsafeBufferPointer(rebasing: source.buffer[r]))
+        }
+    }
+
+    /// The forward and the backward pass over the extended signal, in place.
+    private func passes(_ e: UnsafeMutableBufferPointer<Float>, allowLanes: Bool, progress: ((Double) -> Void)?) {
+        run(e, reverse: false, allowLanes: allowLanes) { progress?(0.5 * $0) }
+        run(e, reverse: true, allowLanes: allowLanes) { progress?(0.5 + 0.5 * $0) }
     }
 
     /// One causal pass in place (reverse = walk from the end), seeded with `sosfilt_zi · first sample`.
@@ -133,7 +179,7 @@ extension ZeroPhaseFilter {
                          initial: [(Double, Double)], progress: (Double) -> Void) {
         let pieces = LaneFilter.worthIt(count: count / Split.pieces) ? Split.pieces : 1
         guard pieces > 1 else {
-            var lanes = LaneFilter(group: group)
+            let lanes = LaneFilter(group: group)
             lanes.run(base, count: count, reverse: reverse, initial: initial, progress: progress)
             return
         }
@@ -150,7 +196,7 @@ extension ZeroPhaseFilter {
         }
         let sections = Array(group)
         DispatchQueue.concurrentPerform(iterations: pieces) { p in
-            var lanes = LaneFilter(group: sections[...])
+            let lanes = LaneFilter(group: sections[...])
             let piece = work[p]
             lanes.run(piece.base, count: piece.count, reverse: reverse, initial: p == 0 ? initial : [],
                       lead: piece.lead) { _ in }
