@@ -22,13 +22,13 @@ public enum SlowMotionCheck {
     /// The warning for a session measured in real time in which at least ``minimumStrokes`` contacts show a
     /// stroke's movement played slowly — the wrist travelling ``strokeExcursionCm`` or more relative to the pelvis
     /// within the swing window, so slowly that the distance takes ``slowMovementSeconds`` or more at its peak
-    /// speed — yet no contact's swing reached ``BiomechParameters/soundDelayMinSwingCmS``: real strokes on our
-    /// labelled recordings peak at 370–584 cm/s, slow-motion footage of them at 99–129, while a player standing or
-    /// walking moves the wrist less, or quickly for its distance. `nil` otherwise.
+    /// speed — yet no contact's swing reached ``fastestBelowCmS``: real strokes on our labelled recordings peak at
+    /// 370–584 cm/s, slow-motion footage of them at 99–129, while a player standing or walking moves the wrist
+    /// less, or quickly for its distance. `nil` otherwise.
     public static func suspicion(_ result: MeasureResult, track: PoseTrack, parameters p: BiomechParameters) -> String? {
         guard p.slowMotion == 1 else { return nil }
         let peaks = result.shots.compactMap(\.peakWristSpeedCmS) + result.rejected.compactMap(\.peakWristSpeedCmS)
-        guard let fastest = peaks.max(), fastest < p.soundDelayMinSwingCmS else { return nil }
+        guard let fastest = peaks.max(), fastest < fastestBelowCmS else { return nil }
         let posed = track.samples.enumerated().compactMap { i, s in FrameMeasure(sample: s, trackIndex: i, hand: p.hand) }
         let contacts = result.shots.map { ($0.contactTime, $0.peakWristSpeedCmS) } + result.rejected.map { ($0.time, $0.peakWristSpeedCmS) }
         let strokes = contacts.filter { t, peak in
@@ -48,6 +48,9 @@ public enum SlowMotionCheck {
         return best
     }
 
+    /// No swing of a slowed session reaches this, cm/s: real strokes peak at 370–584 on our labelled recordings,
+    /// played 4× slower at most 160, and the demo clip's walkers swing their arms at up to 248.
+    public static let fastestBelowCmS = 170.0
     /// Contacts that must show a stroke's movement before a session can look slowed.
     public static let minimumStrokes = 2
     /// A stroke moves the wrist at least this far relative to the pelvis within the swing window, cm (the
