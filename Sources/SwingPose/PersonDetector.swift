@@ -114,18 +114,22 @@ enum DetectorDecoder {
 
     /// Maps a detection from the square letterboxed input back to the image (normalised).
     static func removeLetterbox(_ d: PersonDetection, imageWidth: Int, imageHeight: Int) -> PersonDetection {
-        let (padX, padY) = letterboxPadding(width: imageWidth, height: imageHeight)
-        let sx = 1 - 2 * padX, sy = 1 - 2 * padY
-        var r = d
-        r.xmin = (d.xmin - padX) / sx; r.ymin = (d.ymin - padY) / sy
-        r.width = d.width / sx; r.height = d.height / sy
-        r.keypoints = d.keypoints.map { Point2(x: ($0.x - padX) / sx, y: ($0.y - padY) / sy) }
-        return r
+        let side = Double(max(imageWidth, imageHeight))
+        return fromSquare(d, region: PoseRegion(centerX: Double(imageWidth) / 2, centerY: Double(imageHeight) / 2,
+                                                width: side, height: side, rotation: 0),
+                          imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
-    /// Fraction of the square input left empty on each side (horizontal, vertical).
-    static func letterboxPadding(width: Int, height: Int) -> (Double, Double) {
-        let w = Double(width), h = Double(height)
-        return w >= h ? (0, (1 - h / w) / 2) : ((1 - w / h) / 2, 0)
+    /// Maps a detection normalised to the unrotated square `region` (pixels) to the whole image (normalised).
+    static func fromSquare(_ d: PersonDetection, region: PoseRegion, imageWidth: Int, imageHeight: Int) -> PersonDetection {
+        let w = Double(max(imageWidth, 1)), h = Double(max(imageHeight, 1))
+        let x0 = region.centerX - region.width / 2, y0 = region.centerY - region.height / 2
+        func x(_ u: Double) -> Double { (x0 + u * region.width) / w }
+        func y(_ v: Double) -> Double { (y0 + v * region.height) / h }
+        var r = d
+        r.xmin = x(d.xmin); r.ymin = y(d.ymin)
+        r.width = d.width * region.width / w; r.height = d.height * region.height / h
+        r.keypoints = d.keypoints.map { Point2(x: x($0.x), y: y($0.y)) }
+        return r
     }
 }

@@ -50,13 +50,42 @@ public final class PoseEstimator: Sendable {
     /// Runs the detector on the letterboxed image; the best candidate after weighted NMS, or nil.
     /// `inference` accumulates the time spent inside ONNX Runtime (for the pose stage's breakdown).
     func detectPerson(in image: ImageBuffer, inference: inout StageTime) throws -> PersonDetection? {
-        let n = DetectorDecoder.inputSize
+        try detectPeople(in: image, tiles: false, inference: &inference).first?.detection
+    }
+
+    /// Every person the detector finds in `image`, most confident first: in the whole frame letterboxed, and with
+    /// `tiles` also in overlapping squares a third of the frame's shorter side (``DetectionTiles``), where people a
+    /// seventh of the frame's height are big enough to find. Candidates seen in several tiles are merged, and of
+    /// two whose hips nearly coincide only the more confident is kept (``PersonCandidate/onePerBody(_:)``).
+    /// - Throws: `InferenceError` if ONNX Runtime fails.
+    public func detectPeople(in image: ImageBuffer, tiles: Bool) throws -> [PersonCandidate] {
+        var inference = StageTime()
+        return try detectPeople(in: image, tiles: tiles, inference: &inference)
+    }
+
+    func detectPeople(in image: ImageBuffer, tiles: Bool, inference: inout StageTime) throws -> [PersonCandidate] {
         let side = Double(max(image.width, image.height))
         let full = PoseRegion(centerX: Double(image.width) / 2, centerY: Double(image.height) / 2,
                               width: side, height: side, rotation: 0)
+        var raw = try detect(in: image, square: full, inference: &inference)
+        if tiles {
+            for tile in DetectionTiles.regions(width: image.width, height: image.height) {
+                raw += try detect(in: image, square: tile, inference: &inference)
+            }
+        }
+        let people = DetectorDecoder.weightedNMS(raw, iou: options.nmsIoU)
+            .map { PersonCandidate($0, width: image.width, height: image.height) }
+            .filter { $0.size.isFinite && $0.size > 0 }
+        return PersonCandidate.onePerBody(people)
+    }
+
+    /// The detector's candidates in the unrotated square `region` of `image` (zero outside the image), above the
+    /// score threshold, normalised to the whole image.
+    private func detect(in image: ImageBuffer, square region: PoseRegion, inference: inout StageTime) throws -> [PersonDetection] {
+        let n = DetectorDecoder.inputSize
         var input = [Float](repeating: 0, count: n * n * 3)
         input.withUnsafeMutableBufferPointer {
-            ImageWarp.crop(image, region: full, size: n, border: .zero, scale: 2 / 255, offset: -1, into: $0)
+            ImageWarp.crop(image, region: region, size: n, border: .zero, scale: 2 / 255, offset: -1, into: $0)
         }
         let out = try inference.measure {
             try input.withUnsafeBufferPointer {
@@ -64,12 +93,11 @@ public final class PoseEstimator: Sendable {
             }
         }
         guard let boxes = out[detector.outputs[0].name]?.data, let scores = out[detector.outputs[1].name]?.data else {
-            return nil
+            return []
         }
-        let candidates = DetectorDecoder.decode(boxes: boxes, scores: scores, minScore: options.minDetectionScore,
-                                                clip: options.scoreClipping)
-        guard let best = DetectorDecoder.weightedNMS(candidates, iou: options.nmsIoU).first else { return nil }
-        return DetectorDecoder.removeLetterbox(best, imageWidth: image.width, imageHeight: image.height)
+        return DetectorDecoder.decode(boxes: boxes, scores: scores, minScore: options.minDetectionScore,
+                                      clip: options.scoreClipping)
+            .map { DetectorDecoder.fromSquare($0, region: region, imageWidth: image.width, imageHeight: image.height) }
     }
 
     func regionFromDetection(_ d: PersonDetection, width: Int, height: Int) -> PoseRegion {
@@ -149,6 +177,14 @@ struct ProjectedPose: Sendable {
     var visibility: [Double], presence: [Double]
     /// 33 world landmarks in metres, rotated back into the image's orientation.
     var world: [Vec3]
+
+    /// The hip centre (auxiliary landmark 33), pixels.
+    var center: Point2 { points[33] }
+    /// The body size as the detector measures it: twice the hip centre → body-size point distance, pixels.
+    var bodySize: Double {
+        let a = points[33], b = points[34]
+        return 2 * ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    }
 
     init(raw: RawLandmarks, region: PoseRegion, score: Double, width: Int, height: Int) {
         self.region = region; self.score = score; self.width = width; self.height = height

@@ -5,6 +5,11 @@ import SwingCore
 /// runs only when there is no region or the pose flag drops below ``PoseOptions/minPoseScore``.
 /// Landmarks are One-Euro smoothed unless ``PoseOptions/smoothing`` is off.
 ///
+/// Once it has found someone the tracker follows that person (``PersonIdentity``): a pose whose hips jump
+/// further than a person moves in the time since, or whose body suddenly looks much bigger or smaller, is someone else,
+/// and when it re-detects only a person near where its own was found counts. Until ``reset()`` it never
+/// switches people; a frame without its person has no pose. Whom it follows first is ``choice``.
+///
 /// Not thread-safe: feed frames in time order from one task.
 public final class PoseTracker {
     public let estimator: PoseEstimator
@@ -14,6 +19,37 @@ public final class PoseTracker {
     private var auxFilter: PointListFilter
     private var smoothedVisibility: [Double] = []
     private var frameCounter = 0
+    private var identity: PersonIdentity?
+    /// Frames processed since `identity` was last seen.
+    private var framesSinceSeen = 0
+    /// Whom to follow when the tracker first finds people (default: MediaPipe's most confident person).
+    public var choice: PersonChoice = .mostConfident
+    /// Also look for people in tiles of the frame (``PoseEstimator/detectPeople(in:tiles:)``) when nobody
+    /// found in the whole frame (or the person followed) is at least ``smallPersonFraction`` of its longer side.
+    public var findSmallPeople = false
+    /// Below this body size, as a fraction of the frame's longer side, people are also looked for in tiles: the
+    /// detector sees the whole frame shrunk to 224 pixels, where such a person is under 40 px tall. (A player
+    /// filmed from behind the baseline in 1080p is 400–600 px, found in the whole frame; a broadcast's near
+    /// player is 100–200 px of 1280.)
+    public static let smallPersonFraction = 0.18
+    /// Follow only people leaning less than ``maxTilt`` from upright: players stand, and what the detector finds
+    /// upside down or lying is a shadow, a bag or a line on the court.
+    public var uprightOnly = false
+    /// The most an upright person leans, radians (60°: more than a lunge or a slide).
+    public static let maxTilt = Double.pi / 3
+    /// A detection at least this sure is taken at the size the whole frame gives it.
+    public static let confidentScore = 0.7
+    /// People smaller than this fraction of the frame's shorter side are not followed: their landmarks are too
+    /// coarse to measure (0, the default, follows anyone found). See ``largestTooSmall``.
+    public var minimumPersonFraction = 0.0
+    /// The biggest person found but refused as smaller than ``minimumPersonFraction`` since the last reset
+    /// (body size in pixels), so a caller can say how far the camera is; `nil` when nobody was refused.
+    public private(set) var largestTooSmall: Double?
+    /// The people in view when the tracker first found someone after the last reset (big enough to follow), and
+    /// the one of them it follows: a caller can pose the others too and keep whoever it was looking for.
+    public private(set) var peopleAtStart: [PersonCandidate] = []
+    /// The person chosen from ``peopleAtStart``; `nil` until someone is found.
+    public private(set) var followed: PersonCandidate?
     /// Frames processed since the last reset.
     public private(set) var framesProcessed = 0
     /// Frames on which the detector ran since the last reset.
@@ -35,6 +71,11 @@ public final class PoseTracker {
     /// Forgets the tracked person and the filters' history (call before a new clip or after a seek).
     public func reset() {
         nextRegion = nil
+        identity = nil
+        framesSinceSeen = 0
+        largestTooSmall = nil
+        peopleAtStart = []
+        followed = nil
         resetFilters()
         framesProcessed = 0; detectorRuns = 0; frameCounter = 0; inferenceTime = StageTime()
     }
@@ -58,24 +99,78 @@ public final class PoseTracker {
         var ranDetector = false
         if let region = nextRegion {
             pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceTime)
+            // A region that slid onto someone else: the hips jumped or the body changed size in one frame.
+            if let p = pose, let identity, !identity.admits(center: p.center, size: p.bodySize, at: time) { pose = nil }
         }
         if pose == nil {
             ranDetector = true
             detectorRuns += 1
-            if let det = try estimator.detectPerson(in: frame, inference: &inferenceTime) {
-                let region = estimator.regionFromDetection(det, width: frame.width, height: frame.height)
+            let (found, candidates) = try find(in: frame, time: time)
+            if let small = found.filter({ $0.size < minimumSize(frame) }).map(\.size).max() {
+                largestTooSmall = max(largestTooSmall ?? 0, small)
+            }
+            let chosen = identity.map { $0.match(candidates, at: time) }
+                ?? choice.pick(candidates)
+            if let chosen {
+                if followed == nil { peopleAtStart = candidates; followed = candidates[chosen] }
+                let region = estimator.regionFromDetection(candidates[chosen].detection, width: frame.width, height: frame.height)
                 pose = try estimator.landmarks(in: frame, region: region, inference: &inferenceTime)
+                if let p = pose, let identity, !identity.admits(center: p.center, size: p.bodySize, at: time) {
+                    pose = nil
+                }
             }
         }
         guard var p = pose else {
             nextRegion = nil
+            framesSinceSeen += 1
             resetFilters()
             return nil
         }
+        identity = PersonIdentity(center: p.center, size: p.bodySize, time: time)
+        framesSinceSeen = 0
         if estimator.options.smoothing { smooth(&p, time: time) }
         nextRegion = RegionOfInterest.fromAlignment(center: p.points[33], scalePoint: p.points[34],
                                                     scale: estimator.options.regionScale)
         return estimator.frame(from: p, index: idx, time: time, detectorRan: ranDetector)
+    }
+
+    /// The people in `frame` (everyone found, and those the tracker may follow: big enough, and upright when asked).
+    /// The whole frame first; with ``findSmallPeople`` also its tiles when the whole frame shows nobody the tracker
+    /// could take — no one of ``smallPersonFraction`` or more seen with ``confidentScore``, or not the person it
+    /// follows when that person is small (looked for in tiles on the first four frames they are lost, then on every
+    /// fourth; a big one is looked for in the whole frame) — and always when choosing the person nearest a point.
+    private func find(in frame: ImageBuffer, time: Double) throws -> (found: [PersonCandidate], followable: [PersonCandidate]) {
+        func followable(_ people: [PersonCandidate]) -> [PersonCandidate] { self.followable(people, in: frame) }
+        let whole = try estimator.detectPeople(in: frame, tiles: false, inference: &inferenceTime)
+        let wholeFollowable = followable(whole)
+        guard findSmallPeople else { return (whole, wholeFollowable) }
+        if let identity {
+            let small = identity.size < Self.smallPersonFraction * Double(max(frame.width, frame.height))
+            guard small, identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
+                return (whole, wholeFollowable)
+            }
+        } else if case .nearest = choice {
+            // The player said where they are: look for everyone, however small, before choosing.
+        } else {
+            // Someone big enough for the whole frame, and seen there with confidence (a small person seen whole
+            // is often a faint, wrongly sized guess): no need to look closer.
+            let small = Self.smallPersonFraction * Double(max(frame.width, frame.height))
+            if wholeFollowable.contains(where: { $0.size >= small && $0.score >= Self.confidentScore }) { return (whole, wholeFollowable) }
+        }
+        let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
+        return (tiled, followable(tiled))
+    }
+
+    /// The people of `people` the tracker may follow in `frame`: at least ``minimumPersonFraction`` of its shorter
+    /// side, and leaning less than ``maxTilt`` when ``uprightOnly``.
+    public func followable(_ people: [PersonCandidate], in frame: ImageBuffer) -> [PersonCandidate] {
+        let minimum = minimumSize(frame)
+        return people.filter { $0.size >= minimum && (!uprightOnly || $0.tilt <= Self.maxTilt) }
+    }
+
+    /// The smallest person followed in `frame`, pixels (``minimumPersonFraction`` of its shorter side).
+    private func minimumSize(_ frame: ImageBuffer) -> Double {
+        minimumPersonFraction * Double(min(frame.width, frame.height))
     }
 
     /// MediaPipe's `pose_landmark_filtering`: visibility low-pass, One Euro on pixels (scaled by the

@@ -1,0 +1,182 @@
+import Foundation
+import SwingCore
+
+/// A person the detector found in a frame, in image pixels: where their hips are and how big their body is.
+///
+/// The size is BlazePose's own body measure — twice the distance from the hip centre to the detector's
+/// body-size point, about the person's standing height — so a candidate and a tracked pose compare directly.
+public struct PersonCandidate: Sendable, Equatable {
+    /// The detector's confidence in [0, 1].
+    public var score: Double
+    /// The hip centre, pixels.
+    public var center: Point2
+    /// The hip centre as fractions of the picture's width and height (from the top-left).
+    public var position: Point2
+    /// The body size, pixels (about the standing height).
+    public var size: Double
+    /// Whether the hips are inside the picture (a camera operator cut by the bottom edge has theirs below it).
+    public var hipsInFrame: Bool
+    /// How far the body leans from upright, radians in [0, π]: the angle between the hips → head direction
+    /// the detector sees and straight up in the picture.
+    public var tilt: Double
+    /// The detection the landmark region comes from (normalised to the image).
+    let detection: PersonDetection
+
+    /// A person standing upright with their hips at `center` and body `size` (pixels) in a `width × height`
+    /// picture, as the detector would report them.
+    public init(score: Double, center: Point2, size: Double, width: Int, height: Int) {
+        let w = Double(max(width, 1)), h = Double(max(height, 1))
+        let hips = Point2(x: center.x / w, y: center.y / h), head = Point2(x: center.x / w, y: (center.y - size / 2) / h)
+        self.init(PersonDetection(score: score, xmin: hips.x - 0.1 * size / w, ymin: head.y, width: 0.2 * size / w,
+                                  height: size / 2 / h, keypoints: [hips, head, hips, head]), width: width, height: height)
+    }
+
+    init(_ d: PersonDetection, width: Int, height: Int) {
+        let w = Double(width), h = Double(height)
+        let c = Point2(x: d.keypoints[0].x * w, y: d.keypoints[0].y * h)
+        let s = Point2(x: d.keypoints[1].x * w, y: d.keypoints[1].y * h)
+        score = d.score
+        center = c
+        position = Point2(x: d.keypoints[0].x, y: d.keypoints[0].y)
+        size = 2 * ((s.x - c.x) * (s.x - c.x) + (s.y - c.y) * (s.y - c.y)).squareRoot()
+        hipsInFrame = c.x >= 0 && c.x <= w && c.y >= 0 && c.y <= h
+        tilt = abs(atan2(s.x - c.x, c.y - s.y))
+        detection = d
+    }
+}
+
+extension PersonCandidate {
+    /// Hips closer than this fraction of the bigger body are the same person seen twice.
+    public static let sameBody = 0.25
+
+    /// `candidates` (most confident first) without the less confident of any two whose hips are within
+    /// ``sameBody`` of the bigger one's size: the detector's face boxes of one person seen whole in one tile
+    /// and cut by another's edge need not overlap, yet they are one body, and the cut view's guess of its size
+    /// is the wrong one.
+    static func onePerBody(_ candidates: [PersonCandidate]) -> [PersonCandidate] {
+        var kept: [PersonCandidate] = []
+        for c in candidates.sorted(by: { $0.score > $1.score }) where !kept.contains(where: { $0.isSameBody(as: c) }) {
+            kept.append(c)
+        }
+        return kept
+    }
+
+    /// Whether `other` is this person seen again: hips within ``sameBody`` of the bigger one's size.
+    public func isSameBody(as other: PersonCandidate) -> Bool {
+        let dx = other.center.x - center.x, dy = other.center.y - center.y
+        let reach = Self.sameBody * max(size, other.size)
+        return dx * dx + dy * dy < reach * reach
+    }
+}
+
+/// Whom a ``PoseTracker`` follows when it first finds people in a window.
+public enum PersonChoice: Sendable, Equatable {
+    /// The detector's most confident person (MediaPipe's choice).
+    case mostConfident
+    /// The biggest person in the picture whose hips are in it: the one nearest the camera, as a player filmed
+    /// from behind the baseline is (someone cut by the picture's edge only when nobody else is there).
+    case largest
+    /// The person whose hips are nearest this point, as fractions of the picture's width and height from its
+    /// top-left (the player said where they are; the same point in any size of picture).
+    case nearest(Point2)
+
+    /// The chosen candidate's index in `candidates` (nil when there are none).
+    public func pick(_ candidates: [PersonCandidate]) -> Int? {
+        guard !candidates.isEmpty else { return nil }
+        switch self {
+        case .mostConfident:
+            return candidates.indices.max { candidates[$0].score < candidates[$1].score }
+        case .largest:
+            let whole = candidates.indices.filter { candidates[$0].hipsInFrame }
+            return (whole.isEmpty ? Array(candidates.indices) : whole).max { candidates[$0].size < candidates[$1].size }
+        case .nearest(let p):
+            func d(_ i: Int) -> Double {
+                let c = candidates[i].position
+                return (c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)
+            }
+            return candidates.indices.min { d($0) < d($1) }
+        }
+    }
+}
+
+/// Who a tracker is following: where the person's hips were, how big they were and when they were last seen.
+/// A pose or a detection is the same person only if it is where that person can have got to since and of about
+/// that size, so a track never jumps to someone walking past, waiting at the back or sitting in the umpire's
+/// chair — two people side by side are half a body apart, further than anyone moves in a frame.
+struct PersonIdentity: Sendable, Equatable {
+    var center: Point2
+    var size: Double
+    /// Seconds (the frames' clock).
+    var time: Double
+
+    /// How fast a person's hips move across the picture, in body sizes a second: a player sprinting at 7 m/s
+    /// covers about four of their heights a second.
+    static let maxSpeed = 4.0
+    /// The least step admitted, in body sizes: the landmarks' own jitter from frame to frame.
+    static let minStep = 0.1
+    /// The most a step may be however long the person was lost, in body sizes.
+    static let maxStep = 2.0
+    /// How much bigger or smaller the body may look from one frame to the next, and how much more that may
+    /// grow a second (a player running at the camera from 5 m looks 1.4 times bigger a second later).
+    static let sizeRatio = 1.3, sizeRatioPerSecond = 1.0, maxSizeRatio = 2.0
+
+    /// Whether a person at `center` of `size` at `time` can be this one.
+    func admits(center c: Point2, size s: Double, at t: Double) -> Bool {
+        guard s.isFinite, s > 0, size > 0, c.x.isFinite, c.y.isFinite else { return false }
+        let dt = max(0, t - time)
+        let bound = min(Self.maxSizeRatio, Self.sizeRatio + Self.sizeRatioPerSecond * dt)
+        let ratio = s / size
+        guard ratio <= bound, ratio >= 1 / bound else { return false }
+        let dx = c.x - center.x, dy = c.y - center.y
+        let reach = min(Self.maxStep, max(Self.minStep, Self.maxSpeed * dt)) * max(size, s)
+        return dx * dx + dy * dy <= reach * reach
+    }
+
+    /// The candidate this person most likely is at `time` (the nearest one admitted), or nil.
+    func match(_ candidates: [PersonCandidate], at t: Double) -> Int? {
+        let admitted = candidates.indices.filter { admits(center: candidates[$0].center, size: candidates[$0].size, at: t) }
+        return admitted.min { distance(candidates[$0].center) < distance(candidates[$1].center) }
+    }
+
+    private func distance(_ c: Point2) -> Double { (c.x - center.x) * (c.x - center.x) + (c.y - center.y) * (c.y - center.y) }
+}
+
+/// The square tiles the detector also looks at for people too small for the whole frame: BlazePose's detector
+/// sees the frame shrunk to 224 pixels, where a player 150 px tall in 720p is 26 px and has no face to find.
+enum DetectionTiles {
+    /// A tile's side as a fraction of the frame's shorter side.
+    static let fraction = 1.0 / 3
+    /// Neighbouring tiles overlap by this fraction of a side, so a person cut by one tile's edge is whole in the next.
+    static let overlap = 0.25
+
+    /// The tiles covering a `width × height` frame (pixels, unrotated squares), row by row.
+    static func regions(width: Int, height: Int) -> [PoseRegion] {
+        let short = Double(min(width, height))
+        guard short >= 2 else { return [] }
+        let side = (short * fraction).rounded()
+        let step = side * (1 - overlap)
+        func starts(_ length: Double) -> [Double] {
+            guard length > side else { return [0] }
+            var s: [Double] = []
+            var x = 0.0
+            while x + side < length { s.append(x); x += step }
+            s.append(length - side)
+            return s
+        }
+        var out: [PoseRegion] = []
+        for y in starts(Double(height)) {
+            for x in starts(Double(width)) {
+                out.append(PoseRegion(centerX: x + side / 2, centerY: y + side / 2, width: side, height: side, rotation: 0))
+            }
+        }
+        return out
+    }
+}
+
+/// What size of person the whole frame shows well enough (``PoseTracker/smallPersonFraction`` of its longer side).
+public enum TrackerSizes {
+    /// Whether `person` is big enough in `frame` to be found in the whole frame rather than its tiles.
+    public static func seenWhole(_ person: PersonCandidate, in frame: ImageBuffer) -> Bool {
+        person.size >= PoseTracker.smallPersonFraction * Double(max(frame.width, frame.height))
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import SwingCore
+import SwingTestSupport
+import Testing
+@testable import SwingPose
+
+/// Who the tracker follows, and people small in the frame: a real person pasted at known sizes and places
+/// (``PastedPerson``), so where each of their landmarks should be is MediaPipe's reference moved by the paste.
+@Suite struct PersonTrackingTests {
+    typealias Pasted = PastedPerson
+
+    static let source = Result { try PastedPerson.Source(photo: PoseFixtures.image("basketball1.png")) }
+
+    /// `frame` with the person pasted so that they are `height` px tall with their hips at `hips`.
+    static func paste(into frame: ImageBuffer, height: Double, hips: Point2) throws -> Pasted {
+        PastedPerson.paste(try source.get(), into: frame, height: height, hips: hips)
+    }
+
+    static func court(width: Int, height: Int, seed: UInt64) -> ImageBuffer {
+        PastedPerson.court(width: width, height: height, seed: seed)
+    }
+
+    /// Mean distance of the 33 landmarks from where they should be, in the person's heights.
+    static func error(_ pose: PoseFrame, _ pasted: Pasted) -> Double {
+        zip(pose.landmarks, pasted.landmarks).reduce(0) { sum, pair in
+            sum + ((pair.0.x - pair.1.x) * (pair.0.x - pair.1.x) + (pair.0.y - pair.1.y) * (pair.0.y - pair.1.y)).squareRoot()
+        } / 33 / pasted.height
+    }
+
+    /// People from a seventh of the frame's shorter side (100 px in 720p) up, anywhere in frames of several shapes:
+    /// found in tiles when the whole frame shows them too small, and posed where they are — every one of them with
+    /// their hips where they are, and their landmarks as close as BlazePose puts them on a photo.
+    @Test(arguments: [(1280, 720), (1920, 1080), (720, 1280), (854, 480)])
+    func smallPeopleAreFoundAndPosedAnywhere(width: Int, height: Int) throws {
+        let estimator = try PoseFixtures.estimator.get()
+        var rng = SplitMix64(seed: UInt64(width * 7 + height))
+        let short = Double(min(width, height))
+        var errors: [Double] = []
+        var missed: [String] = []
+        for fraction in [1.0 / 7, 0.2, 0.3, 0.45, 0.7] {
+            for _ in 0..<2 {
+                let personHeight = fraction * short
+                // Hips anywhere the whole body stays in the frame.
+                let hips = Point2(x: rng.uniform(0.1 * personHeight + 20, Double(width) - 0.1 * personHeight - 20),
+                                  y: rng.uniform(0.55 * personHeight, Double(height) - 0.5 * personHeight))
+                let pasted = try Self.paste(into: Self.court(width: width, height: height, seed: rng.next()),
+                                            height: personHeight, hips: hips)
+                // Tracked as the analysis tracks a window: the region settles on the landmarks over a few frames.
+                let tracker = PoseTracker(estimator: estimator)
+                tracker.findSmallPeople = true
+                tracker.uprightOnly = true
+                tracker.choice = .largest
+                var last: PoseFrame?
+                for k in 0..<3 { last = try tracker.process(frame: pasted.frame, time: Double(k) / 30) }
+                let place = "\(Int(personHeight)) px at \(Int(hips.x)),\(Int(hips.y))"
+                guard let pose = last else { missed.append("\(place): nobody"); continue }
+                let posedHips = Point2(x: (pose.landmarks[23].x + pose.landmarks[24].x) / 2,
+                                       y: (pose.landmarks[23].y + pose.landmarks[24].y) / 2)
+                let trueHips = Point2(x: (pasted.landmarks[23].x + pasted.landmarks[24].x) / 2,
+                                      y: (pasted.landmarks[23].y + pasted.landmarks[24].y) / 2)
+                let off = ((posedHips.x - trueHips.x) * (posedHips.x - trueHips.x) + (posedHips.y - trueHips.y) * (posedHips.y - trueHips.y)).squareRoot()
+                if off > 0.2 * personHeight { missed.append("\(place): hips posed \(Int(off)) px away"); continue }
+                errors.append(Self.error(pose, pasted))
+            }
+        }
+        let sorted = errors.sorted()
+        let median = sorted.isEmpty ? 1 : sorted[sorted.count / 2], worst = sorted.last ?? 1
+        print("\(width)×\(height): posed \(errors.count)/10, mean landmark error median \(String(format: "%.1f", median * 100)) %, worst \(String(format: "%.1f", worst * 100)) % of height")
+        #expect(missed.isEmpty, "\(width)×\(height): \(missed.joined(separator: "; "))")
+        #expect(median < 0.03 && worst < 0.12, "\(width)×\(height): landmark errors \(sorted)")
+    }
+
+    /// Two people in view: the tracker follows the one it chose and, when that person is gone for a few frames,
+    /// has no pose rather than the other person's; when they come back it has them again.
+    @Test(arguments: [PersonChoice.largest, .nearest(Point2(x: 300.0 / 1280, y: 450.0 / 720))])
+    func theTrackerNeverSwitchesPeople(choice: PersonChoice) throws {
+        let estimator = try PoseFixtures.estimator.get()
+        let background = Self.court(width: 1280, height: 720, seed: 3)
+        let near = Point2(x: 300, y: 450), far = Point2(x: 950, y: 300)
+        let (nearHeight, farHeight) = choice == .largest ? (500.0, 200.0) : (200.0, 500.0)
+        let both = try Self.paste(into: Self.paste(into: background, height: nearHeight, hips: near).frame,
+                                  height: farHeight, hips: far)
+        let chosen = try Self.paste(into: background, height: nearHeight, hips: near)
+        let other = try Self.paste(into: background, height: farHeight, hips: far)
+        let tracker = PoseTracker(estimator: estimator)
+        tracker.findSmallPeople = true
+        tracker.uprightOnly = true
+        tracker.choice = choice
+        // Both in view, then only the other person, then both again.
+        let frames = Array(repeating: both.frame, count: 4) + Array(repeating: other.frame, count: 3)
+            + Array(repeating: both.frame, count: 3)
+        for (k, frame) in frames.enumerated() {
+            let pose = try tracker.process(frame: frame, time: Double(k) / 30, index: k)
+            if (4..<7).contains(k) {
+                #expect(pose == nil, "frame \(k): the chosen person is gone, yet a pose came back")
+            } else {
+                let p = try #require(pose, "frame \(k): the chosen person is in view")
+                #expect(Self.error(p, chosen) < 0.08, "frame \(k): the pose is not on the chosen person")
+            }
+        }
+    }
+
+    // MARK: - The pieces, exhaustively
+
+    /// Tiles cover every pixel of frames of any shape, lie inside them, and overlap their neighbours by a quarter.
+    @Test func tilesCoverTheFrame() {
+        var rng = SplitMix64(seed: 11)
+        for _ in 0..<300 {
+            let w = rng.int(2...4000), h = rng.int(2...4000)
+            let tiles = DetectionTiles.regions(width: w, height: h)
+            let side = (Double(min(w, h)) * DetectionTiles.fraction).rounded()
+            #expect(!tiles.isEmpty)
+            for t in tiles {
+                #expect(t.width == side && t.height == side && t.rotation == 0)
+                #expect(t.centerX - side / 2 >= 0 && t.centerX + side / 2 <= Double(w) + 1e-9, "\(w)×\(h)")
+                #expect(t.centerY - side / 2 >= 0 && t.centerY + side / 2 <= Double(h) + 1e-9, "\(w)×\(h)")
+            }
+            // Neighbouring tiles overlap by at least a quarter of a side, across and down.
+            for centres in [Set(tiles.map(\.centerX)).sorted(), Set(tiles.map(\.centerY)).sorted()] {
+                for (a, b) in zip(centres, centres.dropFirst()) {
+                    #expect(b - a <= side * (1 - DetectionTiles.overlap) + 1e-9, "\(w)×\(h)")
+                }
+            }
+            // Every pixel is inside some tile.
+            for _ in 0..<20 {
+                let x = rng.uniform(0, Double(w)), y = rng.uniform(0, Double(h))
+                #expect(tiles.contains { abs($0.centerX - x) <= side / 2 && abs($0.centerY - y) <= side / 2 }, "\(w)×\(h) at \(x),\(y)")
+            }
+        }
+    }
+
+    /// A person is admitted where a person can have got to in the time since (four body sizes a second, never
+    /// less than a tenth, never more than two), at about their size (1.3 times bigger or smaller a frame later,
+    /// more the longer they were lost); never at a size or place that is not a number.
+    @Test func identityAdmitsOnlyWhereThePersonCanBe() {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<3000 {
+            let size = rng.uniform(20, 1000)
+            let id = PersonIdentity(center: Point2(x: rng.uniform(0, 2000), y: rng.uniform(0, 2000)), size: size, time: rng.uniform(0, 100))
+            let dt = [1.0 / 240, 1.0 / 30, 1.0 / 15, 0.2, 1, 5][rng.int(0...5)]
+            let angle = rng.uniform(0, 2 * Double.pi)
+            let ratio = exp(rng.uniform(-0.8, 0.8))
+            let s = size * ratio
+            let step = rng.uniform(0, 2.5)
+            let c = Point2(x: id.center.x + cos(angle) * step * max(size, s), y: id.center.y + sin(angle) * step * max(size, s))
+            let reach = min(2, max(0.1, 4 * dt)), bound = min(2, 1.3 + dt)
+            let ok = step <= reach && ratio <= bound && ratio >= 1 / bound
+            // Away from the boundary (rounding) the answer is exact.
+            guard abs(step - reach) > 1e-9, abs(ratio - bound) > 1e-9, abs(ratio - 1 / bound) > 1e-9 else { continue }
+            #expect(id.admits(center: c, size: s, at: id.time + dt) == ok, "dt \(dt), step \(step), ratio \(ratio)")
+        }
+        // Two people side by side, half a body apart, are never one another a frame later.
+        let id = PersonIdentity(center: Point2(x: 500, y: 500), size: 300, time: 0)
+        #expect(!id.admits(center: Point2(x: 650, y: 500), size: 300, at: 1.0 / 30))
+        #expect(!id.admits(center: Point2(x: 650, y: 500), size: 300, at: 1.0 / 15))
+        #expect(id.admits(center: Point2(x: 520, y: 500), size: 310, at: 1.0 / 30))
+        for bad in [Double.nan, 0, -5, .infinity] { #expect(!id.admits(center: Point2(x: 500, y: 500), size: bad, at: 0.1)) }
+        #expect(!id.admits(center: Point2(x: .nan, y: 500), size: 300, at: 0.1))
+    }
+
+    /// Every choice picks a candidate with its own extreme (the biggest among people whose hips are in the picture),
+    /// and none from an empty list.
+    @Test func choicesPickTheirExtreme() throws {
+        var rng = SplitMix64(seed: 9)
+        for _ in 0..<300 {
+            let n = rng.int(0...6)
+            let candidates = (0..<n).map { _ in
+                PersonCandidate(PersonDetection(score: rng.uniform(0.5, 1), xmin: 0, ymin: 0, width: 0.1, height: 0.1,
+                                                keypoints: [Point2(x: rng.uniform(-0.2, 1.2), y: rng.uniform(-0.2, 1.2)),
+                                                            Point2(x: rng.uniform(0, 1), y: rng.uniform(0, 1)),
+                                                            Point2(x: 0, y: 0), Point2(x: 0, y: 0)]),
+                                width: 1280, height: 720)
+            }
+            let p = Point2(x: rng.uniform(0, 1), y: rng.uniform(0, 1))
+            guard n > 0 else {
+                #expect(PersonChoice.largest.pick(candidates) == nil); continue
+            }
+            let big = try #require(PersonChoice.largest.pick(candidates))
+            // The biggest with hips in the picture; someone cut by its edge only when nobody else is whole.
+            let whole = candidates.filter(\.hipsInFrame)
+            #expect((whole.isEmpty ? candidates : whole).allSatisfy { $0.size <= candidates[big].size })
+            #expect(candidates[big].hipsInFrame || whole.isEmpty)
+            let sure = try #require(PersonChoice.mostConfident.pick(candidates))
+            #expect(candidates.allSatisfy { $0.score <= candidates[sure].score })
+            let near = try #require(PersonChoice.nearest(p).pick(candidates))
+            func d(_ c: PersonCandidate) -> Double { (c.position.x - p.x) * (c.position.x - p.x) + (c.position.y - p.y) * (c.position.y - p.y) }
+            #expect(candidates.allSatisfy { d($0) >= d(candidates[near]) })
+        }
+    }
+}
