@@ -142,6 +142,26 @@ public enum BiomechAnalyzer {
         return abs(own * 1000 - delay.ms) <= limit
     }
 
+    /// How hard the person in `track` swings during `spans` (media time: the moments a hit is expected): the swing
+    /// check's speed (``peakSwingSpeed(posed:tc:parameters:)``, cm/s on the real clock) at its largest within the
+    /// swing window of any span; `nil` when no span has posed frames around it. The pose stage asks it of each
+    /// person in view to keep the one who hits.
+    public static func swingEvidence(track: PoseTrack, spans: [ClosedRange<Double>], parameters: BiomechParameters) -> Double? {
+        let posed = track.samples.enumerated().compactMap { i, s in FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand) }
+        var p = parameters
+        // A slow-motion file's clock runs k times slower: its windows are k times longer and its speeds k times lower.
+        let k = max(1, parameters.slowMotion)
+        p.swingSpeedSpan *= k; p.swingSpeedAveraging *= k
+        var best: Double?
+        for span in spans {
+            p.swingWindow = parameters.swingWindow * k + (span.upperBound - span.lowerBound) / 2
+            if let v = peakSwingSpeed(posed: posed, tc: (span.lowerBound + span.upperBound) / 2, parameters: p) {
+                best = max(best ?? 0, v * k)
+            }
+        }
+        return best
+    }
+
     /// The sentence a player reads for a contact without a swing.
     static func noSwingReason(peak: Double, parameters p: BiomechParameters) -> String {
         let window = String(format: "%.2f", p.swingWindow)

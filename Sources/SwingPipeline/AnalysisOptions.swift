@@ -33,6 +33,11 @@ public struct AnalysisOptions: Sendable {
     public var slowMotion: Double?
     /// BlazePose thresholds and smoothing.
     public var pose = PoseOptions()
+    /// Whom the pose stage follows in each swing window when several people are in view. Default: the biggest
+    /// person (the player filmed from behind the baseline is the nearest to the camera); `--player X,Y` the one
+    /// nearest that point. Once chosen, a window's person is never swapped for another (``PoseTracker``), and
+    /// people too small for the whole frame are looked for in tiles of it.
+    public var player = PersonChoice.largest
     /// Frames are scaled so their longer side is at most this many pixels before pose estimation
     /// (BlazePose looks at a 224 px letterbox and a 256 px crop). Default 1920: 1080p is converted to RGB
     /// unscaled, which FFmpeg does in ~0.8 ms a frame, while scaling it to 1280×720 costs ~4.4 ms

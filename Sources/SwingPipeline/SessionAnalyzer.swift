@@ -215,6 +215,11 @@ public struct SessionAnalyzer: Sendable {
         progress?(.computingStatistics, 1)
         clock.lap(.computingStatistics)
         guard result.shots.contains(where: { $0.status == .ok }) || !result.rejected.isEmpty else {
+            let picture: (width: Int, height: Int) = target ?? video.displaySize
+            if let small = posed.largestTooSmall {
+                let short = min(picture.width, picture.height)
+                throw PipelineError(.noPerson, "The people around the \(contacts.count) contact(s) are at most \(Int(small.rounded())) px tall in the \(picture.width)×\(picture.height) picture, too small to measure; film from closer, so the player is at least \(Int((100.0 / 720 * Double(short)).rounded(.up))) px tall with the whole body in view.")
+            }
             throw PipelineError(.noPerson, "No person was found around any of the \(contacts.count) contact(s); film the player from behind the baseline with the whole body in view.")
         }
         return SessionAnalysis(info: info, analysedStart: clipStart, analysedDuration: clipDuration,

@@ -30,6 +30,8 @@ extension SessionAnalyzer {
                      target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws -> PosedSession {
         var poser = try PassPoser(analyzer: self, path: path, video: video, target: target,
                                   estimators: loadEstimators(), progress: progress)
+        let quiet = -options.biomech.opponentQuieterDb
+        poser.searchNear = contacts.filter { ($0.loudnessDb ?? 0) > quiet }.map(\.time)
         let delay = try posePasses(contacts: contacts, frameRate: video.frameRate, clip: clip, poser: &poser)
         return PosedSession(output: poser.output, outerStep: poser.outerStep, soundDelay: delay)
     }
@@ -130,6 +132,8 @@ extension SessionAnalyzer {
         let estimators: [PoseEstimator]
         let timeline: FrameTimeline
         let progress: AnalysisProgress?
+        /// Heard times of the contacts loud enough to be the player's (``WindowPoser/searchNear``).
+        var searchNear: [Double] = []
         private(set) var output = WindowPoser.Output(frames: [], detectorRuns: 0, workers: 0, times: PoseStageTimes())
         private(set) var outerStep = 1
         /// Seconds of pieces posed so far, and expected in all.
@@ -163,13 +167,17 @@ extension SessionAnalyzer {
             let scaled = Self.scaled(progress, start: done, share: seconds, total: max(expected, done + seconds))
             let poser = WindowPoser(path: path, targetSize: target, estimators: estimators, schedule: schedule,
                                     timeline: timeline, skipUnposed: analyzer.options.poseSampling.skipUnposedFrames,
-                                    skipDeblocking: analyzer.options.poseSampling.skipDeblocking)
+                                    skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
+                                    player: analyzer.options.player,
+                                    chooseBySwing: analyzer.options.player == .largest ? analyzer.options.biomech : nil,
+                                    searchNear: searchNear)
             let posed = try poser.run(segments: segments, progress: scaled)
             done += seconds
             // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
             let tagged = output.frames.map { ($0, 0) } + posed.frames.map { ($0, 1) }
             output.frames = tagged.sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
             output.detectorRuns += posed.detectorRuns
+            if let small = posed.largestTooSmall { output.largestTooSmall = max(output.largestTooSmall ?? 0, small) }
             output.workers = max(output.workers, posed.workers)
             output.times = output.times + posed.times
         }

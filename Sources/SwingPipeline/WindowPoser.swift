@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SwingBiomech
 import SwingCore
 import SwingMedia
 import SwingPose
@@ -22,11 +23,48 @@ struct WindowPoser: Sendable {
     var skipUnposed = false
     /// Skip the decoder's deblocking filter (``PoseSampling/skipDeblocking``).
     var skipDeblocking = false
+    /// Whom each window's tracker follows first (``AnalysisOptions/player``).
+    var player = PersonChoice.largest
+    /// With parameters, a window whose first person does not swing around its contacts is posed again following
+    /// each other person in view of about their size (``alternatives(_:)``), and the one who swings hardest is
+    /// kept: the hitter, not the partner waiting nearer the camera. `nil` (the player said where they are) poses
+    /// each window once.
+    var chooseBySwing: BiomechParameters?
+
+    /// Heard times (media clock) of the contacts loud enough to be the player's: only their pieces look for another
+    /// person when the first does not swing (a quiet contact without the player swinging is the opponent's, and
+    /// posing the opponent would count it).
+    var searchNear: [Double] = []
+    /// A piece holds its contacts' instants; their heard times come up to this much later.
+    static let searchAfter = 0.35
+
+    /// The part of `range` whose frames tell whether someone swings at `spans`: the swing check's reach around them.
+    static func core(of spans: [ClosedRange<Double>], in range: ClosedRange<Double>, parameters p: BiomechParameters) -> ClosedRange<Double>? {
+        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        let k = max(1, p.slowMotion), margin = (p.swingWindow + p.swingSpeedSpan + p.swingSpeedAveraging) * k
+        let a = max(range.lowerBound, lo - margin), b = min(range.upperBound, hi + margin)
+        return a < b ? a...b : nil
+    }
+
+    /// At most this many people are posed through one window.
+    static let maxPeoplePerWindow = 2
+    /// Someone much smaller than the first person is at the far end of the court (about five times further away
+    /// than the near baseline), not the player.
+    static let minAlternativeSize = 0.5
+
+    /// The smallest person measured by default, as a fraction of the picture's shorter side: 80 px in 720p, so
+    /// that players of 100 px and more are measured though the detector's guess of a size is ±20 % off. Smaller,
+    /// BlazePose's landmarks are a few pixels apart and the wrist's path is noise.
+    static let minimumPersonFraction = 80.0 / 720
+    /// The smallest person measured here (``minimumPersonFraction`` unless a test asks otherwise).
+    var minimumPerson = minimumPersonFraction
 
     struct Output {
         /// Posed frames of all windows, in time order.
         var frames: [WindowFrame]
         var detectorRuns: Int
+        /// The biggest person seen but too small to measure (body size, pixels of the posed picture); nil if none.
+        var largestTooSmall: Double? = nil
         /// Workers that ran (at most one per window).
         var workers: Int
         /// Decode, conversion, inference and pre/post-processing time, summed over the workers.
@@ -64,6 +102,9 @@ struct WindowPoser: Sendable {
             if skipUnposed { reader.wanted = { [schedule] t, index in schedule.wants(time: t, index: index) } }
             reader.skipDeblocking = skipDeblocking
             let tracker = PoseTracker(estimator: estimator)
+            tracker.findSmallPeople = true
+            tracker.uprightOnly = true
+            tracker.minimumPersonFraction = minimumPerson
             var tracking = StageTime(), inference = StageTime()
             defer {
                 var times = PoseStageTimes()
@@ -74,24 +115,74 @@ struct WindowPoser: Sendable {
                 times.prePost = tracking - times.inference
                 state.add(times)
             }
-            while let i = state.takeSegment() {
+            // One piece posed following `choice`: its frames, its first frame's picture, and whom the tracker followed.
+            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool) throws
+                -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?) {
                 inference += tracker.inferenceTime
                 tracker.reset()
+                tracker.choice = choice
                 var frames: [WindowFrame] = []
-                try reader.frames(from: segments[i].lowerBound, to: segments[i].upperBound,
+                var first: ImageBuffer?
+                try reader.frames(from: range.lowerBound, to: range.upperBound,
                                   where: { t, index in schedule.wants(time: t, index: index) }) { frame in
                     if watchCancellation && Task.isCancelled { state.stop() }
                     if state.isStopped { return false }
+                    if first == nil { first = frame.image }
                     let pose = try tracking.measure { try tracker.process(frame: frame.image, time: frame.time, index: frame.index) }
                     frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
-                    progress?(.runningPose, state.framePosed())
+                    if counted { progress?(.runningPose, state.framePosed()) }
                     return true
                 }
-                state.finish(segment: i, frames: frames, detectorRuns: tracker.detectorRuns)
+                return (frames, first, tracker.followed)
+            }
+            while let i = state.takeSegment() {
+                let range = segments[i]
+                var (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
+                var runs = tracker.detectorRuns, small = tracker.largestTooSmall
+                // The person followed does not swing around a contact loud enough to be the player's: pose the others
+                // in view through the contact's core, and the whole piece again for one who swings harder.
+                if let biomech = chooseBySwing, let first = followed, let firstImage,
+                   searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
+                    let spans = schedule.spans.filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
+                    var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
+                    if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
+                        // The whole frame's people when the first person is big enough to be seen there, else its tiles'.
+                        let big = TrackerSizes.seenWhole(first, in: firstImage)
+                        let people = big ? tracker.peopleAtStart
+                            : tracker.followable(try tracking.measure { try estimator.detectPeople(in: firstImage, tiles: true) }, in: firstImage)
+                        if !big { runs += 1 }
+                        var winner: PersonCandidate?
+                        for other in Self.alternatives(to: first, among: people) {
+                            let again = try pose(core, choice: .nearest(other.position), counted: false)
+                            runs += tracker.detectorRuns
+                            let evidence = Self.swingEvidence(again.frames, spans: spans, parameters: biomech)
+                            if (evidence ?? -1) > (best ?? -1) { winner = other; best = evidence }
+                        }
+                        if let winner {
+                            frames = try pose(range, choice: .nearest(winner.position), counted: false).frames
+                            runs += tracker.detectorRuns; small = tracker.largestTooSmall
+                        }
+                    }
+                }
+                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small)
             }
         } catch {
             state.fail(error)
         }
+    }
+
+    /// The other people worth posing through a window whose first person did not swing: not that person (nor a
+    /// second view of their body, ``PersonCandidate/sameBody``), at least ``minAlternativeSize`` of their size,
+    /// biggest first, at most ``maxPeoplePerWindow`` in all.
+    static func alternatives(to first: PersonCandidate, among people: [PersonCandidate]) -> [PersonCandidate] {
+        Array(people.filter { !$0.isSameBody(as: first) && $0.size >= minAlternativeSize * first.size }
+            .sorted { $0.size > $1.size }.prefix(maxPeoplePerWindow - 1))
+    }
+
+    /// The swing evidence of one posed piece (``BiomechAnalyzer/swingEvidence(track:spans:parameters:)``).
+    static func swingEvidence(_ frames: [WindowFrame], spans: [ClosedRange<Double>], parameters: BiomechParameters) -> Double? {
+        guard let track = try? PoseTrack(samples: SessionAnalyzer.dedupedSamples(frames)) else { return nil }
+        return BiomechAnalyzer.swingEvidence(track: track, spans: spans, parameters: parameters)
     }
 
     /// How many frames the schedule will pose (for the progress fraction).
@@ -111,6 +202,7 @@ struct WindowPoser: Sendable {
         private var next = 0
         private var results: [[WindowFrame]?]
         private var detectorRuns = 0
+        private var tooSmall: Double?
         private var posed = 0
         private var times = PoseStageTimes()
         private let expected: Int
@@ -141,10 +233,11 @@ struct WindowPoser: Sendable {
             }
         }
 
-        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int) {
+        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?) {
             lock.withLock {
                 results[segment] = frames
                 detectorRuns += runs
+                if let small { tooSmall = max(tooSmall ?? 0, small) }
             }
         }
 
@@ -167,7 +260,7 @@ struct WindowPoser: Sendable {
                 // posed by both, and the earlier piece's pose is kept.
                 var frames: [WindowFrame] = []
                 for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
-                return Output(frames: frames, detectorRuns: detectorRuns, workers: 1, times: times)
+                return Output(frames: frames, detectorRuns: detectorRuns, largestTooSmall: tooSmall, workers: 1, times: times)
             }
         }
     }

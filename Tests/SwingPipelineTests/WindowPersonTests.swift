@@ -1,0 +1,72 @@
+import Foundation
+import SwingBiomech
+import SwingCore
+import SwingMedia
+import SwingPose
+import SwingTestSupport
+import Testing
+@testable import SwingPipeline
+
+/// The pose stage on a video of two real people (``PastedPerson``) standing apart: whom it measures when told
+/// where the player is, and what it says when the only people in view are too small to measure.
+@Suite struct WindowPersonTests {
+    static let source = Result { try PastedPerson.Source(photo: ImageIO.load(TestFiles.package("Tests/SwingPoseTests/Fixtures/basketball1.png").path)) }
+
+    /// A 1.5-s 30-fps video of `frame`.
+    static func video(_ frame: ImageBuffer, name: String) throws -> String {
+        let path = try TestFiles.temporaryDirectory("window-person").appendingPathComponent(name).path
+        let writer = try VideoWriter(path: path, width: frame.width, height: frame.height, fps: 30)
+        for _ in 0..<45 { try writer.append(frame) }
+        try writer.finish()
+        return path
+    }
+
+    static func poser(_ path: String, player: PersonChoice, biomech: BiomechParameters? = nil, minimum: Double = WindowPoser.minimumPersonFraction) throws -> WindowPoser {
+        let estimator = try PoseEstimator(modelsDirectory: TestFiles.package("Models"))
+        let schedule = PoseSchedule(spans: [0.9...1.0], frameRate: 30, sampling: PoseSampling(), biomech: BiomechParameters(hand: .right))
+        var poser = WindowPoser(path: path, targetSize: nil, estimators: [estimator], schedule: schedule,
+                                timeline: try FrameTimeline(path: path), player: player, chooseBySwing: biomech)
+        poser.minimumPerson = minimum
+        return poser
+    }
+
+    /// Told where the player is, every posed frame is that person, whichever of the two it is and whatever their size.
+    @Test(arguments: [(250.0, 380.0), (380, 250)])
+    func thePersonAtTheGivenPointIsMeasured(leftHeight: Double, rightHeight: Double) throws {
+        let source = try Self.source.get()
+        let court = PastedPerson.court(width: 1280, height: 720, seed: 2)
+        let left = PastedPerson.paste(source, into: court, height: leftHeight, hips: Point2(x: 300, y: 420))
+        let both = PastedPerson.paste(source, into: left.frame, height: rightHeight, hips: Point2(x: 960, y: 420))
+        let path = try Self.video(both.frame, name: "two.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (target, hips) in [(Point2(x: 300.0 / 1280, y: 420.0 / 720), left.hips), (Point2(x: 960.0 / 1280, y: 420.0 / 720), both.hips)] {
+            let out = try Self.poser(path, player: .nearest(target)).run(segments: [0...1.5], progress: nil)
+            let poses = out.frames.compactMap(\.pose)
+            #expect(poses.count >= out.frames.count - 1 && !poses.isEmpty, "posed \(poses.count) of \(out.frames.count)")
+            for p in poses {
+                let x = (p.landmarks[23].x + p.landmarks[24].x) / 2
+                #expect(abs(x - hips.x) < 60, "told \(target.x): hips posed at x \(x), the person is at \(hips.x)")
+            }
+        }
+    }
+
+    /// A person found but smaller than the floor is not measured, and the stage says how big they were (the floor
+    /// raised to 200 px here, so a 140-px person the detector surely finds is under it).
+    @Test func peopleTooSmallAreNotMeasuredAndTheirSizeIsSaid() throws {
+        let source = try Self.source.get()
+        let court = PastedPerson.court(width: 1280, height: 720, seed: 6)
+        let small = PastedPerson.paste(source, into: court, height: 140, hips: Point2(x: 640, y: 400))
+        let path = try Self.video(small.frame, name: "small.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let out = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right), minimum: 200.0 / 720)
+            .run(segments: [0...1.5], progress: nil)
+        let measured = out.frames.contains { $0.pose != nil }
+        #expect(!measured, "a 140-px person was measured under a 200-px floor")
+        let reported = out.largestTooSmall
+        let said = try #require(reported, "nobody too small was reported")
+        #expect(said > 0.75 * 140 && said < 200, "said \(said) px for a 140-px person")
+        // With the product's floor the same person is measured.
+        let measuredByDefault = try Self.poser(path, player: .largest).run(segments: [0...1.5], progress: nil).frames.contains { $0.pose != nil }
+        #expect(measuredByDefault, "a 140-px person in 720p is measured")
+    }
+}
