@@ -3,6 +3,7 @@ import Foundation
 import SwingBiomech
 import SwingCore
 import SwingPipeline
+import SwingPose
 import SwingStore
 
 /// `swingmaster analyze VIDEO` — the product: contact point, wrist speed, swing arc and consistency.
@@ -39,6 +40,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-smooth"), help: "Turn off BlazePose's temporal landmark smoothing.")
     var noSmooth = false
 
+    @Option(name: .customLong("player"), help: ArgumentHelp(
+        "Where the player is in the picture when other people are in view: fractions of its width and height from the top-left (e.g. 0.5,0.8). Default: the biggest person.",
+        valueName: "x,y"))
+    var player: PlayerPointArgument?
+
     @Option(name: .customLong("max-pose-side"), help: "Scale frames so the longer side is at most this many pixels before pose (default \(AnalysisOptions().maxPoseImageSide ?? 0); 0 = keep).")
     var maxPoseSide: Int?
 
@@ -55,6 +61,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
+        try player?.validate()
         try OutputFile.refuseInputs(outputs, inputs: [video] + [visualDetector.detector, contactModel.path].compactMap { $0 } + OutputFile.poseModelFiles(nil))
         try contactModel.validate(beside: detector)
     }
@@ -79,6 +86,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.biomech = try biomech.parameters(hand: hand)
         options.slowMotion = biomech.slowMotion
         options.pose.smoothing = !noSmooth
+        if let player { options.player = .nearest(Point2(x: player.x, y: player.y)) }
         options.poseSampling = try sampling.sampling()
         if let threads = sampling.poseThreads { options.pose.threads = threads }
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }
