@@ -50,6 +50,31 @@ def counted_shots(doc):
     return [(c["time"], None, None) for c, db in zip(contacts, loud) if db is None or db > -QUIETER_DB]
 
 
+# What no body does at a contact (issue #39): the wrist under the ground or above 3 m, further than an arm and a
+# racket reach from the pelvis, or faster than 50 m/s.
+def impossible(shot):
+    c = shot.get("contact") or {}
+    why = []
+    h = c.get("heightCm")
+    if h is not None and not 0 <= h <= 300:
+        why.append(f"height {h:.0f} cm")
+    for key in ("forwardCm", "lateralCm"):
+        v = c.get(key)
+        if v is not None and abs(v) > 200:
+            why.append(f"{key[:-2]} {v:.0f} cm")
+    v = shot.get("wristSpeedCmS")
+    if v is not None and v > 5000:
+        why.append(f"speed {v:.0f} cm/s")
+    return why
+
+
+def impossible_shots(doc):
+    """The counted shots whose numbers no body can take, each as a short reason."""
+    if "session" not in doc:
+        return []
+    return [f"{s['time']:.2f} s: {', '.join(w)}" for s in doc["session"]["shots"] if s["status"] == "ok" for w in [impossible(s)] if w]
+
+
 def stroke_ok(truth, measured):
     if measured is None:
         return None
@@ -101,9 +126,9 @@ def main():
     names = sorted(f[:-5] for f in os.listdir(truth_dir) if f.endswith(".json"))
     for mode in modes:
         print(f"\n## --sound-delay-ms {mode}\n")
-        print("| input | player's hits found | counted shots that are the player's | instant within 40 ms (errors, ms) | stroke right | sound delay |")
-        print("|---|---|---|---|---|---|")
-        total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": []}
+        print("| input | player's hits found | counted shots that are the player's | instant within 40 ms (errors, ms) | stroke right | impossible numbers | sound delay |")
+        print("|---|---|---|---|---|---|---|")
+        total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": [], "impossible": 0}
         for name in names:
             out = os.path.join(out_dir, f"{name}.{mode}.json")
             truth = load(os.path.join(truth_dir, name + ".json"))
@@ -113,7 +138,7 @@ def main():
                 why = open(err).read().strip().splitlines()[-1] if os.path.exists(err) and os.path.getsize(err) else "no output"
                 hits = sum(1 for h in truth["hits"] if h["who"] == "player" and h.get("soundTime") is not None)
                 total["player"] += hits
-                print(f"| {name} | 0/{hits} | 0/0 | – | – | refused: {why.replace('|', '/')} |")
+                print(f"| {name} | 0/{hits} | 0/0 | – | – | – | refused: {why.replace('|', '/')} |")
                 continue
             doc = load(out)
             r = score(truth, doc)
@@ -125,15 +150,17 @@ def main():
             delay_text = "–" if not delay else f"{delay['ms']:.0f} ms {delay['source']}"
             if "contacts" in doc:
                 delay_text = f"audio only: {len(doc['contacts'])} heard, {r['counted']} within {QUIETER_DB:.0f} dB of the loudest"
+            bad = impossible_shots(doc)
+            total["impossible"] += len(bad)
             print(f"| {name} | {r['found']}/{r['player']} | {r['mine']}/{r['counted']} | {fmt_errors(r['errors'])} | "
-                  f"{sum(r['strokes'])}/{len(r['strokes'])} | {delay_text} |")
+                  f"{sum(r['strokes'])}/{len(r['strokes'])} | {'; '.join(bad) if bad else 0} | {delay_text} |")
         e = total["errors"]
         within = sum(1 for x in e if abs(x) <= 40)
         pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "–"
         print(f"| **all** | {total['found']}/{total['player']} ({pct(total['found'], total['player'])}) | "
               f"{total['mine']}/{total['counted']} ({pct(total['mine'], total['counted'])}) | "
               f"{within}/{len(e)} ({pct(within, len(e))}) | {sum(total['strokes'])}/{len(total['strokes'])} "
-              f"({pct(sum(total['strokes']), len(total['strokes']))}) | |")
+              f"({pct(sum(total['strokes']), len(total['strokes']))}) | {total['impossible']} of {total['counted']} | |")
 
 
 if __name__ == "__main__":
