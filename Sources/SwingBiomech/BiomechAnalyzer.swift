@@ -77,6 +77,13 @@ public enum BiomechAnalyzer {
         for contact in ordered {
             var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, delay: delay,
                             parameters: parameters)
+            // Never an impossible number: a pose no body can take is not measured, whatever the player confirmed.
+            if parameters.bodyCheck, let problem = BodyCheck.problem(shot: m.shot, tc: m.shot.contactTime, posed: posed) {
+                rejected.append(RejectedContact(time: contact.time, confidence: contact.confidence, origin: contact.origin,
+                                                kind: .implausible, reason: BodyCheck.reason(problem),
+                                                peakWristSpeedCmS: m.shot.peakWristSpeedCmS))
+                continue
+            }
             if parameters.swingCheck, !contact.confirmed,
                let turnedDown = turnDown(contact, shot: m.shot, delay: delay, posed: posed, parameters: parameters) {
                 rejected.append(turnedDown)

@@ -99,6 +99,10 @@ public struct BiomechParameters: Sendable, Equatable {
     /// the median are left out of the session's delay, ms.
     public var soundDelayOutlierMs = 40.0
 
+    /// Refuse shots whose pose no body can take (``BodyCheck``: the pelvis below the feet, a wrist under the
+    /// ground or beyond anyone's reach, an impossible speed). Default on;
+    /// off only to compare the geometry with a reference that measures any pose.
+    public var bodyCheck = true
     /// How many times slower than it was filmed the video plays (a slow-motion file; 1 = real time). The
     /// track and contacts are measured on the real clock (``RealClock``): speeds, the swing windows and the
     /// sound delay's range are real, while every time reported stays on the video's clock. The analysis

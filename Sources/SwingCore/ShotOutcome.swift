@@ -36,6 +36,10 @@ public enum RejectionKind: String, Sendable, Codable, CaseIterable {
     /// Much quieter than the player's hits and the player was not hitting at its instant: the opponent's
     /// hit, a bounce or another court (``BiomechParameters/opponentQuieterDb``).
     case opponent
+    /// The pose measured there is not a body that can hit (the pelvis below the feet, a wrist under the
+    /// ground or beyond any reach, an impossible speed): usually another
+    /// person or a mis-detected pose, so its numbers are not shown (``BodyCheck`` in SwingBiomech).
+    case implausible
     /// The player removed it.
     case removed
 }

@@ -210,6 +210,10 @@ public struct SessionAnalyzer: Sendable {
         // An edit measures its contacts at the same delay (kept in the stored parameters).
         var parameters = options.biomech
         parameters.soundDelayMs = result.soundDelay.ms
+        let impossible = result.rejected.filter { $0.kind == .implausible }.count
+        if impossible > 0 {
+            warnings.append("\(impossible) contact\(impossible == 1 ? " was" : "s were") not measured: the pose found there is not a body that can hit (usually another person, or a pose mis-detected); see the turned-down contacts for why.")
+        }
         if options.slowMotion == nil, video.slowMotion == nil,
            let note = SlowMotionCheck.suspicion(result, track: track, parameters: parameters) { warnings.append(note) }
         progress?(.computingStatistics, 1)
