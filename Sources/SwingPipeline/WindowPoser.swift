@@ -147,7 +147,7 @@ struct WindowPoser: Sendable {
                     var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
                     if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
                         // The whole frame's people when the first person is big enough to be seen there, else its tiles'.
-                        let big = TrackerSizes.seenWhole(first, in: firstImage)
+                        let big = PoseTracker.seenWhole(size: first.size, in: firstImage)
                         let people = big ? tracker.peopleAtStart
                             : tracker.followable(try tracking.measure { try estimator.detectPeople(in: firstImage, tiles: true) }, in: firstImage)
                         if !big { runs += 1 }

@@ -173,10 +173,3 @@ enum DetectionTiles {
     }
 }
 
-/// What size of person the whole frame shows well enough (``PoseTracker/smallPersonFraction`` of its longer side).
-public enum TrackerSizes {
-    /// Whether `person` is big enough in `frame` to be found in the whole frame rather than its tiles.
-    public static func seenWhole(_ person: PersonCandidate, in frame: ImageBuffer) -> Bool {
-        person.size >= PoseTracker.smallPersonFraction * Double(max(frame.width, frame.height))
-    }
-}

@@ -145,8 +145,7 @@ public final class PoseTracker {
         let wholeFollowable = followable(whole)
         guard findSmallPeople else { return (whole, wholeFollowable) }
         if let identity {
-            let small = identity.size < Self.smallPersonFraction * Double(max(frame.width, frame.height))
-            guard small, identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
+            guard !Self.seenWhole(size: identity.size, in: frame), identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
                 return (whole, wholeFollowable)
             }
         } else if case .nearest = choice {
@@ -154,8 +153,9 @@ public final class PoseTracker {
         } else {
             // Someone big enough for the whole frame, and seen there with confidence (a small person seen whole
             // is often a faint, wrongly sized guess): no need to look closer.
-            let small = Self.smallPersonFraction * Double(max(frame.width, frame.height))
-            if wholeFollowable.contains(where: { $0.size >= small && $0.score >= Self.confidentScore }) { return (whole, wholeFollowable) }
+            if wholeFollowable.contains(where: { Self.seenWhole(size: $0.size, in: frame) && $0.score >= Self.confidentScore }) {
+                return (whole, wholeFollowable)
+            }
         }
         let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
         return (tiled, followable(tiled))
@@ -166,6 +166,12 @@ public final class PoseTracker {
     public func followable(_ people: [PersonCandidate], in frame: ImageBuffer) -> [PersonCandidate] {
         let minimum = minimumSize(frame)
         return people.filter { $0.size >= minimum && (!uprightOnly || $0.tilt <= Self.maxTilt) }
+    }
+
+    /// Whether a person of `size` pixels is big enough in `frame` to be found in the whole frame rather than its
+    /// tiles (``smallPersonFraction`` of its longer side).
+    public static func seenWhole(size: Double, in frame: ImageBuffer) -> Bool {
+        size >= smallPersonFraction * Double(max(frame.width, frame.height))
     }
 
     /// The smallest person followed in `frame`, pixels (``minimumPersonFraction`` of its shorter side).
