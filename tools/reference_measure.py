@@ -17,8 +17,9 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   speed = |(W-P)[i+3] - (W-P)[i-3]| / (t[i+3] - t[i-3]) (world axes, indices clamped to the posed frames,
   i = nearest posed frame to t_c, earlier on a tie; the chosen frame in best-confidence mode), cm/s.
   A contact before the first / after the last frame, or with no posed frame in its window: "noPerson".
-  Stroke (issue #27): "serve" when the wrist is >= 20 cm above the mean of the shoulders (11, 12) along u at
-  t_c (interpolated like the wrist); else "forehand" when lateral(t_c) + mean lateral over the posed window
+  Stroke (issues #27, #39): "serve" when the wrist is >= 0.4 trunk lengths above the mean of the shoulders
+  (11, 12) along u at t_c (interpolated like the wrist), the trunk being |mid-shoulder - pelvis| with its
+  median over the window's posed frames; else "forehand" when lateral(t_c) + mean lateral over the posed window
   frames with t_c - 0.6 <= t <= t_c - 0.15 (0 when none) is >= 0, else "backhand".
   Swing check (issue #27): peak = max over posed frames j with |t_j - t_c| <= 0.25 s of
   |mean rel(B) - mean rel(A)| / (mean t(B) - mean t(A)) * 100, A / B = the posed frames within 0.04 s of
@@ -51,7 +52,7 @@ WINDOW_BEFORE = 1.0
 WINDOW_AFTER = 0.5
 SPEED_HALF_SPAN = 3
 BEST_SEARCH = 5
-SERVE_ABOVE_SHOULDER_CM = 20.0
+SERVE_ABOVE_SHOULDER_TRUNKS = 0.4
 BACKSWING = (0.6, 0.15)
 SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
 SWING_MIN_CM_S, SWING_WINDOW, SWING_SPAN, SWING_AVERAGING = 140.0, 0.25, 0.1, 0.04
@@ -111,8 +112,10 @@ def per_frame(world, hand):
     d = wrist - pelvis
     feet_up = (world[:, 29:33] - pelvis[:, None, :]) @ up
     shoulders_up = 0.5 * ((world[:, 11] - pelvis) @ up + (world[:, 12] - pelvis) @ up)
+    trunk = np.linalg.norm(0.5 * (world[:, 11] + world[:, 12]) - pelvis, axis=1)
     return {
         "shoulders": shoulders_up,
+        "trunk": trunk,
         "ok": ok,
         "forward": np.einsum("ij,ij->i", d, fwd_axis),
         "lateral": np.einsum("ij,ij->i", d, hit),
@@ -160,7 +163,8 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
         a, b = max(centre - SPEED_HALF_SPAN, 0), min(centre + SPEED_HALF_SPAN, len(tp) - 1)
         speed = float(np.linalg.norm(rel[b] - rel[a]) / (tp[b] - tp[a]) * 100) if b > a else None
         fcm = F * 100
-        if (U - S) * 100 >= SERVE_ABOVE_SHOULDER_CM:
+        T = float(np.median(m["trunk"][keep][win]))
+        if T > 0 and U - S >= SERVE_ABOVE_SHOULDER_TRUNKS * T:
             stroke = "serve"
         else:
             back = win & (tp >= tc - BACKSWING[0]) & (tp <= tc - BACKSWING[1])

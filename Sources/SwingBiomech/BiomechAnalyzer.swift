@@ -266,7 +266,7 @@ public enum BiomechAnalyzer {
             speedCentre = best
         }
         let backswing = window.map(\.element).filter { $0.time >= tc - p.backswingFrom && $0.time <= tc - p.backswingTo }
-        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp,
+        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp, trunk: median(window.map(\.element.trunk)),
                                 backswingLateral: backswing.map(\.lateral), parameters: p)
         let limits = p.thresholds(for: stroke)
 
@@ -285,12 +285,13 @@ public enum BiomechAnalyzer {
     }
 
     /// The stroke type (docs/analysis.md, "Stroke type"): a serve when the wrist is at least
-    /// ``BiomechParameters/serveAboveShoulderCm`` above the shoulders' mean height at contact; otherwise a
+    /// ``BiomechParameters/serveAboveShoulderTrunks`` trunk lengths (`trunk`, the window's median) above the
+    /// shoulders' mean height at contact; otherwise a
     /// forehand when the wrist's lateral position at contact plus its mean over the backswing is ≥ 0 (on
     /// the hitting side), else a backhand. Metres in, as ``FrameMeasure``.
-    static func strokeType(lateral: Double, aboveShoulders: Double, backswingLateral: [Double],
+    static func strokeType(lateral: Double, aboveShoulders: Double, trunk: Double, backswingLateral: [Double],
                            parameters p: BiomechParameters) -> StrokeType {
-        if aboveShoulders * 100 >= p.serveAboveShoulderCm { return .serve }
+        if p.isOverhead(aboveShoulders: aboveShoulders, trunk: trunk) { return .serve }
         let preparation = backswingLateral.isEmpty ? 0 : backswingLateral.reduce(0, +) / Double(backswingLateral.count)
         return lateral + preparation >= 0 ? .forehand : .backhand
     }

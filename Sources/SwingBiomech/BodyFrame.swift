@@ -54,6 +54,8 @@ struct FrameMeasure: Sendable {
     let lowestFoot: Double
     /// Mean of the two shoulders' (S − P)·u: the overhead line for the stroke type.
     let shoulderUp: Double
+    /// |shoulders' midpoint − P|: the trunk's length, the body's own unit for the stroke type.
+    let trunk: Double
     /// W − P in world axes (rotation not removed), for the wrist speed.
     let wristFromPelvis: Vec3
     let confidence: Double
@@ -71,6 +73,7 @@ struct FrameMeasure: Sendable {
         lowestFoot = BodyLandmark.feet.map { (sample.world[$0] - frame.pelvis).dot(frame.up) }.min() ?? 0
         shoulderUp = 0.5 * ((sample.world[BodyLandmark.leftShoulder] - frame.pelvis).dot(frame.up)
                             + (sample.world[BodyLandmark.rightShoulder] - frame.pelvis).dot(frame.up))
+        trunk = ((sample.world[BodyLandmark.leftShoulder] + sample.world[BodyLandmark.rightShoulder]) * 0.5 - frame.pelvis).length
         wristFromPelvis = sample.world[wrist] - frame.pelvis
         confidence = sample.confidence
         if let image = sample.image, image.count == BodyLandmark.count { imageWrist = image[wrist] } else { imageWrist = nil }

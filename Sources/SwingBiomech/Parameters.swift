@@ -39,9 +39,11 @@ public struct BiomechParameters: Sendable, Equatable {
     /// Gaussian display smoothing of the swing arc: standard deviation in frames (default 1.0).
     public var arcSmoothingSigmaFrames: Double
     /// Stroke type: a contact with the dominant wrist at least this far above the shoulders' mean height is
-    /// a serve (any overhead hit), cm. A high forehand meets the ball at shoulder height, a serve 40–60 cm
-    /// above it.
-    public var serveAboveShoulderCm = 20.0
+    /// a serve (any overhead hit), in trunk lengths (pelvis to the shoulders' midpoint, about 50 cm in an
+    /// adult). A high forehand meets the ball at shoulder height, a serve 0.7–1.2 trunks above it. In body
+    /// units because BlazePose's world scale follows the body it sees, not the metre: a real serve read
+    /// 34 cm above the shoulders on a body posed at 0.8 of its size, and a child's or a far player's reads less.
+    public var serveAboveShoulderTrunks = 0.4
     /// Stroke type: the backswing is the posed frames from this many seconds before t_c…
     public var backswingFrom = 0.6
     /// …to this many seconds before t_c. Forehand or backhand is the sign of the wrist's lateral position
@@ -119,6 +121,14 @@ public struct BiomechParameters: Sendable, Equatable {
         stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
     }
 
+    /// Whether a wrist `aboveShoulders` metres above the shoulders' mean height is an overhead hit, for a
+    /// body whose trunk (pelvis to the shoulders' midpoint) is `trunk` metres: at least
+    /// ``serveAboveShoulderTrunks`` trunk lengths. The one place the stroke type and the sound delay's
+    /// reach decide it.
+    public func isOverhead(aboveShoulders: Double, trunk: Double) -> Bool {
+        trunk > 0 && aboveShoulders >= serveAboveShoulderTrunks * trunk
+    }
+
     /// Parameters with the given values; the sound delay defaults to 0 (given) here, while the product's
     /// entry points (`analyze`, `measure`, the server) measure it (`soundDelayMs: nil`).
     public init(hand: Hand = .right, soundDelayMs: Double? = 0, windowBefore: Double = 1.0,
@@ -163,7 +173,9 @@ public struct BiomechParameters: Sendable, Equatable {
         if bestConfidenceSearchFrames < 0 { return "The best-confidence search span must be 0 or more frames." }
         if arcSmoothingTaps < 1 || arcSmoothingTaps % 2 == 0 { return "The arc smoothing length must be an odd number of frames." }
         if !(arcSmoothingSigmaFrames > 0 && arcSmoothingSigmaFrames.isFinite) { return "The arc smoothing sigma must be positive." }
-        if !serveAboveShoulderCm.isFinite { return "The serve height above the shoulders must be a finite number of centimetres." }
+        if !(serveAboveShoulderTrunks.isFinite && serveAboveShoulderTrunks >= 0) {
+            return "The serve height above the shoulders must be zero or more trunk lengths."
+        }
         if !(backswingFrom.isFinite && backswingTo.isFinite && backswingFrom >= backswingTo && backswingTo >= 0) {
             return "The backswing must start at or before it ends, both zero or more seconds before the contact."
         }

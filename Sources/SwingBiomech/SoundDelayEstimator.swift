@@ -65,7 +65,7 @@ enum SoundDelayEstimator {
     }
 
     /// The time in `from…to` at which the dominant wrist is furthest forward of the pelvis — or highest, when
-    /// it is then at least ``BiomechParameters/serveAboveShoulderCm`` above the shoulders (an overhead hit) —
+    /// it is then an overhead hit (``BiomechParameters/isOverhead(aboveShoulders:trunk:)``) —
     /// refined between frames by the vertex of a parabola fitted around it. `nil` unless it is a swing's
     /// extreme: an interior maximum (not still rising at an end of the range), reached after the wrist came
     /// ``minReach`` or more forward (or up) over the preceding ``approach`` seconds, with the wrist's peak speed
@@ -81,7 +81,8 @@ enum SoundDelayEstimator {
         guard !inRange.isEmpty else { return nil }
         // Overhead when the highest wrist of the range is well above the shoulders there.
         let highest = inRange.max { frames[$0].wristUp < frames[$1].wristUp } ?? inRange[0]
-        let overhead = (frames[highest].wristUp - frames[highest].shoulderUp) * 100 >= p.serveAboveShoulderCm
+        let overhead = p.isOverhead(aboveShoulders: frames[highest].wristUp - frames[highest].shoulderUp,
+                                    trunk: frames[highest].trunk)
         let value: (FrameMeasure) -> Double = overhead ? { $0.wristUp } : { $0.forward }
         let j = overhead ? highest : (inRange.max { value(frames[$0]) < value(frames[$1]) } ?? inRange[0])
         guard j > 0, j + 1 < frames.count, value(frames[j - 1]) <= value(frames[j]),
