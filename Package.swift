@@ -8,9 +8,17 @@ import PackageDescription
 //   SwingVision, SwingPose  <- SwingInference + SwingCore
 //   SwingStore <- SwingBiomech (one Store protocol: GRDB/SQLite and postgres-nio/PostgreSQL; records hold the domain types)
 //   SwingPipeline <- all engine modules;  SwingCLI <- everything;  swingmaster = thin @main
+// `SWINGMASTER_SANITIZE=address` (set by `make test-asan`) builds this package's own modules with
+// AddressSanitizer in the same build directory as `make test`, so only they are recompiled; the
+// dependencies stay as built (FFmpeg and ONNX Runtime never were instrumented, and NIO, GRDB and
+// BoringSSL are their authors' to sanitize). The runtime still intercepts every allocation, so an
+// overrun by our code of any buffer, ours or a library's, is caught.
+let sanitize = Context.environment["SWINGMASTER_SANITIZE"].flatMap { $0.isEmpty ? nil : $0 }
+let sanitizeFlags: [SwiftSetting] = sanitize.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
+let sanitizeLink: [LinkerSetting] = sanitize.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
-]
+] + sanitizeFlags
 // Pixel, DSP and tensor loops are 10–50× slower unoptimised, which would make the test suite
 // (real images, real audio, real models) crawl; these modules are optimised in debug builds too.
 let hotSettings: [SwiftSetting] = swiftSettings + [
@@ -107,7 +115,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings),
+        .executableTarget(name: "swingmaster", dependencies: ["SwingCLI"], swiftSettings: swiftSettings,
+                         linkerSettings: sanitizeLink),
         // Test data the shipped modules never need: synthetic session audio with its truth, contact
         // scoring, the one seeded PRNG and WAV writer. Used by the tests and the benchmarks, not a product.
         .target(name: "SwingTestSupport", dependencies: ["SwingCore", "SwingBiomech"], swiftSettings: hotSettings),
@@ -119,21 +128,22 @@ let package = Package(
                 "SwingBiomech", "SwingPipeline", "SwingStore", "SwingTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: sanitizeLink
         ),
 
-        .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
-        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]
 )
