@@ -164,6 +164,10 @@ public final class PostgresStore: Store {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
+                        // Listening from now on. A job queued before (by this process before its listener was up,
+                        // or by another machine while this one reconnected) was announced to no one: wake the
+                        // waiters so they look at the queue again rather than sleep to their timeout.
+                        signals.signal(.queue)
                         for try await note in notifications {
                             if let id = Int64(note.payload) { signals.signal(.job(id)) } else { signals.signal(.queue) }
                         }
