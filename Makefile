@@ -63,12 +63,16 @@ test: setup-test
 # Only this package's modules are instrumented (SWINGMASTER_SANITIZE in Package.swift), in the same build
 # directory as `make test`: the dependencies are not rebuilt (a whole second build took 18 of CI's minutes),
 # and the next `make test` recompiles only our modules, uninstrumented.
+# Skipped under ASan: the accuracy sweeps over recorded and mixed tracks (Python mixes them and runs the
+# reference; the DSP they drive is the detector the DetectorTests, FilterTests and LeanPartsTests already
+# run instrumented), so the tier checks memory, not F1, and CI stays inside its time.
+ASAN_SKIP := DownloadStreamingTests|PhoneChainTests|ContactModelChainTests|RecordedSoundTests|BandLimitedTests|AgreementTests|GustyWindTests
 ASAN_SUITES := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingAudioTests\.|SwingSweepTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
 test-asan: setup-test
 	SWINGMASTER_SANITIZE=address $(SWIFT) build --build-tests
 	SWINGMASTER_SANITIZE=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 \
-	  $(SWIFT) test --skip-build --filter '$(ASAN_SUITES)' --skip 'DownloadStreamingTests|PhoneChainTests|ContactModelChainTests'
+	  $(SWIFT) test --skip-build --filter '$(ASAN_SUITES)' --skip '$(ASAN_SKIP)'
 
 # Only the browser tests (builds the debug binary they drive).
 test-browser: setup-test
