@@ -10,7 +10,8 @@ public struct PersonInView: Codable, Sendable, Equatable {
     /// padded), as fractions of the picture's width and height from its top-left.
     public var box: Rect
     /// The hip centre the detector sees, fractions of the picture: the point to give as the player's
-    /// (``PlayerMark``) to have this person measured.
+    /// (``PlayerMark``) to have this person measured. Kept inside the picture: someone cut by its bottom edge
+    /// has their hips below it, and a mark is a point of the picture.
     public var hips: Point2
     /// The body size (about the standing height) as a fraction of the picture's height.
     public var size: Double
@@ -64,7 +65,8 @@ public enum PeopleFinder {
         for person in found.sorted(by: { $0.score > $1.score }).prefix(maxPeople) {
             guard let box = try estimator.outline(of: person, in: image) else { continue }
             out.append(PersonInView(box: Rect(x1: box.x1 / w, y1: box.y1 / h, x2: box.x2 / w, y2: box.y2 / h),
-                                    hips: person.position, size: person.sizeFraction, score: person.score))
+                                    hips: Point2(x: min(max(person.position.x, 0), 1), y: min(max(person.position.y, 0), 1)),
+                                    size: person.sizeFraction, score: person.score))
         }
         return out.sorted { $0.hips.x < $1.hips.x }
     }
