@@ -129,7 +129,8 @@ const who = { picker: null, video: null, moments: [], at: 0, frameTime: 0, chose
 function whoLine() {
   const p = session.player;
   $('who-line').textContent = p
-    ? `You: the person you tapped${p.time != null ? ` at ${p.time.toFixed(1)}\u00a0s` : ''}, followed through every shot.`
+    ? (p.time != null ? `You: the person you tapped at ${p.time.toFixed(1)}\u00a0s, followed through every shot.`
+      : `You: the person nearest the point you gave (${Math.round(p.x * 100)}\u00a0% across, ${Math.round(p.y * 100)}\u00a0% down), in every shot.`)
     : 'Swingmaster measured the biggest person in view around each hit. Measured the wrong person? Tap yourself.';
   $('who-open').textContent = p ? 'Change' : 'Tap yourself';
 }
