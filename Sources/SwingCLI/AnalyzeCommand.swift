@@ -41,8 +41,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var noSmooth = false
 
     @Option(name: .customLong("player"), help: ArgumentHelp(
-        "Where the player is in the picture when other people are in view: fractions of its width and height from the top-left (e.g. 0.5,0.8). Default: the biggest person.",
-        valueName: "x,y"))
+        "Where the player is in the picture when other people are in view: fractions of its width and height from the top-left (e.g. 0.5,0.8), and optionally @SECONDS, the moment of the video they are there (e.g. 0.5,0.8@4.6: the person nearest the point in that frame is measured in every shot). Stored with the session. Default: the biggest person.",
+        valueName: "x,y[@seconds]"))
     var player: PlayerPointArgument?
 
     @Option(name: .customLong("max-pose-side"), help: "Scale frames so the longer side is at most this many pixels before pose (default \(AnalysisOptions().maxPoseImageSide ?? 0); 0 = keep).")
@@ -86,7 +86,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.biomech = try biomech.parameters(hand: hand)
         options.slowMotion = biomech.slowMotion
         options.pose.smoothing = !noSmooth
-        if let player { options.player = .nearest(Point2(x: player.x, y: player.y)) }
+        if let player { options.player = .marked(player.mark) }
         options.poseSampling = try sampling.sampling()
         if let threads = sampling.poseThreads { options.pose.threads = threads }
         if let maxPoseSide { options.maxPoseImageSide = maxPoseSide > 0 ? maxPoseSide : nil }

@@ -93,22 +93,19 @@ enum SoundDelayArgument: ExpressibleByArgument, Equatable {
     }
 }
 
-/// `--player X,Y`: where the player is in the picture, as fractions of its width and height from the top-left.
+/// `--player X,Y[@SECONDS]`: where the player is in the picture, as fractions of its width and height from the
+/// top-left, and optionally the moment of the video they are there (``PlayerMark``).
 struct PlayerPointArgument: ExpressibleByArgument, Equatable {
-    var x: Double, y: Double
+    var mark: PlayerMark
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        // Any two numbers parse here, so validate() answers with the range in one sentence.
-        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let y = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
-        self.x = x; self.y = y
+        // Any numbers parse here (nan, 1e300 too), so validate() answers with the range in one sentence.
+        guard let mark = PlayerMark(text: argument) else { return nil }
+        self.mark = mark
     }
 
-    /// Throws unless both fractions are finite and within the picture.
-    func validate() throws {
-        guard x.isFinite, y.isFinite, (0...1).contains(x), (0...1).contains(y) else {
-            throw ValidationError("--player must be two fractions of the picture from 0 to 1, across then down from the top-left (e.g. 0.5,0.8; got \(x),\(y)).")
-        }
+    /// Throws unless both fractions are within the picture and the moment (if any) is a time of a video.
+    func validate(flag: String = "--player") throws {
+        if let problem = mark.problem { throw ValidationError("\(flag): \(problem)") }
     }
 }

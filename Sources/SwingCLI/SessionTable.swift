@@ -31,6 +31,7 @@ enum SessionTable {
         lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)"
                      + (notShots > 0 ? ", not shots: \(notShots) (no swing or removed)" : ""))
         if let d = s.soundDelay { lines.append("  sound:    \(d.summary)") }
+        if let p = s.player { lines.append("  player:   \(playerLine(p))") }
         if let v = s.visualDetector { lines += visualLines(v) }
         if let c = st.consistency { lines.append(String(format: "  consistency:   %.1f / 100", c)) }
         lines.append("  forward:  \(axis(st.forward))")
@@ -93,6 +94,13 @@ enum SessionTable {
                 + String(format: "%.1f ms/frame model (%.1f pre, %.1f inference, %.1f post), stage %.2f s",
                          v.preMs + v.inferenceMs + v.postMs, v.preMs, v.inferenceMs, v.postMs, v.seconds),
         ]
+    }
+
+    /// Whom the session measured when the player said (`--player`, the web app's picker), in words.
+    static func playerLine(_ p: PlayerMark) -> String {
+        let at = String(format: "%.0f%% across and %.0f%% down the picture", p.x * 100, p.y * 100)
+        guard let t = p.time else { return "the person nearest \(at) (--player \(p))" }
+        return "the person you pointed at, \(at) at \(String(format: "%.2f", t)) s (--player \(p))"
     }
 
     /// `value` left-aligned in `width` columns.

@@ -66,16 +66,21 @@ struct SessionsCommand: AsyncParsableCommand {
         var thresholdFactor: Double?
         @Option(name: .customLong("min-relative-amplitude"), help: "With --sensitivity: a hit's minimum amplitude relative to the loud ones, 0–1 (experts).")
         var minRelativeAmplitude: Double?
-        @Option(name: .customLong("video"), help: "Where the session's video is now, when it moved (needed to add a contact).")
+        @Option(name: .customLong("player"), help: ArgumentHelp(
+            "Measure another person: where the player is in the picture, fractions across and down from the top-left, and the moment they are there (e.g. 0.3,0.7@4.6). Every shot's window is posed again following them.",
+            valueName: "x,y[@seconds]"))
+        var player: PlayerPointArgument?
+        @Option(name: .customLong("video"), help: "Where the session's video is now, when it moved (needed to add a contact or name another player).")
         var video: String?
 
         func validate() throws {
             if (thresholdFactor != nil || minRelativeAmplitude != nil) && sensitivity == nil {
                 throw ValidationError("--threshold-factor and --min-relative-amplitude go with --sensitivity.")
             }
+            try player?.validate()
             let edits = !(add.isEmpty && remove.isEmpty && restore.isEmpty)
-            guard [undo, edits, sensitivity != nil].filter({ $0 }).count == 1 else {
-                throw ValidationError("Give --undo alone, --sensitivity alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
+            guard [undo, edits, sensitivity != nil, player != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("Give --undo alone, --sensitivity alone, --player alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
             }
             for t in add + remove + restore where !t.isFinite {
                 throw ValidationError("Contact times must be finite numbers of seconds.")
@@ -85,7 +90,7 @@ struct SessionsCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try await store.open()
             var changes: [SessionEditor.Change] = []
-            if undo { changes = [.undo] } else if let sensitivity {
+            if undo { changes = [.undo] } else if let player { changes = [.player(player.mark)] } else if let sensitivity {
                 changes = [.redetect(sensitivity, .init(peakThresholdFactor: thresholdFactor, minRelativeAmplitude: minRelativeAmplitude))]
             } else {
                 let edits: [ContactEdit] = remove.map { ContactEdit(action: .remove, time: $0) }

@@ -67,6 +67,21 @@ public enum ImageIO {
         return (ImageOrientation.read(from: data) ?? .up).apply(to: stored)
     }
 
+    /// The width and height a JPEG or PNG held in memory says it has (as stored, before any EXIF turn), read
+    /// from its header without decoding a pixel; `nil` for anything else or a damaged header. Lets a caller
+    /// refuse a small file that would decode to a huge picture.
+    public static func pictureSize(of data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data.prefix(32))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        if bytes.count >= 24, Array(bytes[0..<8]) == png, bytes[12...15].elementsEqual(Array("IHDR".utf8)) {
+            func be(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            let w = be(16), h = be(20)
+            return w > 0 && h > 0 ? (w, h) : nil
+        }
+        if JPEGDecoder.isJPEG(data) { return JPEGDecoder.size(data) }
+        return nil
+    }
+
     /// Refuses a picture whose size would not fit the limits, before its pixels are allocated.
     static func checkSize(width: Int, height: Int, path: String) throws {
         guard width > 0, height > 0 else { throw MediaError(.imageUnreadable, "\(path) has no pixels.") }

@@ -12,6 +12,19 @@ enum JPEGDecoder {
         data.count >= 3 && data[data.startIndex] == 0xFF && data[data.startIndex + 1] == 0xD8 && data[data.startIndex + 2] == 0xFF
     }
 
+    /// The width and height in the JPEG's header (as stored), `nil` when the header cannot be read.
+    static func size(_ data: Data) -> (width: Int, height: Int)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (Int, Int)? in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, base, UInt(raw.count), &width, &height, &subsampling, &colorspace) == 0,
+                  width > 0, height > 0 else { return nil }
+            return (Int(width), Int(height))
+        }
+    }
+
     /// Decodes `data` (the contents of `path`, named in errors) to RGB, as stored (before EXIF orientation).
     /// - Throws: ``MediaError`` `.imageUnreadable` for a damaged, 12-bit or oversized JPEG.
     static func decode(_ data: Data, path: String) throws -> ImageBuffer {

@@ -34,9 +34,14 @@ public struct AnalysisOptions: Sendable {
     /// BlazePose thresholds and smoothing.
     public var pose = PoseOptions()
     /// Whom the pose stage follows in each swing window when several people are in view. Default: the biggest
-    /// person (the player filmed from behind the baseline is the nearest to the camera); `--player X,Y` the one
-    /// nearest that point. Once chosen, a window's person is never swapped for another (``PoseTracker``), and
-    /// people too small for the whole frame are looked for in tiles of it.
+    /// person (the player filmed from behind the baseline is the nearest to the camera), posed again as another
+    /// person in view when the first does not swing at a loud contact. ``PersonChoice/marked(_:)`` (`--player
+    /// X,Y[@SECONDS]`, the web app's picker): the person the player pointed at — with a moment, the person whose
+    /// hips are nearest the point in the frame shown then, followed in every window as the person of about their
+    /// size nearest where they stood (``PersonChoice/like(position:size:)``); without one, the person nearest the
+    /// point in each window. Once chosen, a window's person is never swapped for another (``PoseTracker``), and
+    /// people too small for the whole frame are looked for in tiles of it. The mark is kept in the session
+    /// (``SessionDocument/Session/player``), so edits pose added windows the same way.
     public var player = PersonChoice.largest
     /// Frames are scaled so their longer side is at most this many pixels before pose estimation
     /// (BlazePose looks at a 224 px letterbox and a 256 px crop). Default 1920: 1080p is converted to RGB

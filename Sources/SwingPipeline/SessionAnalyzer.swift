@@ -55,6 +55,9 @@ public struct SessionAnalysis: Sendable {
     public var contactModel: ContactModel.Provenance? = nil
     /// Where the pose stage's time went (decode, conversion, inference, pre/post-processing).
     public var poseTimes = PoseStageTimes()
+    /// Where the player said they are (``AnalysisOptions/player`` when it is ``PersonChoice/marked(_:)``);
+    /// `nil` when the pose stage chose by itself.
+    public var player: PlayerMark? = nil
 }
 
 extension SessionAnalysis {
@@ -196,6 +199,7 @@ public struct SessionAnalyzer: Sendable {
         let session = try poseSession(path: path, video: video, contacts: contacts,
                                       clip: clipStart...max(clipStart, clipStart + clipDuration), target: target, progress: progress)
         let posed = session.output
+        warnings += session.notes
         let frames = posed.frames
         let detectorRuns = posed.detectorRuns
         progress?(.runningPose, 1)
@@ -235,26 +239,32 @@ public struct SessionAnalyzer: Sendable {
                                stageSeconds: clock.seconds, framesPosed: frames.count, detectorRuns: detectorRuns,
                                poseOuterStep: session.outerStep, poseWorkers: posed.workers,
                                visualContacts: visualReport, parameters: parameters, sensitivity: options.sensitivity,
-                               contactModel: options.contactModel?.trainedOn, poseTimes: posed.times)
+                               contactModel: options.contactModel?.trainedOn, poseTimes: posed.times,
+                               player: options.player.mark)
     }
 
     /// Poses only the swing windows of `contactTimes` (t_c, media time) in the video at `path` — what an
-    /// edit that adds a contact needs (``SessionEditor``); nothing else is decoded.
-    /// - Returns: The posed samples (time order, one per distinct frame time) and each one's video frame.
+    /// edit that adds a contact, or names another player, needs (``SessionEditor``); nothing else is decoded.
+    /// The windows follow ``AnalysisOptions/player`` as the analysis does (a mark's moment looked up first).
+    /// - Returns: The posed samples (time order, one per distinct frame time), each one's video frame, and
+    ///   what the player should know about whom the windows followed (as the analysis' warnings say it).
     /// - Throws: `MediaError` when the video cannot be read, `PoseError`/`InferenceError` for the models.
-    public func poseSamples(path: String, contactTimes: [Double]) throws -> (samples: [PoseSample], videoFrames: [Int]) {
+    public func poseSamples(path: String, contactTimes: [Double]) throws
+        -> (samples: [PoseSample], videoFrames: [Int], notes: [String]) {
         let info = try MediaProbe.probe(path)
         guard let video = info.video else { throw MediaError(.noVideoTrack, "\(path) has no video track.") }
         let end = info.duration > 0 ? info.duration : (contactTimes.max() ?? 0) + options.biomech.windowAfter
+        let estimators = try loadEstimators()
+        let player = try resolvedPlayer(path: path, maxSide: options.maxPoseImageSide, estimator: estimators[0])
         var poser = try PassPoser(analyzer: self, path: path, video: video,
                                   target: Self.poseSize(video.displaySize, maxSide: options.maxPoseImageSide),
-                                  estimators: loadEstimators(), progress: nil)
+                                  estimators: estimators, progress: nil, player: player.choice)
         try poser.pose(segments: pieces(contactTimes: contactTimes, reachBack: false, clip: 0...max(0, end)).map(\.range),
                        schedule: schedule(contactTimes, reachBack: false, frameRate: video.frameRate))
         let posed = poser.output
         let samples = Self.dedupedSamples(posed.frames.sorted { $0.time < $1.time })
         let frameOfTime = Dictionary(posed.frames.map { ($0.time, $0.index) }, uniquingKeysWith: { a, _ in a })
-        return (samples, samples.map { frameOfTime[$0.time] ?? -1 })
+        return (samples, samples.map { frameOfTime[$0.time] ?? -1 }, player.note.map { [$0] } ?? [])
     }
 
     /// The contacts heard in the video at `path` (media time), with ``AnalysisOptions/detector`` — what a

@@ -62,6 +62,10 @@ public struct SessionDocument: Codable, Sendable, Equatable {
         /// is its ``Shot/time`` minus it. `nil` in documents written before it was recorded (measured at
         /// the delay their `parameters` held, 0 unless given).
         public var soundDelay: SoundDelay? = nil
+        /// Where the player said they are (`analyze --player X,Y[@SECONDS]`, the upload page's picker, or the
+        /// results page's "tap yourself"): the pose stage followed the person there. `nil` (not encoded) when it
+        /// chose by itself (the biggest person).
+        public var player: PlayerMark? = nil
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
@@ -119,7 +123,8 @@ public struct SessionDocument: Codable, Sendable, Equatable {
                                          workers: analysis.poseWorkers),
                           visualDetector: analysis.visualContacts?.summary,
                           sensitivity: analysis.sensitivity == .normal ? nil : analysis.sensitivity,
-                          contactModel: analysis.contactModel, soundDelay: analysis.result.soundDelay)
+                          contactModel: analysis.contactModel, soundDelay: analysis.result.soundDelay,
+                          player: analysis.player)
     }
 
     /// The measured shots as the document holds them: image points in display pixels (the track's are in

@@ -3,6 +3,7 @@ import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
+import SwingPose
 import SwingStore
 
 /// One correction of a session's contacts by the player (issue #27).
@@ -50,6 +51,12 @@ public enum SessionEditor {
         /// Listen to the session's sound again at another sensitivity (and, for experts, other thresholds):
         /// new heard contacts, the player's edits applied to them where they still name a contact.
         case redetect(ContactSensitivity, DetectorThresholds? = nil)
+        /// Measure another person: the player pointed at themselves (``PlayerMark``, usually with the moment of
+        /// the frame they tapped). Every contact's swing window is posed again following that person, as the
+        /// analysis follows a mark (``AnalysisOptions/player``), and the mark is kept in the session, so later
+        /// edits pose added windows the same way. The contact edits stay as they are; undo does not take this back
+        /// (point again instead).
+        case player(PlayerMark)
     }
 
     /// The two detection thresholds an expert may set beside the sensitivity (docs/contacts.md).
@@ -85,7 +92,8 @@ public enum SessionEditor {
     /// - Parameters:
     ///   - mediaPath: The session's video, needed only when a contact is added (its window is posed);
     ///     `nil` uses the stored path.
-    ///   - analyzer: Poses an added contact's window (the default analyzer when `nil`).
+    ///   - analyzer: Poses an added contact's window, or every window for ``Change/player(_:)`` (when `nil`, the
+    ///     default analyzer following the session's player, ``SessionDocument/Session/player``).
     /// - Returns: The new document's bytes.
     /// - Throws: ``PipelineError`` `.invalidEdit` with one sentence (outside the video, no such contact,
     ///   nothing to undo, too many contacts, a session stored before editing existed), `StoreError`
@@ -104,6 +112,8 @@ public enum SessionEditor {
         var edits = s.edits ?? []
         var sensitivity = s.sensitivity
         var thresholds = s.detectorThresholds
+        var player = s.player
+        var repose = false
         var dropped = 0
         // The swing check's verdicts as they are now: an edit is checked against what the player sees.
         var rejectedNow = Set((s.rejectedContacts ?? []).map(\.time))
@@ -133,6 +143,10 @@ public enum SessionEditor {
                 edits = kept
                 sensitivity = level == .normal ? nil : level
                 rejectedNow = []
+            case .player(let mark):
+                try check(mark, session: s)
+                player = mark
+                repose = true
             case .edit(let edit):
                 let state = try contacts(heard: heard, edits: edits)
                 try check(edit, state: state, rejected: rejectedNow, session: s)
@@ -155,15 +169,28 @@ public enum SessionEditor {
         // rule reads), so an edit measures every contact at the same offset and by the same rules.
         if parameters.soundDelayMs == nil { parameters.soundDelayMs = s.soundDelay?.ms ?? 0 }
         let delay = s.soundDelay ?? parameters.givenSoundDelay ?? .given(0)
-        let uncovered = contacts.map { delay.instant(heard: $0.time) }.filter { tc in
-            !track.samples.contains { abs($0.time - tc) <= 1.5 / max(s.fps, 1) }
-        }
-        if !uncovered.isEmpty {
-            var options = AnalysisOptions()
-            options.biomech = parameters
-            let poser = try analyzer ?? SessionAnalyzer(options: options)
-            let added = try poser.poseSamples(path: mediaPath ?? record.filePath, contactTimes: uncovered)
-            (track, videoFrames) = try merge(track: track, videoFrames: videoFrames, with: added)
+        // Windows are posed following the person the player pointed at, when they did (else the biggest).
+        var options = AnalysisOptions()
+        options.biomech = parameters
+        if let player { options.player = .marked(player) }
+        func poser() throws -> SessionAnalyzer { try analyzer ?? SessionAnalyzer(options: options) }
+        var notes: [String] = []
+        if repose {
+            // Another person: every contact's window posed again (a contact the player removed is posed when
+            // restored), the old track let go.
+            let instants = contacts.map { delay.instant(heard: $0.time) }
+            let posed = try poser().poseSamples(path: mediaPath ?? record.filePath, contactTimes: instants)
+            track = try PoseTrack(samples: posed.samples)
+            videoFrames = posed.videoFrames
+            notes = posed.notes
+        } else {
+            let uncovered = contacts.map { delay.instant(heard: $0.time) }.filter { tc in
+                !track.samples.contains { abs($0.time - tc) <= 1.5 / max(s.fps, 1) }
+            }
+            if !uncovered.isEmpty {
+                let added = try poser().poseSamples(path: mediaPath ?? record.filePath, contactTimes: uncovered)
+                (track, videoFrames) = try merge(track: track, videoFrames: videoFrames, with: (added.samples, added.videoFrames))
+            }
         }
 
         let result = BiomechAnalyzer.analyze(track: track, contacts: contacts, parameters: parameters, soundDelay: delay)
@@ -179,6 +206,12 @@ public enum SessionEditor {
         next.session.sensitivity = sensitivity
         next.session.detectorThresholds = thresholds
         next.session.contactsHeard = heard.count
+        next.session.player = player
+        if repose {
+            // What the last pointing said about whom it found replaces what an earlier one said.
+            next.session.warnings.removeAll { $0.hasPrefix(SessionAnalyzer.playerNotePrefix) }
+            next.session.warnings += notes
+        }
         if dropped > 0 {
             next.session.warnings.append("\(dropped) of your edits no longer matched a contact after listening again and \(dropped == 1 ? "was" : "were") let go.")
         }
@@ -270,6 +303,15 @@ public enum SessionEditor {
             guard nearest(edit.time, in: candidates) != nil else {
                 throw PipelineError(.invalidEdit, "There is no rejected contact within \(format(matchTolerance)) s of \(format(edit.time)) s to restore.")
             }
+        }
+    }
+
+    /// Refuses a mark that is not in the picture or not in the session's analysed part, in one sentence.
+    static func check(_ mark: PlayerMark, session s: SessionDocument.Session) throws {
+        if let problem = mark.problem { throw PipelineError(.invalidEdit, problem) }
+        let start = s.start ?? 0, end = start + s.duration
+        if let t = mark.time, t < start - 0.5 || t > end + 0.5 {
+            throw PipelineError(.invalidEdit, "\(format(t)) s is outside the video (\(format(start))–\(format(end)) s); point at yourself in a frame of the session.")
         }
     }
 

@@ -23,17 +23,22 @@ extension SessionAnalyzer {
         var outerStep: Int
         /// The delay measured on the first passes' hits; `nil` when it was given.
         var soundDelay: SoundDelay?
+        /// What the player should know about whom the windows followed (their mark's moment showed nobody).
+        var notes: [String] = []
     }
 
     /// Poses the windows of `contacts` (heard, media time) inside `clip`.
     func poseSession(path: String, video: VideoStreamInfo, contacts: [ContactEvent], clip: ClosedRange<Double>,
                      target: (width: Int, height: Int)?, progress: AnalysisProgress?) throws -> PosedSession {
+        let estimators = try loadEstimators()
+        let player = try resolvedPlayer(path: path, maxSide: options.maxPoseImageSide, estimator: estimators[0])
         var poser = try PassPoser(analyzer: self, path: path, video: video, target: target,
-                                  estimators: loadEstimators(), progress: progress)
+                                  estimators: estimators, progress: progress, player: player.choice)
         let quiet = -options.biomech.opponentQuieterDb
         poser.searchNear = contacts.filter { ($0.loudnessDb ?? 0) > quiet }.map(\.time)
         let delay = try posePasses(contacts: contacts, frameRate: video.frameRate, clip: clip, poser: &poser)
-        return PosedSession(output: poser.output, outerStep: poser.outerStep, soundDelay: delay)
+        return PosedSession(output: poser.output, outerStep: poser.outerStep, soundDelay: delay,
+                            notes: player.note.map { [$0] } ?? [])
     }
 
     /// The passes: with a given delay one, at the instants; else the sound delay's candidates a batch at a time
@@ -132,6 +137,9 @@ extension SessionAnalyzer {
         let estimators: [PoseEstimator]
         let timeline: FrameTimeline
         let progress: AnalysisProgress?
+        /// Whom each window follows (``AnalysisOptions/player`` with a mark's moment looked up,
+        /// ``SessionAnalyzer/resolvedPlayer(path:maxSide:estimator:)``).
+        let player: PersonChoice
         /// Heard times of the contacts loud enough to be the player's (``WindowPoser/searchNear``).
         var searchNear: [Double] = []
         private(set) var output = WindowPoser.Output(frames: [], detectorRuns: 0, workers: 0, times: PoseStageTimes())
@@ -140,9 +148,10 @@ extension SessionAnalyzer {
         private var done = 0.0, expected = 1.0
 
         init(analyzer: SessionAnalyzer, path: String, video: VideoStreamInfo,
-             target: (width: Int, height: Int)?, estimators: [PoseEstimator], progress: AnalysisProgress?) throws {
+             target: (width: Int, height: Int)?, estimators: [PoseEstimator], progress: AnalysisProgress?,
+             player: PersonChoice) throws {
             self.analyzer = analyzer; self.path = path; self.target = target
-            self.estimators = estimators; self.progress = progress
+            self.estimators = estimators; self.progress = progress; self.player = player
             // Frame numbers come from the frames' own timestamps: phones drop and stretch frames.
             timeline = try FrameTimeline(path: path)
             outerStep = analyzer.schedule([], reachBack: false, frameRate: video.frameRate).outerStep
@@ -168,8 +177,8 @@ extension SessionAnalyzer {
             let poser = WindowPoser(path: path, targetSize: target, estimators: estimators, schedule: schedule,
                                     timeline: timeline, skipUnposed: analyzer.options.poseSampling.skipUnposedFrames,
                                     skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
-                                    player: analyzer.options.player,
-                                    chooseBySwing: analyzer.options.player == .largest ? analyzer.options.biomech : nil,
+                                    player: player,
+                                    chooseBySwing: player == .largest ? analyzer.options.biomech : nil,
                                     searchNear: searchNear)
             let posed = try poser.run(segments: segments, progress: scaled)
             done += seconds

@@ -14,6 +14,8 @@ public struct PersonCandidate: Sendable, Equatable {
     public var position: Point2
     /// The body size, pixels (about the standing height).
     public var size: Double
+    /// The body size as a fraction of the picture's height: the same person in any size of the same picture.
+    public var sizeFraction: Double
     /// Whether the hips are inside the picture (a camera operator cut by the bottom edge has theirs below it).
     public var hipsInFrame: Bool
     /// How far the body leans from upright, radians in [0, π]: the angle between the hips → head direction
@@ -39,6 +41,7 @@ public struct PersonCandidate: Sendable, Equatable {
         center = c
         position = Point2(x: d.keypoints[0].x, y: d.keypoints[0].y)
         size = 2 * ((s.x - c.x) * (s.x - c.x) + (s.y - c.y) * (s.y - c.y)).squareRoot()
+        sizeFraction = size / max(h, 1)
         hipsInFrame = c.x >= 0 && c.x <= w && c.y >= 0 && c.y <= h
         tilt = abs(atan2(s.x - c.x, c.y - s.y))
         detection = d
@@ -79,10 +82,46 @@ public enum PersonChoice: Sendable, Equatable {
     /// The person whose hips are nearest this point, as fractions of the picture's width and height from its
     /// top-left (the player said where they are; the same point in any size of picture).
     case nearest(Point2)
+    /// The person the player pointed at (``PlayerMark``). Here, in any frame, the one whose hips are nearest the
+    /// mark's point; the analysis first looks at the mark's moment when it has one, finds who was there and
+    /// follows ``like(position:size:)`` that person instead.
+    case marked(PlayerMark)
+    /// The person most like one seen before: of the people whose body size (a fraction of the picture's height,
+    /// ``PersonCandidate/sizeFraction``) is within ``likeSizeRatio`` of `size`, the one whose hips are nearest
+    /// `position` (fractions of the picture); when nobody is of about that size, the one nearest `position`.
+    /// A partner walking through the place the player stood, much nearer or further from the camera, is not taken
+    /// for them.
+    case like(position: Point2, size: Double)
+
+    /// How much bigger or smaller than the person pointed at someone may look and still be taken for them in
+    /// another window (``like(position:size:)``): a player running from the baseline to the net grows about 1.5
+    /// times in a phone's picture filmed from behind.
+    public static let likeSizeRatio = 2.0
+
+    /// The player's own mark, when this choice is one (``marked(_:)``).
+    public var mark: PlayerMark? {
+        if case .marked(let m) = self { return m }
+        return nil
+    }
+
+    /// Whether the player said where they are (so every person in view is looked for, however small).
+    public var isPointed: Bool {
+        switch self {
+        case .nearest, .marked, .like: true
+        case .mostConfident, .largest: false
+        }
+    }
 
     /// The chosen candidate's index in `candidates` (nil when there are none).
     public func pick(_ candidates: [PersonCandidate]) -> Int? {
         guard !candidates.isEmpty else { return nil }
+        func nearest(_ p: Point2, among indices: [Int]) -> Int? {
+            func d(_ i: Int) -> Double {
+                let c = candidates[i].position
+                return (c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)
+            }
+            return indices.min { d($0) < d($1) }
+        }
         switch self {
         case .mostConfident:
             return candidates.indices.max { candidates[$0].score < candidates[$1].score }
@@ -90,11 +129,15 @@ public enum PersonChoice: Sendable, Equatable {
             let whole = candidates.indices.filter { candidates[$0].hipsInFrame }
             return (whole.isEmpty ? Array(candidates.indices) : whole).max { candidates[$0].size < candidates[$1].size }
         case .nearest(let p):
-            func d(_ i: Int) -> Double {
-                let c = candidates[i].position
-                return (c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)
+            return nearest(p, among: Array(candidates.indices))
+        case .marked(let mark):
+            return nearest(mark.point, among: Array(candidates.indices))
+        case .like(let p, let size):
+            let alike = candidates.indices.filter {
+                let ratio = candidates[$0].sizeFraction / max(size, 1e-9)
+                return ratio <= Self.likeSizeRatio && ratio >= 1 / Self.likeSizeRatio
             }
-            return candidates.indices.min { d($0) < d($1) }
+            return nearest(p, among: alike.isEmpty ? Array(candidates.indices) : alike)
         }
     }
 }

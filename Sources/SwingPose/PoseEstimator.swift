@@ -197,3 +197,23 @@ struct ProjectedPose: Sendable {
         world = raw.world.map { Vec3(x: c * $0.x - s * $0.y, y: s * $0.x + c * $0.y, z: $0.z) }
     }
 }
+
+extension PoseEstimator {
+    /// Where `person` is in `image`, as the pose stage would first pose them: the box (pixels, inside the picture)
+    /// around the 33 landmarks the landmark model finds in the region their detection gives, a little larger
+    /// above the head (the highest landmarks are the eyes and ears) and beside the hands; `nil` when the model
+    /// finds no pose there — a tracker could not start following them on this frame either.
+    /// - Throws: `InferenceError` if ONNX Runtime fails.
+    public func outline(of person: PersonCandidate, in image: ImageBuffer) throws -> Rect? {
+        var inference = StageTime()
+        let region = regionFromDetection(person.detection, width: image.width, height: image.height)
+        guard let pose = try landmarks(in: image, region: region, inference: &inference) else { return nil }
+        let body = pose.points.prefix(LandmarkDecoder.bodyLandmarks).filter { $0.x.isFinite && $0.y.isFinite }
+        guard let x1 = body.map(\.x).min(), let x2 = body.map(\.x).max(),
+              let y1 = body.map(\.y).min(), let y2 = body.map(\.y).max() else { return nil }
+        let w = Double(image.width), h = Double(image.height), tall = y2 - y1, wide = x2 - x1
+        let box = Rect(x1: max(0, x1 - 0.08 * wide), y1: max(0, y1 - 0.1 * tall),
+                       x2: min(w, x2 + 0.08 * wide), y2: min(h, y2 + 0.03 * tall))
+        return box.width > 0 && box.height > 0 ? box : nil
+    }
+}

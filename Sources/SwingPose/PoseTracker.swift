@@ -148,7 +148,7 @@ public final class PoseTracker {
             guard !Self.seenWhole(size: identity.size, in: frame), identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
                 return (whole, wholeFollowable)
             }
-        } else if case .nearest = choice {
+        } else if choice.isPointed {
             // The player said where they are: look for everyone, however small, before choosing.
         } else {
             // Someone big enough for the whole frame, and seen there with confidence (a small person seen whole

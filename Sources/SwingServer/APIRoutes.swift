@@ -163,7 +163,7 @@ struct APIRoutes: Sendable {
 
     // MARK: Uploads
 
-    /// `POST /api/uploads?hand=&start=&duration=`: the raw file as the body (`X-Filename` names it), or
+    /// `POST /api/uploads?hand=&start=&duration=&swingCheck=&sensitivity=&player=`: the raw file as the body (`X-Filename` names it), or
     /// a `multipart/form-data` form whose field `file` holds it; either way streamed to disk.
     @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let config = state.configuration
@@ -190,6 +190,7 @@ struct APIRoutes: Sendable {
         guard sensitivity == nil || sensitivity.flatMap(ContactSensitivity.init(rawValue:)) != nil else {
             throw APIError(.badRequest, "sensitivity must be fewer, normal or more.")
         }
+        let player = try Self.playerMark(query["player"].map(String.init))
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }
@@ -229,7 +230,7 @@ struct APIRoutes: Sendable {
         let job = try await db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
                                               hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
                                               sensitivity: sensitivity == "normal" ? nil : sensitivity,
-                                              warnings: warnings))
+                                              player: player.map { ($0.x, $0.y, $0.time) }, warnings: warnings))
         return try JSONResponse.make(["job": JobView(job)], status: .accepted)
     }
 
@@ -240,6 +241,16 @@ struct APIRoutes: Sendable {
         let clean = String(last.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(200))
             .trimmingCharacters(in: .whitespaces)
         return clean.isEmpty || clean.hasPrefix(".") ? "upload.mp4" : clean
+    }
+
+    /// `player=X,Y` or `player=X,Y@SECONDS` (``PlayerMark``), or nothing; a 400 with the engine's sentence otherwise.
+    static func playerMark(_ text: String?) throws -> PlayerMark? {
+        guard let text else { return nil }
+        guard let mark = PlayerMark(text: text) else {
+            throw APIError(.badRequest, "The player must be X,Y or X,Y@SECONDS: where you are in the picture as fractions across and down, and the moment you tapped (got \(text.prefix(40))).")
+        }
+        if let problem = mark.problem { throw APIError(.badRequest, problem) }
+        return mark
     }
 
     static func seconds(_ text: String?, _ name: String) throws -> Double? {

@@ -41,6 +41,8 @@ struct ServerState: Sendable {
     let annotated: AnnotatedVideos
     let metrics: ServerMetrics
     let studio: Studio
+    /// The people in a frame, for the player to say who they are (``PeopleRoutes``).
+    let people = PeopleLookup()
 }
 
 /// Builds the web app: routes, middleware and the job runner. `swingmaster serve` and the tests both
@@ -77,6 +79,7 @@ public func buildApplication(
     router.get("metrics") { _, _ in try await state.metrics.prometheusText(db: db) }
     APIRoutes(state: state).add(to: router.group("api"))
     EditRoutes(state: state).add(to: router.group("api"))
+    PeopleRoutes(state: state).add(to: router.group("api"))
     ModelRoutes(state: state).add(to: router.group("api"))
     DetectRoutes(state: state).add(to: router.group("api"))
     PageRoutes(state: state).add(to: router)

@@ -13,6 +13,8 @@ import SwingStore
 /// - `POST /api/sessions/{id}/edits/undo`
 /// - `POST /api/sessions/{id}/listen` with `{"sensitivity": "fewer" | "normal" | "more"}` (and optionally
 ///   `peakThresholdFactor`, `minRelativeAmplitude`): the sound heard again
+/// - `POST /api/sessions/{id}/player` with `{"x", "y", "time"}`: measure the person the player tapped (every
+///   window posed again following them; ``SessionEditor/Change/player(_:)``)
 /// - `GET /api/sessions/{id}/envelope?bins=N`: the sound's loudness over the analysed part, for the timeline.
 ///
 /// Each answers with the new session document; a refused edit is 422 with its sentence, an edit that lost
@@ -52,8 +54,19 @@ struct EditRoutes: Sendable {
                                                           minRelativeAmplitude: ask.minRelativeAmplitude)
             return try await apply([.redetect(ask.sensitivity, expert)], to: id)
         }
+        api.post("sessions/:id/player") { request, context in
+            let id = try APIRoutes.id(context, "id", what: "session")
+            guard let body = try? await request.body.collect(upTo: 4096),
+                  let ask = try? JSONDecoder().decode(PlayerRequest.self, from: Data(buffer: body)) else {
+                throw APIError(.badRequest, #"Send {"x": 0…1, "y": 0…1, "time": seconds}: where you are in the frame you tapped."#)
+            }
+            return try await apply([.player(PlayerMark(x: ask.x, y: ask.y, time: ask.time))], to: id)
+        }
         api.get("sessions/:id/envelope", use: envelope)
     }
+
+    /// `POST /api/sessions/{id}/player`: the point the player tapped (fractions of the picture) and the moment.
+    struct PlayerRequest: Decodable { var x: Double; var y: Double; var time: Double? }
 
     /// Runs the edit off the event loop (adding a contact poses its window) and answers with the document.
     func apply(_ changes: [SessionEditor.Change], to id: Int64) async throws -> Response {

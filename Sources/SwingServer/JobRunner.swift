@@ -208,6 +208,7 @@ extension JobRunner {
                 options.sensitivity = level
                 options.detector = level.apply(to: options.detector)
             }
+            if let mark = job.playerMark { options.player = .marked(mark) }
             let analyzer = try SessionAnalyzer(options: options)
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first
@@ -259,5 +260,13 @@ final class ClaimTimes: @unchecked Sendable {   // state guarded by `lock`
         guard !sorted.isEmpty else { return "no job claimed" }
         func ms(_ q: Double) -> String { String(format: "%.2f", sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000) }
         return "\(sorted.count) jobs claimed; claim p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms"
+    }
+}
+
+extension JobRecord {
+    /// Where the player said they are, from the job's columns (`nil` when they did not).
+    var playerMark: PlayerMark? {
+        guard let playerX, let playerY else { return nil }
+        return PlayerMark(x: playerX, y: playerY, time: playerTime)
     }
 }

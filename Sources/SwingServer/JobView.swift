@@ -20,6 +20,9 @@ public struct JobView: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var startedAt: Date?
     public var finishedAt: Date?
+    /// Where the player said they are (`player=X,Y@SECONDS` of the upload) in its text form, `null` when they
+    /// did not say.
+    public var player: String?
 
     /// The stages a job runs (the server analyses from the sound alone), numbered from 1 in this order.
     public static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
@@ -35,10 +38,12 @@ public struct JobView: Codable, Sendable, Equatable {
         progress = job.progress; sessionId = job.sessionId; error = job.error; errorCode = job.errorCode
         warnings = job.warnings; file = job.fileName; createdAt = job.createdAt; startedAt = job.startedAt
         finishedAt = job.finishedAt
+        player = job.playerMark?.description
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, state, stage, stageName, progress, sessionId, error, errorCode, warnings, file, createdAt, startedAt, finishedAt
+        case player
     }
 
     /// Writes every key, with `null` for what is not known yet: the contract names `sessionId` and
@@ -51,5 +56,6 @@ public struct JobView: Codable, Sendable, Equatable {
         try c.encode(errorCode, forKey: .errorCode); try c.encode(warnings, forKey: .warnings)
         try c.encode(file, forKey: .file); try c.encode(createdAt, forKey: .createdAt)
         try c.encode(startedAt, forKey: .startedAt); try c.encode(finishedAt, forKey: .finishedAt)
+        try c.encode(player, forKey: .player)
     }
 }

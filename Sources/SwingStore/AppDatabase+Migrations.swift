@@ -285,6 +285,17 @@ extension AppDatabase {
                 """)
             try db.create(index: "job_claim", on: "job", columns: ["state", "createdAt", "id"])
         }
+        // The player says who they are (issue #39): the point they tapped on the upload page, as fractions of the
+        // picture, and the moment of the video they tapped it at. A point is whole and in the picture; a moment
+        // needs a point.
+        migrator.registerMigration("v14-job-player") { db in
+            try db.alter(table: "job") { t in
+                t.add(column: "playerX", .double).check(sql: "playerX IS NULL OR playerX BETWEEN 0 AND 1")
+                t.add(column: "playerY", .double)
+                    .check(sql: "(playerY IS NULL OR playerY BETWEEN 0 AND 1) AND (playerX IS NULL) = (playerY IS NULL)")
+                t.add(column: "playerTime", .double).check(sql: "playerTime IS NULL OR (playerTime >= 0 AND playerX IS NOT NULL)")
+            }
+        }
         return migrator
     }
 }

@@ -51,6 +51,13 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var swingCheck: Bool = true
     /// How readily a sound counts as a hit (`fewer`, `more`); `nil` is normal.
     public var sensitivity: String?
+    /// Where the player said they are (the upload page's picker, `player=X,Y@SECONDS`): fractions of the
+    /// picture across and down from its top-left, and the moment of the video (seconds) they tapped; all `nil`
+    /// when they did not (the pose stage chooses). The store refuses a point outside the picture, half a point,
+    /// or a moment without a point.
+    public var playerX: Double?
+    public var playerY: Double?
+    public var playerTime: Double?
     /// Set by `DELETE /api/jobs/{id}` while the job runs; the worker stops and marks it cancelled.
     public var cancelRequested: Bool
     /// The worker that claimed the job and when it last reported (a stale heartbeat means it died).
@@ -92,13 +99,15 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
 
     /// A queued job for an uploaded file.
     public init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
-                duration: Double?, swingCheck: Bool = true, sensitivity: String? = nil, warnings: [String] = [],
+                duration: Double?, swingCheck: Bool = true, sensitivity: String? = nil,
+                player: (x: Double, y: Double, time: Double?)? = nil, warnings: [String] = [],
                 createdAt: Date = Date()) {
         id = nil; state = .queued; stage = nil; progress = 0; error = nil; errorCode = nil
         warningsJSON = warnings.isEmpty ? nil : (try? String(decoding: JSONEncoder().encode(warnings), as: UTF8.self))
         sessionId = nil; self.mediaSHA256 = mediaSHA256; self.mediaPath = mediaPath; self.fileName = fileName
         playbackPath = nil; self.hand = hand; self.start = start; self.duration = duration; cancelRequested = false
         self.swingCheck = swingCheck; self.sensitivity = sensitivity
+        playerX = player?.x; playerY = player?.y; playerTime = player?.time
         workerId = nil; heartbeatAt = nil; self.createdAt = createdAt; startedAt = nil; finishedAt = nil
     }
 

@@ -13,7 +13,7 @@ extension PostgresStore {
     static let jobColumns = """
         id, state, stage, progress, error, errorCode, warningsJSON, sessionId, mediaSHA256, mediaPath, fileName, playbackPath,
         hand, start, duration, swingCheck, sensitivity, cancelRequested, workerId, heartbeatAt, createdAt, startedAt, finishedAt,
-        leaseToken, leaseExpiresAt, attempts, expiries, runAfter
+        leaseToken, leaseExpiresAt, attempts, expiries, runAfter, playerX, playerY, playerTime
         """
     static let modelColumns = """
         modelId, isFavorite, isHidden, confThreshold, iouThreshold, downloadedAt, lastUsedAt, usageCount, interpreterConfigJSON,
@@ -83,6 +83,9 @@ extension PostgresStore {
         job.attempts = try r["attempts"].decode(Int.self)
         job.expiries = try r["expiries"].decode(Int.self)
         job.runAfter = try r["runafter"].decode(Date?.self)
+        job.playerX = try r["playerx"].decode(Double?.self)
+        job.playerY = try r["playery"].decode(Double?.self)
+        job.playerTime = try r["playertime"].decode(Double?.self)
         return job
     }
 

@@ -10,8 +10,19 @@ extension PostgresStore {
     /// The last SQLite migration the baseline includes.
     static let baselineThrough = "v13-job-leases"
 
-    /// Statements of migrations after the baseline, by name (none yet).
-    static let laterMigrations: [String: [String]] = [:]
+    /// Statements of migrations after the baseline, by name.
+    static let laterMigrations: [String: [String]] = [
+        // The player's point and moment from the upload page (SQLite's v14-job-player, the same checks).
+        "v14-job-player": [
+            """
+            ALTER TABLE job
+                ADD COLUMN playerX DOUBLE PRECISION CHECK (playerX IS NULL OR playerX BETWEEN 0 AND 1),
+                ADD COLUMN playerY DOUBLE PRECISION
+                    CHECK ((playerY IS NULL OR playerY BETWEEN 0 AND 1) AND (playerX IS NULL) = (playerY IS NULL)),
+                ADD COLUMN playerTime DOUBLE PRECISION CHECK (playerTime IS NULL OR (playerTime >= 0 AND playerX IS NOT NULL))
+            """,
+        ],
+    ]
 
     /// The baseline schema (the records of ``AppDatabase`` at v13). Identifiers are unquoted, so
     /// PostgreSQL folds them to lower case; statements written in camelCase read them the same way.

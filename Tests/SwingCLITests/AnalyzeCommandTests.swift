@@ -119,7 +119,9 @@ import Testing
     @Test(arguments: [("--pose-fps=-1", "--pose-fps"), ("--pose-fps=nan", "--pose-fps"),
                       ("--pose-workers=-2", "--pose-workers"), ("--pose-threads=-1", "--pose-threads"),
                       ("--pose-core-margin=-1", "--pose-core-margin"), ("--player=1.5,0.2", "--player"),
-                      ("--player=0.5", "--player"), ("--player=nan,0.5", "--player"), ("--player=0.2,-0.1", "--player")])
+                      ("--player=0.5", "--player"), ("--player=nan,0.5", "--player"), ("--player=0.2,-0.1", "--player"),
+                      ("--player=0.5,0.5@-1", "--player"), ("--player=0.5,0.5@nan", "--player"), ("--player=0.5,0.5@", "--player"),
+                      ("--player=0.5,0.5@1e300", "--player")])
     func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) throws {
         let home = try TestFiles.temporaryDirectory("analyze-badflag")
         defer { try? FileManager.default.removeItem(at: home) }

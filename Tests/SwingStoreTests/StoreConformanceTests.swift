@@ -119,6 +119,47 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(gone?.kind == .notFound)
     }
 
+    /// The player said who they are (issue #39): the upload's point and moment ride with the job, claimed and
+    /// finished; the session's document (which holds the choice) reads back the same and through an edit; a point
+    /// outside the picture, half a point or a moment without a point is refused by both stores alike.
+    @Test(arguments: Backend.covered)
+    func thePlayersChoiceRoundTripsWithTheJobAndTheSession(_ backend: Backend) async throws {
+        let db = try await backend.make()
+        var job = Self.job("p.mp4")
+        job.playerX = 0.4125; job.playerY = 0.8; job.playerTime = 4.6
+        let id = try #require(try await db.enqueueJob(job).id)
+        let stored = try #require(try await db.job(id: id))
+        #expect(stored.playerX == 0.4125 && stored.playerY == 0.8 && stored.playerTime == 4.6)
+        let claimed = try #require(try await db.claimNextJob(workerId: "w", leaseSeconds: 30, now: Self.t0))
+        #expect(claimed.playerX == 0.4125 && claimed.playerY == 0.8 && claimed.playerTime == 4.6)
+        var untimed = Self.job("q.mp4")
+        untimed.playerX = 0; untimed.playerY = 1
+        let plainId = try #require(try await db.enqueueJob(untimed).id)
+        let plain = try #require(try await db.job(id: plainId))
+        #expect(plain.playerX == 0 && plain.playerY == 1 && plain.playerTime == nil)
+        let noneId = try #require(try await db.enqueueJob(Self.job("r.mp4")).id)
+        #expect(try await db.job(id: noneId)?.playerX == nil)
+
+        for (x, y, t) in [(1.5, 0.5, nil), (0.5, -0.1, nil), (0.5, nil, nil), (nil, 0.5, nil), (nil, nil, 3.0), (0.5, 0.5, -1.0)] as [(Double?, Double?, Double?)] {
+            var bad = Self.job("bad.mp4")
+            bad.playerX = x; bad.playerY = y; bad.playerTime = t
+            await #expect(throws: StoreError.self, "\(String(describing: x)),\(String(describing: y))@\(String(describing: t)) was stored") {
+                try await db.enqueueJob(bad)
+            }
+        }
+        #expect(try await db.recentJobs(limit: 10).count == 3, "a refused job left a row")
+
+        var session = Self.newSession("p.mp4", at: 20)
+        let document = #"{"session":{"player":{"time":4.6,"x":0.4125,"y":0.8}}}"#
+        session.document = { _ in document }
+        let sid = try await db.saveSession(session)
+        #expect(try await db.sessionRecord(id: sid)?.documentJSON == document)
+        let changed = #"{"session":{"player":{"time":7.25,"x":0.2,"y":0.75}}}"#
+        let track = SessionTrackRecord(track: Data([7]), videoFrames: [1], poseToDisplayX: 1, poseToDisplayY: 1, parameters: "{}")
+        try await db.replaceSession(id: sid, revision: 0, stats: SessionStats(shotCount: 0), shots: [], track: track) { changed }
+        #expect(try await db.sessionRecord(id: sid)?.documentJSON == changed)
+    }
+
     // MARK: The player and the model records
 
     @Test(arguments: Backend.covered)

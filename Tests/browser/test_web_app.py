@@ -71,13 +71,21 @@ class WebAppTests(unittest.TestCase):
         wait(self.driver, lambda d: d.find_element(By.ID, "go").text == "Upload a video", message="the hand was not taken")
 
     def upload(self, path, swing_check=True):
-        """Picks `path` through the real file input on /sessions/new; returns once the upload is sent."""
+        """Picks `path` through the real file input on /sessions/new; returns once the upload is sent. When the
+        page asks which person is the player (the demo has two walkers), Swingmaster is left to choose."""
+        self.choose_file(path, swing_check)
+        wait(self.driver, lambda d: d.find_element(By.ID, "progress").is_displayed() or d.find_element(By.ID, "who").is_displayed(),
+             90, "no progress after choosing a file")
+        if self.by_id("who").is_displayed():
+            self.click(self.by_id("who-skip"))
+        wait(self.driver, lambda d: d.find_element(By.ID, "progress").is_displayed(), 30, "no progress after choosing a file")
+
+    def choose_file(self, path, swing_check=True):
         self.open("/sessions/new")
         wait(self.driver, lambda d: d.find_element(By.ID, "hand-label").text != "…", message="the page did not load the hand")
         if self.by_id("swing-check").is_selected() != swing_check:
             self.by_id("swing-check").click()
         self.by_id("file").send_keys(path)
-        wait(self.driver, lambda d: d.find_element(By.ID, "progress").is_displayed(), 30, "no progress after choosing a file")
 
     def wait_for_results(self, timeout=240):
         wait(self.driver, lambda d: re.search(r"/sessions/\d+$", d.current_url), timeout,
@@ -431,3 +439,137 @@ class WebAppTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WhoIsThePlayerTests(unittest.TestCase):
+    """The player says who they are (issue #39): on the upload page the demo's two walkers are outlined and the
+    player taps one; the upload carries the choice and the results page shows it; tapping another person there
+    measures every shot again on them. Looked at on a phone and a desktop width."""
+
+    def setUp(self):
+        self.driver = browser(*DESKTOP)
+
+    def tearDown(self):
+        try:
+            errors = severe_console_errors(self.driver)
+        finally:
+            self.driver.quit()
+        self.assertEqual(errors, [], "the pages logged console errors")
+
+    def open(self, path):
+        self.driver.get(SERVER.url + path)
+
+    def by_id(self, name):
+        return self.driver.find_element(By.ID, name)
+
+    def click(self, element):
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def tap(self, box):
+        """Taps the middle of a person's outline (a pointer click on the frame, as a finger would)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        ActionChains(self.driver).move_to_element(box).click().perform()
+
+    @staticmethod
+    def hips(box):
+        return [float(v) for v in box.get_attribute("data-hips").split(",")]
+
+    def boxes(self, root):
+        return self.driver.find_elements(By.CSS_SELECTOR, f"#{root} .person-box")
+
+    def test_1_upload_tap_yourself_then_tap_someone_else_on_the_results(self):
+        d = self.driver
+        WebAppTests.choose_hand(self)
+        WebAppTests.choose_file(self, SAMPLE)
+        wait(d, lambda d: self.by_id("who").is_displayed(), 90, "the two walkers were not offered to choose from")
+        wait(d, lambda d: len(self.boxes("who-picker")) >= 2, 10, "fewer than two people outlined")
+        boxes = self.boxes("who-picker")
+        buttons = d.find_elements(By.CSS_SELECTOR, "#who-picker .person-button")
+        self.assertEqual(len(buttons), len(boxes), "not one button per person")
+        self.assertFalse(self.by_id("who-go").is_enabled(), "analysing offered before anyone was chosen")
+        self.assertTrue(self.by_id("who-summary").get_attribute("hidden") is not None)
+        # Left to right, each outline inside the picture.
+        xs = [self.hips(b)[0] for b in boxes]
+        self.assertEqual(xs, sorted(xs))
+        screenshot(d, "new-who")
+
+        # The keyboard: a person's button, Space.
+        d.execute_script("arguments[0].focus()", buttons[0])
+        buttons[0].send_keys(Keys.SPACE)
+        wait(d, lambda d: buttons[0].get_attribute("aria-pressed") == "true", 5, "Space on a person's button chose nobody")
+        self.assertIn("You: the person in the blue outline", self.by_id("who-summary").text)
+
+        # A tap on the other walker's outline: they are chosen, the summary names their colour.
+        self.tap(boxes[1])
+        wait(d, lambda d: "chosen" in boxes[1].get_attribute("class"), 5, "tapping an outline chose nobody")
+        self.assertEqual(buttons[1].get_attribute("aria-pressed"), "true")
+        self.assertEqual(buttons[0].get_attribute("aria-pressed"), "false")
+        self.assertIn("You: the person in the yellow outline", self.by_id("who-summary").text)
+        self.assertIn("You (2)", boxes[1].text)
+        self.assertTrue(self.by_id("who-go").is_enabled())
+        tapped = self.hips(boxes[1])
+        moment = float(self.by_id("who-moment").get_attribute("value"))
+        screenshot(d, "new-who-chosen")
+        d.set_window_size(*PHONE)
+        time.sleep(0.5)
+        self.assertTrue(no_horizontal_scroll(d), "the picker scrolls sideways on a phone")
+        for b in d.find_elements(By.CSS_SELECTOR, "#who-picker .person-button"):
+            self.assertGreaterEqual(b.size["height"], 44, "a person's button is too small for a thumb")
+        screenshot(d, "new-who-chosen")
+        # Tapping anywhere takes the nearest person: the far left edge of the picture, level with the first walker.
+        frame = d.find_element(By.CSS_SELECTOR, "#who-picker .people-overlay")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", frame)
+        first = self.hips(boxes[0])
+        ActionChains(d).move_to_element_with_offset(frame, int(-frame.size["width"] / 2) + 3,
+                                                    int((first[1] - 0.5) * frame.size["height"])).click().perform()
+        wait(d, lambda d: "chosen" in self.boxes("who-picker")[0].get_attribute("class"), 5, "a tap beside the people chose nobody")
+        self.tap(self.boxes("who-picker")[1])
+        wait(d, lambda d: "chosen" in self.boxes("who-picker")[1].get_attribute("class"), 5)
+        d.set_window_size(*DESKTOP)
+
+        # Analyse: the upload carries the point and the moment; the progress says who is measured.
+        self.click(self.by_id("who-go"))
+        wait(d, lambda d: self.by_id("progress").is_displayed(), 30, "no progress after choosing")
+        self.assertIn("Measuring you: the person in the yellow outline", self.by_id("progress-player").text)
+        jobs = SERVER.api("/api/jobs")["jobs"]
+        carried = [float(v) for v in jobs[0]["player"].replace("@", ",").split(",")]
+        self.assertAlmostEqual(carried[0], tapped[0], delta=1e-3)
+        self.assertAlmostEqual(carried[1], tapped[1], delta=1e-3)
+        self.assertAlmostEqual(carried[2], moment, delta=0.06)
+        sid = WebAppTests.wait_for_results(self)
+        player = SERVER.api(f"/api/sessions/{sid}")["session"]["player"]
+        self.assertAlmostEqual(player["x"], tapped[0], delta=1e-3)
+        wait(d, lambda d: "You: the person you tapped at" in self.by_id("who-line").text, 30, "the results do not say who was measured")
+        self.assertEqual(self.by_id("who-open").text, "Change")
+        screenshot(d, "results-who")
+
+        # The results page: the frame where the player tapped, their outline marked; tap the other walker.
+        self.click(self.by_id("who-open"))
+        wait(d, lambda d: len(self.boxes("who-picker")) >= 2, 60, f"no people on the results page: {self.by_id('who-status').text}")
+        wait(d, lambda d: any("chosen" in b.get_attribute("class") for b in self.boxes("who-picker")), 5,
+             "the person measured now is not marked")
+        self.assertIn("the person measured now", self.by_id("who-status").text)
+        other = next(b for b in self.boxes("who-picker") if "chosen" not in b.get_attribute("class"))
+        wanted = self.hips(other)
+        self.tap(other)
+        wait(d, lambda d: self.by_id("who-measure").is_enabled(), 5, "tapping someone did not offer to measure them")
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            time.sleep(0.5)
+            self.assertTrue(no_horizontal_scroll(d), f"the results page scrolls sideways at {size[0]} px with the picker open")
+            screenshot(d, "results-who-open")
+        self.click(self.by_id("who-measure"))
+        wait(d, lambda d: "Measured again" in self.by_id("who-done").text, 180,
+             f"measuring the other person did not finish: {self.by_id('who-status').text}")
+        again = SERVER.api(f"/api/sessions/{sid}")["session"]["player"]
+        self.assertAlmostEqual(again["x"], wanted[0], delta=1e-3)
+        self.assertAlmostEqual(again["y"], wanted[1], delta=1e-3)
+        # It survives a reload, and is shown.
+        d.refresh()
+        wait(d, lambda d: "You: the person you tapped at" in self.by_id("who-line").text, 30)
+        self.click(self.by_id("who-open"))
+        wait(d, lambda d: any("chosen" in b.get_attribute("class") for b in self.boxes("who-picker")), 60)
+        chosen = next(b for b in self.boxes("who-picker") if "chosen" in b.get_attribute("class"))
+        self.assertAlmostEqual(self.hips(chosen)[0], wanted[0], delta=0.02)
+        screenshot(d, "results-who-after")

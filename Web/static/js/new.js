@@ -1,10 +1,14 @@
-// Pick a video, upload it with a progress bar, then follow the four stages live (SSE) until the results.
+// Pick a video, say which person is you when several are in it, upload it with a progress bar, then follow
+// the four stages live (SSE) until the results.
 import { api, el, fmt, preferredHand } from './api.js';
+import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
 
 const STAGES = ['Extracting audio', 'Detecting contacts', 'Running body pose', 'Computing statistics'];
 const MAX_BYTES = 2048 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 let hand = null, startedAt = null, timer = null, source = null, xhr = null, jobId = null;
+// "Which one is you?": the file waiting for the answer, the frame shown, and the answer ({x, y, time, index, count}).
+let waiting = null, who = null, player = null;
 
 async function init() {
   hand = await preferredHand();
@@ -52,14 +56,130 @@ async function choose(file) {
   pickError('');
   const problem = await check(file);
   if (problem) { pickError(problem); return; }
-  upload(file);
+  const look = await lookForPeople(file);
+  if (look) askWho(file, look); else upload(file);
 }
 
-function upload(file) {
+// -- Which one is you? ------------------------------------------------------------------------------------
+
+/** The people in the frame `video` shows at `t`: the frame as a JPEG (at most 1920 px long) to /api/people. */
+async function peopleAt(video, t) {
+  await seek(video, t);
+  const scale = Math.min(1, 1920 / Math.max(video.videoWidth, video.videoHeight));
+  const canvas = el('canvas', { width: Math.round(video.videoWidth * scale), height: Math.round(video.videoHeight * scale) });
+  canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.88));
+  if (!blob) throw new Error('This browser cannot take a picture of the video.');
+  return api('/api/people', { method: 'POST', headers: { 'Content-Type': 'image/jpeg' }, body: blob });
+}
+
+/** Looks at a few moments of the chosen part of the video for people. Returns the frame to ask about when one
+ *  shows two or more, else null (one person or none: nothing to ask; the browser cannot show the file, or the
+ *  server cannot look: the upload goes on as before, never blocked by this). */
+async function lookForPeople(file) {
+  const status = $('pick-status');
+  status.textContent = 'Looking for people in your video…';
+  const video = el('video', { preload: 'auto', muted: true, playsinline: true });
+  const url = URL.createObjectURL(file);
+  video.muted = true; video.src = url;
+  try {
+    await ready(video);
+    // A picture the browser cannot decode (HEVC on many desktops) has no size: nothing to show, nothing asked.
+    if (!Number.isFinite(video.duration) || !video.videoWidth || !video.videoHeight) throw new Error('no picture');
+    const start = Math.min(parseFloat($('start').value) || 0, video.duration);
+    const end = Math.min(video.duration, start + (parseFloat($('duration').value) || video.duration));
+    for (const f of [0.25, 0.5, 0.75]) {
+      const time = start + f * (end - start);
+      const found = await peopleAt(video, time);
+      if (found.people.length >= 2) return { video, url, start, end, time, people: found.people };
+    }
+  } catch { /* nothing to ask */ } finally {
+    status.textContent = '';
+  }
+  URL.revokeObjectURL(url);
+  return null;
+}
+
+function askWho(file, look) {
+  waiting = file; player = null;
+  $('pick').hidden = true; $('who').hidden = false;
+  const picker = new PeoplePicker({ root: $('who-picker'), video: look.video, onPick: chose });
+  who = { picker, video: look.video, url: look.url, time: look.time, timer: null, asked: 0 };
+  const slider = $('who-moment');
+  slider.min = look.start.toFixed(1); slider.max = look.end.toFixed(1); slider.value = look.time.toFixed(1);
+  momentLabel(look.time);
+  picker.show(look.people, look.time);
+  showChoice();
+  $('who-status').textContent = `${look.people.length} people here. Tap yourself.`;
+  $('who-title').focus({ preventScroll: true });   // where a screen reader goes on; no person is chosen for them
+}
+
+function momentLabel(t) { $('who-moment-label').textContent = `${Number(t).toFixed(1)}\u00a0s`; }
+
+/** Another moment: the frame there and its people (the earlier answer no longer names anyone shown). */
+async function lookAt(t) {
+  const ask = ++who.asked;
+  $('who-status').textContent = 'Looking for people at this moment…';
+  try {
+    const found = await peopleAt(who.video, t);
+    if (ask !== who.asked) return;   // the slider moved on
+    who.time = t; player = null;
+    who.picker.show(found.people, t);
+    showChoice();
+    const n = found.people.length;
+    $('who-status').textContent = n === 0 ? 'Nobody Swingmaster can measure is in this picture; try another moment, or skip.'
+      : n === 1 ? 'One person here: tap them if it is you.' : `${n} people here. Tap yourself.`;
+  } catch (e) {
+    if (ask === who.asked) $('who-status').textContent = e.message;
+  }
+}
+
+function chose(person, i) {
+  player = { x: person.hips.x, y: person.hips.y, time: who.time, index: i, count: who.picker.people.length };
+  $('who-status').textContent = '';
+  showChoice();
+}
+
+/** "You: the person in the blue outline — change", and the Analyse button once there is an answer. */
+function showChoice() {
+  const line = $('who-summary');
+  $('who-go').disabled = !player;
+  if (!player) { line.hidden = true; return; }
+  line.hidden = false;
+  line.replaceChildren(el('span', { class: 'swatch', style: `--outline: ${outline(player.index).color}` }),
+    `You: ${describe(player.index, player.count)} — `,
+    el('button', { type: 'button', class: 'link-button', onclick: () => {
+      player = null; who.picker.chosen = null; who.picker.mark(); showChoice();
+      who.picker.buttons.querySelector('button')?.focus();
+    } }, 'change'));
+}
+
+function leaveWho() {
+  $('who').hidden = true;
+  clearTimeout(who?.timer);
+  if (who) { who.video.removeAttribute('src'); who.video.load(); URL.revokeObjectURL(who.url); }
+}
+
+$('who-moment').addEventListener('input', (e) => {
+  momentLabel(e.target.value);
+  clearTimeout(who.timer);
+  who.timer = setTimeout(() => lookAt(Number(e.target.value)), 250);
+});
+$('who-go').addEventListener('click', () => { if (player) { leaveWho(); upload(waiting, player); } });
+$('who-skip').addEventListener('click', () => { player = null; leaveWho(); upload(waiting, null); });
+
+function upload(file, me = null) {
   $('pick').hidden = true; $('progress').hidden = false;
   $('progress-title').textContent = 'Uploading…'; $('progress-file').textContent = file.name;
   startClock();
   const query = new URLSearchParams({ hand });
+  if (me) {
+    query.set('player', `${me.x.toFixed(4)},${me.y.toFixed(4)}@${me.time.toFixed(3)}`);
+    const line = $('progress-player');
+    line.hidden = false;
+    line.replaceChildren(el('span', { class: 'swatch', style: `--outline: ${outline(me.index).color}` }),
+      `Measuring you: ${describe(me.index, me.count)} at ${me.time.toFixed(1)}\u00a0s.`);
+  }
   if ($('start').value) query.set('start', $('start').value);
   if ($('duration').value) query.set('duration', $('duration').value);
   if (!$('swing-check').checked) query.set('swingCheck', 'off');
@@ -91,6 +211,10 @@ function follow(job) {
   $('pick').hidden = true; $('progress').hidden = false;
   $('progress-file').textContent = job.file;
   if (!xhr) $('upload-stage').hidden = true;
+  if (job.player && $('progress-player').hidden) {
+    $('progress-player').hidden = false;
+    $('progress-player').textContent = 'Measuring the person you tapped.';
+  }
   startedAt = job.startedAt ? Date.parse(job.startedAt) : Date.now();
   startClock();
   render(job);

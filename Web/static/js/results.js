@@ -2,6 +2,7 @@
 import { api, el, fmt, stat } from './api.js';
 import { contactScatter } from './charts.js';
 import { ContactTimeline } from './timeline.js';
+import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
 
 const id = document.body.dataset.session;
 const STROKES = ['forehand', 'backhand', 'serve'];
@@ -16,6 +17,7 @@ async function load() {
   document.getElementById('subtitle').textContent = `${fmt.date(session.createdAt)} · ${fmt.seconds(session.duration)} · ${session.hand}-handed`;
   strokeFilter();
   show();
+  whoLine();
   timeline.load(session);
   document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
   document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
@@ -117,6 +119,116 @@ document.getElementById('dl-annotated').addEventListener('click', async (event) 
     link.removeAttribute('aria-disabled');
   }
 });
+
+// -- Who was measured (issue #39): the person the player tapped, and tapping again to measure another ------------
+
+const $ = (name) => document.getElementById(name);
+const who = { picker: null, video: null, moments: [], at: 0, frameTime: 0, chosen: null, measured: null, busy: false };
+
+/** "You: the person you tapped at 4.6 s", or how the analysis chose when the player did not say. */
+function whoLine() {
+  const p = session.player;
+  $('who-line').textContent = p
+    ? (p.time != null ? `You: the person you tapped at ${p.time.toFixed(1)}\u00a0s, followed through every shot.`
+      : `You: the person nearest the point you gave (${Math.round(p.x * 100)}\u00a0% across, ${Math.round(p.y * 100)}\u00a0% down), in every shot.`)
+    : 'Swingmaster measured the biggest person in view around each hit. Measured the wrong person? Tap yourself.';
+  $('who-open').textContent = p ? 'Change' : 'Tap yourself';
+}
+
+/** The moments to look at: where the player tapped (if they did), then every shot's contact. */
+function moments() {
+  const times = session.shots.map((s) => s.contactTime).filter((t) => t != null);
+  const p = session.player;
+  const list = [...new Set([...(p?.time != null ? [p.time] : []), ...times])];
+  return list.map((t) => ({ t, shot: session.shots.find((s) => s.contactTime === t) }));
+}
+
+async function openWho() {
+  $('who-panel').hidden = false; $('who-open').setAttribute('aria-expanded', 'true'); $('who-done').textContent = '';
+  $('who-open').textContent = 'Close';
+  if (!who.video) {
+    who.video = el('video', { preload: 'auto', muted: true, playsinline: true });
+    who.picker = new PeoplePicker({ root: $('who-picker'), video: who.video, onPick: whoPicked });
+    who.video.src = `/api/sessions/${id}/video`;
+  }
+  who.moments = moments(); who.at = 0;
+  if (!who.moments.length) { $('who-status').textContent = 'This session has no shot to look at.'; return; }
+  await showMoment();
+  $('who-panel').scrollIntoView({ block: 'nearest' });
+}
+
+function closeWho() {
+  $('who-panel').hidden = true; $('who-open').setAttribute('aria-expanded', 'false');
+  who.chosen = null; $('who-measure').disabled = true;
+  whoLine();
+}
+
+async function showMoment() {
+  const { t, shot } = who.moments[who.at];
+  $('who-prev').disabled = who.at === 0; $('who-next').disabled = who.at === who.moments.length - 1;
+  $('who-at').textContent = `${shot ? `Shot ${shot.index} of ${session.shots.length}` : 'Where you tapped'} · ${t.toFixed(1)}\u00a0s`;
+  $('who-status').textContent = 'Looking for people at this moment…';
+  $('who-status').classList.remove('error');
+  who.chosen = null; $('who-measure').disabled = true;
+  try {
+    const [found] = await Promise.all([api(`/api/sessions/${id}/people?t=${t.toFixed(3)}`), ready(who.video)]);
+    await seek(who.video, found.time + 0.001);
+    who.frameTime = found.time;
+    // The person measured now, when the player tapped at this moment: shown chosen, with "You" on them.
+    const p = session.player;
+    let mine = null;
+    if (p?.time != null && Math.abs(p.time - found.time) < 0.06 && found.people.length) {
+      mine = found.people.reduce((best, q, i) => ((q.hips.x - p.x) ** 2 + (q.hips.y - p.y) ** 2 < best.d ? { i, d: (q.hips.x - p.x) ** 2 + (q.hips.y - p.y) ** 2 } : best), { i: 0, d: Infinity }).i;
+    }
+    who.measured = mine;
+    who.picker.show(found.people, found.time, mine);
+    const n = found.people.length;
+    $('who-status').textContent = n === 0 ? 'Nobody Swingmaster can measure is in view here; try another shot.'
+      : mine != null ? `Outlined in ${outline(mine).name}: the person measured now. Tap someone else to measure them instead.`
+        : `${n} ${n === 1 ? 'person' : 'people'} here. Tap yourself.`;
+  } catch (e) {
+    $('who-status').textContent = e.message;
+  }
+}
+
+function whoPicked(person, i) {
+  who.chosen = { x: person.hips.x, y: person.hips.y, time: who.frameTime };
+  $('who-status').replaceChildren(el('span', { class: 'swatch', style: `--outline: ${outline(i).color}` }),
+    who.measured === i ? `The person measured now: ${describe(i, who.picker.people.length)}. Tap someone else to measure them instead.`
+      : `You: ${describe(i, who.picker.people.length)}, not measured yet. “Measure me” measures every shot again on them.`);
+  $('who-measure').disabled = who.busy || who.measured === i;
+}
+
+async function measureMe() {
+  if (!who.chosen || who.busy) return;
+  who.busy = true;
+  for (const b of ['who-measure', 'who-prev', 'who-next', 'who-cancel']) $(b).disabled = true;
+  $('who-status').textContent = 'Measuring you on every shot again… (every swing is posed again: about as long as the body-pose stage took)';
+  try {
+    ({ session } = await api(`/api/sessions/${id}/player`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(who.chosen) }));
+    strokeFilter(); show(); whoLine(); timeline.load(session);
+    closeWho();
+    const measured = session.stats.shotCount;
+    $('who-done').textContent = measured
+      ? `Measured again on the person you tapped: ${measured} shot${measured === 1 ? '' : 's'}.`
+      : 'Measured again on the person you tapped: none of the hits shows them swinging. If that is not you, tap yourself again.';
+  } catch (e) {
+    $('who-status').textContent = e.message;
+    $('who-status').classList.add('error');
+  } finally {
+    who.busy = false;
+    for (const b of ['who-cancel']) $(b).disabled = false;
+    $('who-measure').disabled = !who.chosen;
+    if (who.moments.length) { $('who-prev').disabled = who.at === 0; $('who-next').disabled = who.at === who.moments.length - 1; }
+  }
+}
+
+$('who-open').addEventListener('click', () => ($('who-panel').hidden ? openWho() : closeWho()));
+$('who-cancel').addEventListener('click', closeWho);
+$('who-prev').addEventListener('click', () => { if (who.at > 0) { who.at--; showMoment(); } });
+$('who-next').addEventListener('click', () => { if (who.at < who.moments.length - 1) { who.at++; showMoment(); } });
+$('who-measure').addEventListener('click', measureMe);
 
 const value = {
   index: (s) => s.index, time: (s) => s.contactTime, forward: (s) => s.contact?.forwardCm, lateral: (s) => s.contact?.lateralCm,
