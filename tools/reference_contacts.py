@@ -28,15 +28,18 @@ DEFAULTS = dict(
     prominenceWindowMs=150.0, timeReference="onset", onsetLevel=0.2, amplitudeReferencePercentile=90.0,
     minRelativeAmplitude=0.1, rejectThuds=True, thudBandLowHz=50.0, thudBandHighHz=150.0,
     maxLowBandRatio=4.0, thudMinRise=8.0, requireBroadband=True, clickBandLowHz=5000.0, clickBandHighHz=10000.0,
-    minHighBandRatio=0.01, thudMaskedRise=1.5, thudMaskedRatio=10.0,
+    minHighBandRatio=0.01, thudMaskedRise=1.5, thudMaskedRatio=10.0, requireBody=True, minBodyBandRatio=0.02,
 )
 SPEC_LITERAL = dict(envelopeMode="rectified", envelopeSmoothingPasses=1, peakPicking="localMaxima",
-                    timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False,
+                    timeReference="peak", onsetLevel=0.5, peakThresholdFactor=3.0, maxImpactFWHMMs=40.0, minRelativeAmplitude=0.0, rejectThuds=False, requireBroadband=False, requireBody=False,
                     hitSpreadMs=0.0, maxImpactRiseMs=0.0, noiseFloorPercentile=75.0, noiseFloorWindowSeconds=5.0,
                     noiseFloorHopSeconds=0.5)
 AUX_ORDER = 4  # SpectralFeatures.auxiliaryOrder
 HIT_SPREAD_MIN_RELATIVE_AMPLITUDE = 0.25  # ContactDetectorParameters.hitSpreadMinRelativeAmplitude
 EVENT_MS, BACKGROUND_MS, MARGIN_MS = (-2.0, 30.0), (-120.0, -20.0), 30.0
+BACKGROUND_PARTS = 4  # whether an event starts is judged against the quietest quarter (SpectralFeatures)
+BODY_BAND_HZ = (250.0, 1000.0)  # SpectralFeatures.bodyBandLowHz/HighHz
+BODY_FULL_WEIGHT = 0.1  # MinimumGapSuppression.bodyFullWeight
 
 
 def samples_for(ms, fs):
@@ -139,7 +142,7 @@ def measure(env, pk, p, fs):
 
 
 
-def window_energies(y, offset, onset, fs):
+def window_energies(y, offset, onset, fs, quietest=False):
     def mean(a, b):
         lo, hi = max(0, a - offset), min(len(y), b - offset)
         if hi <= lo:
@@ -147,8 +150,13 @@ def window_energies(y, offset, onset, fs):
         s = y[lo:hi].astype(np.float64)
         return float(np.dot(s, s)) / (hi - lo)
     ev = mean(onset + samples_for(EVENT_MS[0], fs), onset + samples_for(EVENT_MS[1], fs)) or 0.0
-    bg = mean(onset + samples_for(BACKGROUND_MS[0], fs), onset + samples_for(BACKGROUND_MS[1], fs)) or 0.0
-    return ev, bg
+    a, b = onset + samples_for(BACKGROUND_MS[0], fs), onset + samples_for(BACKGROUND_MS[1], fs)
+    if not quietest:
+        return ev, mean(a, b) or 0.0
+    parts = [mean(a + (b - a) * k // BACKGROUND_PARTS, a + (b - a) * (k + 1) // BACKGROUND_PARTS)
+             for k in range(BACKGROUND_PARTS)]
+    parts = [v for v in parts if v is not None]
+    return ev, (min(parts) if parts else 0.0)
 
 
 def transient_energy(y, offset, onset, fs):
@@ -156,29 +164,66 @@ def transient_energy(y, offset, onset, fs):
     return max(0.0, ev - bg)
 
 
-def band_ratios(x, y, onset, p, fs, thud_sos, click_sos):
+BODILESS_BELOW = 0.2  # SpectralFeatures.bodilessBelow
+
+
+def loudest_background_body(y, body, offset, onset, fs):
+    """Body over in-band mean energy in the loudest (in-band) quarter of the background window."""
+    def mean(v, lo, hi):
+        lo, hi = max(0, lo - offset), min(len(v), hi - offset)
+        if hi <= lo:
+            return 0.0
+        s = np.asarray(v[lo:hi], dtype=np.float64)
+        return float(np.dot(s, s)) / (hi - lo)
+    a, b = onset + samples_for(BACKGROUND_MS[0], fs), onset + samples_for(BACKGROUND_MS[1], fs)
+    spans = [(a + (b - a) * k // BACKGROUND_PARTS, a + (b - a) * (k + 1) // BACKGROUND_PARTS)
+             for k in range(BACKGROUND_PARTS)]
+    lo, hi = max(spans, key=lambda sp: mean(y, *sp))
+    in_band = mean(y, lo, hi)
+    return mean(body, lo, hi) / in_band if in_band > 0 else 0.0
+
+
+def band_ratios(x, y, onset, p, fs, thud_sos, click_sos, body_sos):
+    """(low, high, body, in-band transient) as SpectralFeatures.ratios in Swift."""
     n = len(x)
     a = max(0, onset + samples_for(BACKGROUND_MS[0] - MARGIN_MS, fs))
     b = min(n, onset + samples_for(EVENT_MS[1] + MARGIN_MS, fs))
     if b <= a:
-        return None, None, 0.0
+        return None, None, None, 0.0
     in_band = transient_energy(y[a:b], a, onset, fs)
-    main = max(in_band, 1e-20)
+    ev, quiet = window_energies(y[a:b], a, onset, fs, quietest=True)
+    if ev <= quiet:
+        return None, None, None, 0.0
     snippet = x[a:b].astype(np.float64)
+    # After a bodiless sound (a squeak), a full-bodied one is judged against the quietest quarter of its
+    # background in every band: the squeak's tail is not its background (SpectralFeatures in Swift).
+    after_squeak = False
+    if body_sos is not None and len(snippet) > 3 * (2 * len(body_sos) + 1):
+        bodied = sosfiltfilt(body_sos, snippet)
+        e, bg = window_energies(bodied, a, onset, fs, quietest=True)
+        after_squeak = max(0.0, e - bg) / max(ev - quiet, 1e-20) >= FULL_BODY_RATIO \
+            and loudest_background_body(y[a:b], bodied, a, onset, fs) < BODILESS_BELOW
+    if in_band <= 0 and not after_squeak:
+        return None, None, None, 0.0
+    after_loud = after_squeak
+    in_band = ev - quiet if after_loud else in_band
+    main = max(in_band, 1e-20)
 
     def ratio(sos):
         if sos is None or len(snippet) <= 3 * (2 * len(sos) + 1):
             return None
-        return transient_energy(sosfiltfilt(sos, snippet), a, onset, fs) / main
+        e, bg = window_energies(sosfiltfilt(sos, snippet), a, onset, fs, quietest=after_loud)
+        return max(0.0, e - bg) / main
+    body = ratio(body_sos)
     low = None
     if thud_sos is not None and len(snippet) > 3 * (2 * len(thud_sos) + 1):
-        ev, bg = window_energies(sosfiltfilt(thud_sos, snippet), a, onset, fs)
+        ev, bg = window_energies(sosfiltfilt(thud_sos, snippet), a, onset, fs, quietest=after_loud)
         excess = max(0.0, ev - bg) / main
         low = excess if ev >= p["thudMinRise"] * bg or (
             ev >= p["thudMaskedRise"] * bg and excess > p["thudMaskedRatio"]) else 0.0
     if low is not None and low > p["maxLowBandRatio"]:
-        return low, None, in_band  # a thud needs no click test
-    return low, ratio(click_sos), in_band
+        return low, None, None, in_band  # a thud needs no click test
+    return low, ratio(click_sos), body, in_band
 
 
 BAND_EXCERPTS, BAND_EXCERPT_S, BAND_EMPTY_BELOW = 24, 0.5, 1e-3
@@ -199,11 +244,27 @@ def broadband_share(heights, highs, p):
     return sum(hi >= BROADBAND_FACTOR * p["minHighBandRatio"] for hi in loud) / len(loud)
 
 
+FULL_BODY_RATIO = 1.0  # SpectralFeatures.fullBodyRatio
+
+
+def has_full_sound(heights, bodies, p):
+    """Whether a candidate passing the loudness gate is full-bodied (BandContent.hasFullSound in Swift)."""
+    if not heights:
+        return False
+    reference = float(np.percentile(heights, p["amplitudeReferencePercentile"]))
+    return any(h >= p["minRelativeAmplitude"] * reference and (b or 0.0) >= FULL_BODY_RATIO
+               for h, b in zip(heights, bodies))
+
+
 def click_band_content(x, y, p, fs):
-    """Energy in the upper 70 % of the click band over the detection band's, over evenly spread
-    excerpts (as BandContent.ratio in Swift); None when not measurable."""
+    """Energy in the upper 70 % of the click band over the detection band's (BandContent.upperBand)."""
     low, high = p["clickBandLowHz"], min(p["clickBandHighHz"], 0.45 * fs)
-    low = low + 0.3 * (high - low)
+    return band_content(x, y, low + 0.3 * (high - low), high, fs)
+
+
+def band_content(x, y, low, high, fs):
+    """Energy in low-high Hz over the detection band's, over evenly spread excerpts (as BandContent.ratio
+    in Swift); None when not measurable."""
     if not (high > low and high < 0.5 * fs) or len(x) == 0:
         return None
     sos = butter(AUX_ORDER, [low, high], btype="band", fs=fs, output="sos")
@@ -268,6 +329,8 @@ def detect(x, fs, params=None):
                       output="sos") if p["rejectThuds"] else None
     click_sos = butter(AUX_ORDER, [p["clickBandLowHz"], min(p["clickBandHighHz"], 0.45 * fs)], btype="band",
                        fs=fs, output="sos") if p["requireBroadband"] else None
+    body_sos = butter(AUX_ORDER, list(BODY_BAND_HZ), btype="band", fs=fs, output="sos") \
+        if BODY_BAND_HZ[1] < 0.45 * fs else None
     kept = []
     for pk in peaks:
         h, prom, left, right, onset = measure(env, pk, p, fs)
@@ -279,14 +342,14 @@ def detect(x, fs, params=None):
             continue
         if p["peakPicking"] == "prominence" and prom < (p["peakThresholdFactor"] - 1) * floor[pk]:
             continue
-        low = high = None
-        if p["rejectThuds"] or p["requireBroadband"]:
-            low, high, in_band = band_ratios(x, y, int(np.floor(onset)), p, fs, thud_sos, click_sos)
+        low = high = body = None
+        if p["rejectThuds"] or p["requireBroadband"] or p["requireBody"]:
+            low, high, body, in_band = band_ratios(x, y, int(np.floor(onset)), p, fs, thud_sos, click_sos, body_sos)
             if in_band <= 0:
                 continue
             if p["rejectThuds"] and low is not None and low > p["maxLowBandRatio"]:
                 continue
-        kept.append((pk, h, left, right, onset, low, high, floor[pk]))
+        kept.append((pk, h, left, right, onset, low, high, floor[pk], body))
     if p["requireBroadband"]:
         # Sound up there, but not in the recording's sharp sounds (hits recorded band-limited under
         # broadband noise): the gate would reject every hit, so it is skipped (ContactDetector.swift).
@@ -295,12 +358,21 @@ def detect(x, fs, params=None):
             p = dict(p, requireBroadband=False)
         else:
             kept = [k for k in kept if k[6] is None or k[6] >= p["minHighBandRatio"]]
+    if p["requireBody"]:
+        # A recording with nothing at 250-1000 Hz cannot show a hit's body: the gate is skipped.
+        content = band_content(x, y, BODY_BAND_HZ[0], BODY_BAND_HZ[1], fs)
+        if content is not None and content < BAND_EMPTY_BELOW:
+            p = dict(p, requireBody=False)
+        elif not has_full_sound([k[1] for k in kept], [k[8] for k in kept], p):
+            p = dict(p, requireBody=False)  # nothing in the recording has a hit's body: the body tells nothing
+        else:
+            kept = [k for k in kept if k[8] is None or k[8] >= p["minBodyBandRatio"]]
     if not kept:
         return []
     reference = max(float(np.percentile([k[1] for k in kept], p["amplitudeReferencePercentile"])), 1e-12)
     wsum = p["amplitudeWeight"] + p["narrownessWeight"] + p["symmetryWeight"]
     scored = []
-    for pk, h, left, right, onset, low, high, fl in kept:
+    for pk, h, left, right, onset, low, high, fl, body in kept:
         if h < p["minRelativeAmplitude"] * reference:
             continue
         fwhm = (right - left) / fs * 1000
@@ -313,8 +385,16 @@ def detect(x, fs, params=None):
             continue
         t = onset / fs if p["timeReference"] == "onset" else pk / fs
         scored.append(dict(time=t, confidence=conf, fwhmMs=fwhm, symmetry=sym, amplitude=h, peakTime=pk / fs,
-                           snr=h / fl if fl > 0 else None, lowBandRatio=low, highBandRatio=high))
-    scored.sort(key=lambda c: (-c["confidence"], c["time"]))
+                           snr=h / fl if fl > 0 else None, lowBandRatio=low, highBandRatio=high,
+                           bodyBandRatio=body))
+
+    def strength(c):
+        """MinimumGapSuppression.strength in Swift: confidence x sqrt(amplitude / reference), x the body weight."""
+        s = c["confidence"] * np.sqrt(max(c["amplitude"], 0.0) / reference)
+        if p["requireBody"] and c["bodyBandRatio"] is not None:
+            s *= min(1.0, max(c["bodyBandRatio"], 0.0) / BODY_FULL_WEIGHT)
+        return s
+    scored.sort(key=lambda c: (-strength(c), c["time"]))
     gap = p["minGapMs"] / 1000
     kept_times, out = [], []
     for c in scored:

@@ -54,19 +54,31 @@ enum BandContent {
     /// Fewer loud candidates than this decide nothing.
     static let minLoud = 3
 
-    /// The share of loud candidates whose click-band transient is broadband (see ``broadbandFactor``):
-    /// the check for hits recorded band-limited under sound that is not (wind hiss, a full-band crowd),
-    /// where ``ratio(samples:bandPassed:lowHz:highHz:sampleRate:)`` finds content in the click band and
-    /// the gate would reject every hit. `nil` when fewer than ``minLoud`` candidates are loud.
+    /// The share of loud candidates whose band transient is at least `factor` × `minRatio`: for the
+    /// click band (`factor` ``broadbandFactor``) the check for hits recorded band-limited under sound that
+    /// is not (wind hiss, a full-band crowd), where ``ratio(samples:bandPassed:lowHz:highHz:sampleRate:)``
+    /// finds content in the click band and the gate would reject every hit; for the body band the check
+    /// for a recording whose hits have no low tones. `nil` when fewer than ``minLoud`` candidates are loud.
     /// - Parameters:
-    ///   - heights: the candidates' envelope peaks; `highs`: their click-band ratios (`nil`: not measured).
-    static func transientShare(heights: [Double], highs: [Double?], referencePercentile: Double,
-                               minHighBandRatio: Double) -> Double? {
-        guard !heights.isEmpty, heights.count == highs.count else { return nil }
+    ///   - heights: the candidates' envelope peaks; `ratios`: their band ratios (`nil`: not measured).
+    static func transientShare(heights: [Double], ratios: [Double?], referencePercentile: Double,
+                               minRatio: Double, factor: Double) -> Double? {
+        guard !heights.isEmpty, heights.count == ratios.count else { return nil }
         var sorted = heights.map { Float($0) }
         let reference = Double(Envelope.percentile(&sorted, referencePercentile))
-        let loud = zip(heights, highs).compactMap { h, high in h >= loudFraction * reference ? high : nil }
+        let loud = zip(heights, ratios).compactMap { h, r in h >= loudFraction * reference ? r : nil }
         guard loud.count >= minLoud else { return nil }
-        return Double(loud.filter { $0 >= broadbandFactor * minHighBandRatio }.count) / Double(loud.count)
+        return Double(loud.filter { $0 >= factor * minRatio }.count) / Double(loud.count)
+    }
+
+    /// Whether any candidate that passes the loudness gate is full-bodied (body ratio ≥ ``SpectralFeatures/fullBodyRatio``):
+    /// the recording can show a hit's body, so a sound without one is not a hit. Real recordings always have
+    /// one (their hits); synthetic clicks and filtered sound effects may have none.
+    static func hasFullSound(heights: [Double], bodies: [Double?], referencePercentile: Double,
+                             minRelativeAmplitude: Double) -> Bool {
+        guard !heights.isEmpty, heights.count == bodies.count else { return false }
+        var sorted = heights.map { Float($0) }
+        let reference = Double(Envelope.percentile(&sorted, referencePercentile))
+        return zip(heights, bodies).contains { h, b in h >= minRelativeAmplitude * reference && (b ?? 0) >= SpectralFeatures.fullBodyRatio }
     }
 }

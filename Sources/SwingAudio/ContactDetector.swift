@@ -21,13 +21,17 @@ public struct ContactCandidate: Sendable, Codable, Equatable {
     public var lowBandRatio: Double?
     /// High-band (click band) transient energy / in-band transient energy; nil when not measured.
     public var highBandRatio: Double?
+    /// Body-band (250–1000 Hz: strings and ball) transient energy / in-band transient energy; nil when not
+    /// measured. A racket–ball impact is full-bodied (real hits ≥ 1), a shoe squeak is not.
+    public var bodyBandRatio: Double?
 
     /// Memberwise initialiser.
     public init(time: Double, confidence: Double, fwhmMs: Double, symmetry: Double, amplitude: Double,
-                peakTime: Double, snr: Double, lowBandRatio: Double? = nil, highBandRatio: Double? = nil) {
+                peakTime: Double, snr: Double, lowBandRatio: Double? = nil, highBandRatio: Double? = nil,
+                bodyBandRatio: Double? = nil) {
         self.time = time; self.confidence = confidence; self.fwhmMs = fwhmMs; self.symmetry = symmetry
         self.amplitude = amplitude; self.peakTime = peakTime; self.snr = snr
-        self.lowBandRatio = lowBandRatio; self.highBandRatio = highBandRatio
+        self.lowBandRatio = lowBandRatio; self.highBandRatio = highBandRatio; self.bodyBandRatio = bodyBandRatio
     }
 }
 
@@ -135,9 +139,8 @@ public struct ContactDetector: Sendable {
         }
         // Band features: each candidate filters its own snippets, independently, so the candidates are
         // shared between threads (a tenth of a 10-minute file's time).
-        typealias Features = (low: Double?, high: Double?, inBandTransient: Double)
-        var features = [Features?](repeating: nil, count: shaped.count)
-        if p.rejectThuds || p.requireBroadband {
+        var features = [SpectralFeatures.Ratios?](repeating: nil, count: shaped.count)
+        if p.rejectThuds || p.requireBroadband || p.requireBody {
             let candidates = shaped
             features.withUnsafeMutableBufferPointer { out in
                 let target = SendableBuffer(out)
@@ -149,22 +152,22 @@ public struct ContactDetector: Sendable {
                 }
             }
         }
-        var kept: [(MeasuredPeak, Double?, Double?)] = []
+        var kept: [(MeasuredPeak, Double?, Double?, Double?)] = []
         for (m, f) in zip(shaped, features) {
-            var low: Double?, high: Double?
+            var low: Double?, high: Double?, body: Double?
             if let f {
                 // Nothing starts in-band here (the background before is as loud): a bump inside a longer
                 // sound, not an onset.
                 guard f.inBandTransient > 0 else { continue }
-                (low, high) = (f.low, f.high)
+                (low, high, body) = (f.low, f.high, f.body)
                 if p.rejectThuds, let low, low > p.maxLowBandRatio { continue }
             }
-            kept.append((m, low, high))
+            kept.append((m, low, high, body))
         }
         if p.requireBroadband {
-            let share = BandContent.transientShare(heights: kept.map(\.0.height), highs: kept.map(\.2),
+            let share = BandContent.transientShare(heights: kept.map(\.0.height), ratios: kept.map(\.2),
                                                    referencePercentile: p.amplitudeReferencePercentile,
-                                                   minHighBandRatio: p.minHighBandRatio)
+                                                   minRatio: p.minHighBandRatio, factor: BandContent.broadbandFactor)
             broadbandShare = share
             if let share, share < BandContent.minBroadbandShare {
                 // Sound up there, but not in the recording's sharp sounds: hits recorded band-limited
@@ -175,12 +178,29 @@ public struct ContactDetector: Sendable {
                 kept.removeAll { if let high = $0.2 { high < p.minHighBandRatio } else { false } }
             }
         }
+        if p.requireBody {
+            // A recording with nothing at 250–1000 Hz (a microphone without low tones) cannot show a hit's body.
+            let content = BandContent.ratio(samples: samples, bandPassed: y, lowHz: SpectralFeatures.bodyBandLowHz,
+                                            highHz: SpectralFeatures.bodyBandHighHz, sampleRate: fs)
+            if let content, content < BandContent.emptyBelow {
+                p.requireBody = false
+                notes.append("The recording has almost no sound at 250–1000 Hz (a microphone without low tones), so hits were not required to sound full; squeaks are less well told apart.")
+            } else if !BandContent.hasFullSound(heights: kept.map(\.0.height), bodies: kept.map(\.3),
+                                                referencePercentile: p.amplitudeReferencePercentile,
+                                                minRelativeAmplitude: p.minRelativeAmplitude) {
+                // No sound of the recording has a hit's body (synthetic clicks, a filtered recording): the body
+                // tells nothing here, and neither the gate nor the preference runs.
+                p.requireBody = false
+            } else {
+                kept.removeAll { if let body = $0.3 { body < p.minBodyBandRatio } else { false } }
+            }
+        }
 
         var amplitudes = kept.map { Float($0.0.height) }
         let reference = max(Envelope.percentile(&amplitudes, p.amplitudeReferencePercentile), 1e-12)
         let weightSum = p.amplitudeWeight + p.narrownessWeight + p.symmetryWeight
         var scored: [ContactCandidate] = []
-        for (m, low, high) in kept {
+        for (m, low, high, body) in kept {
             guard m.height >= p.minRelativeAmplitude * reference else { continue }
             let fwhm = (m.rightCrossing - m.leftCrossing) / fs * 1000
             let rise = Double(m.peakIndex) - m.leftCrossing, fall = m.rightCrossing - Double(m.peakIndex)
@@ -193,10 +213,10 @@ public struct ContactDetector: Sendable {
             scored.append(ContactCandidate(time: time, confidence: confidence, fwhmMs: fwhm, symmetry: symmetry,
                                            amplitude: m.height, peakTime: Double(m.peakIndex) / fs,
                                            snr: m.floor > 0 ? m.height / m.floor : .greatestFiniteMagnitude,
-                                           lowBandRatio: low, highBandRatio: high))
+                                           lowBandRatio: low, highBandRatio: high, bodyBandRatio: body))
         }
         let result = EarliestTransient.apply(
-            MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000) { MinimumGapSuppression.strength($0, reference: reference) },
+            MinimumGapSuppression.apply(scored, minGap: p.minGapMs / 1000) { MinimumGapSuppression.strength($0, reference: reference, body: p.requireBody) },
             candidates: scored,
             spread: p.hitSpreadMs / 1000, minRelativeAmplitude: ContactDetectorParameters.hitSpreadMinRelativeAmplitude)
         progress?("contacts", 1)

@@ -43,6 +43,8 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("thud-masked-ratio"), help: "Thud gate under wind: low-band / in-band energy above which --thud-masked-rise suffices (default \(Self.D.thudMaskedRatio))") var thudMaskedRatio: Double?
     @Option(name: .customLong("require-broadband"), help: "Require a broadband click: true | false (default \(Self.D.requireBroadband))") var requireBroadband: Bool?
     @Option(name: .customLong("min-high-band-ratio"), help: "Broadband gate: high-band / in-band energy (default \(Self.D.minHighBandRatio))") var minHighBandRatio: Double?
+    @Option(name: .customLong("require-body"), help: "Require a full-bodied impact (250–1000 Hz), not a squeak: true | false (default \(Self.D.requireBody))") var requireBody: Bool?
+    @Option(name: .customLong("min-body-band-ratio"), help: "Body gate: body-band / in-band energy (default \(Self.D.minBodyBandRatio))") var minBodyBandRatio: Double?
 
     @Option(name: .customLong("noise-hop-s"), help: "Noise floor evaluated every this many seconds (default \(Self.D.noiseFloorHopSeconds))") var noiseFloorHopSeconds: Double?
     @Option(name: .customLong("noise-decimation-ms"), help: "Envelope sampling step for the noise floor, ms (default \(Self.D.noiseFloorDecimationMs))") var noiseFloorDecimationMs: Double?
@@ -77,6 +79,7 @@ struct DetectorOptions: ParsableArguments {
         set(\.rejectThuds, rejectThuds); set(\.maxLowBandRatio, maxLowBandRatio); set(\.thudMinRise, thudMinRise)
         set(\.thudMaskedRise, thudMaskedRise); set(\.thudMaskedRatio, thudMaskedRatio)
         set(\.requireBroadband, requireBroadband); set(\.minHighBandRatio, minHighBandRatio)
+        set(\.requireBody, requireBody); set(\.minBodyBandRatio, minBodyBandRatio)
         set(\.noiseFloorHopSeconds, noiseFloorHopSeconds); set(\.noiseFloorDecimationMs, noiseFloorDecimationMs); set(\.peakNeighborhoodMs, peakNeighborhoodMs); set(\.prominenceWindowMs, prominenceWindowMs); set(\.amplitudeReferencePercentile, amplitudeReferencePercentile); set(\.thudBandLowHz, thudBandLowHz); set(\.thudBandHighHz, thudBandHighHz); set(\.clickBandLowHz, clickBandLowHz); set(\.clickBandHighHz, clickBandHighHz);
         try p.validate(sampleRate: 44_100)
         return p
