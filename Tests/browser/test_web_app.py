@@ -39,7 +39,22 @@ def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", *args], check=True)
 
 
-class WebAppTests(unittest.TestCase):
+class PageHelpers:
+    """What every browser test here does to a page: open a path of the server, find by id, click."""
+
+    def open(self, path):
+        self.driver.get(SERVER.url + path)
+
+    def by_id(self, name):
+        return self.driver.find_element(By.ID, name)
+
+    def click(self, element):
+        """Clicks `element` after scrolling it to the middle of the window (not under the sticky header)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+
+class WebAppTests(PageHelpers, unittest.TestCase):
     def setUp(self):
         self.driver = browser(*DESKTOP)
         self.expected_statuses = ()
@@ -53,17 +68,6 @@ class WebAppTests(unittest.TestCase):
         self.assertEqual(errors, [], "the pages logged console errors")
 
     # -- helpers -------------------------------------------------------------------------------
-
-    def open(self, path):
-        self.driver.get(SERVER.url + path)
-
-    def by_id(self, name):
-        return self.driver.find_element(By.ID, name)
-
-    def click(self, element):
-        """Clicks `element` after scrolling it to the middle of the window (not under the sticky header)."""
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
 
     def choose_hand(self):
         self.open("/onboarding")
@@ -441,7 +445,7 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class WhoIsThePlayerTests(unittest.TestCase):
+class WhoIsThePlayerTests(PageHelpers, unittest.TestCase):
     """The player says who they are (issue #39): on the upload page the demo's two walkers are outlined and the
     player taps one; the upload carries the choice and the results page shows it; tapping another person there
     measures every shot again on them. Looked at on a phone and a desktop width."""
@@ -456,15 +460,6 @@ class WhoIsThePlayerTests(unittest.TestCase):
             self.driver.quit()
         self.assertEqual(errors, [], "the pages logged console errors")
 
-    def open(self, path):
-        self.driver.get(SERVER.url + path)
-
-    def by_id(self, name):
-        return self.driver.find_element(By.ID, name)
-
-    def click(self, element):
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
 
     def tap(self, box):
         """Taps the middle of a person's outline (a pointer click on the frame, as a finger would)."""
