@@ -44,7 +44,8 @@ extension SessionAnalyzer {
     /// The passes: with a given delay one, at the instants; else the sound delay's candidates a batch at a time
     /// (``BiomechParameters/soundDelayEvidenceShots``) with their delay range until a batch's worth of them show
     /// a swing (none in the first batch, or ``maxDelayBatches`` tried, also ends it), then the other contacts at
-    /// their instants.
+    /// their instants; last, the first passes' pieces whose loud contact shows no swing at its instant are posed again
+    /// (``PassPosing/lookAgain(segments:schedule:)``), since their person was chosen on the whole delay range.
     /// Returns the measured delay, `nil` when it was given.
     func posePasses<Poser: PassPosing>(contacts: [ContactEvent], frameRate: Double, clip: ClosedRange<Double>,
                                        poser: inout Poser) throws -> SoundDelay? {
@@ -93,7 +94,21 @@ extension SessionAnalyzer {
         }
         // The rest (and any piece a clipped window left without its contact), around every contact's instant.
         let instants = heard.map { delay.instant(heard: $0) }
-        try pose(pieceOf: [], spans: instants.map { $0...$0 }, all: true)
+        let spans = instants.map { $0...$0 }
+        let posedWhileMeasuring = posed
+        try pose(pieceOf: [], spans: spans, all: true)
+        // A piece posed while measuring was judged on its delay range, where someone walking can move as fast as a
+        // swing: where its loud contact shows no swing at the instant, look again for the hitter there.
+        let track = try poser.track()
+        let quiet = -biomech.opponentQuieterDb
+        let unswung = Set(zip(contacts, instants).filter { contact, instant in
+            (contact.loudnessDb ?? 0) > quiet
+                && (BiomechAnalyzer.swingEvidence(track: track, spans: [instant...instant], parameters: biomech) ?? .infinity)
+                    < biomech.swingMinSpeedCmS
+        }.map(\.0.time))
+        let again = posedWhileMeasuring.sorted().filter { layout[$0].contacts.contains(where: unswung.contains) }
+        try poser.lookAgain(segments: again.map { layout[$0].range },
+                            schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
         return delay
     }
 
@@ -190,6 +205,12 @@ extension SessionAnalyzer {
             output.workers = max(output.workers, posed.workers)
             output.times = output.times + posed.times
         }
+
+        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+            guard player == .largest, !segments.isEmpty else { return }
+            output.frames.removeAll { frame in segments.contains { $0.contains(frame.time) } }
+            try pose(segments: segments, schedule: schedule)
+        }
     }
 }
 
@@ -202,4 +223,7 @@ protocol PassPosing {
     mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws
     /// Every frame posed so far.
     func track() throws -> PoseTrack
+    /// Poses `segments` again with `schedule`, in place of their frames posed so far, looking for whoever swings at
+    /// their loud contacts (``WindowPoser/chooseBySwing``); nothing when the player said where they are.
+    mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws
 }

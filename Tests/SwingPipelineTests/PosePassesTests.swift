@@ -29,6 +29,12 @@ struct PosePassesTests {
         }
 
         func track() throws -> PoseTrack { try PoseTrack(samples: posed.values.sorted { $0.time < $1.time }) }
+
+        /// The generated track has one person: looking again would pose the same frames.
+        var lookedAgain: [[ClosedRange<Double>]] = []
+        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+            if !segments.isEmpty { lookedAgain.append(segments) }
+        }
     }
 
     static func analyzer(_ biomech: BiomechParameters) throws -> SessionAnalyzer {
@@ -64,6 +70,7 @@ struct PosePassesTests {
             let first = try #require(poser.passes.first)
             #expect(first.segments.count == min(batch, strokes))
             #expect(first.schedule.spans.allSatisfy { $0.upperBound - $0.lowerBound >= 0.3 - 1e-9 })
+            #expect(poser.lookedAgain.isEmpty, "\(fps) fps \(delay) ms: the player's swung hits are not posed again")
             let last = try #require(poser.passes.last)
             #expect(last.schedule.spans.count == Set(s.heard.map { measured.instant(heard: $0.time) }).count)
             #expect(poser.passes.dropLast().reduce(0) { $0 + $1.segments.count } + last.segments.count == s.heard.count)
@@ -98,6 +105,27 @@ struct PosePassesTests {
             #expect(poser.posed.count <= everyOne.posed.count)
             if s.heard.count > 2 * batch { #expect(poser.posed.count < everyOne.posed.count, "\(poser.posed.count) vs \(everyOne.posed.count)") }
         }
+    }
+
+    @Test("A loud contact posed while measuring the delay, with no swing at its instant, is posed again; nothing else is",
+          arguments: [(30.0, 0.0), (60.0, 136), (30.0, 220)])
+    func looksAgainWhereNobodySwung(fps: Double, delay: Double) throws {
+        var s = try StrokeSession.make(strokes: 8, delayMs: delay, fps: fps, hand: .right, opponentHits: false, noiseCm: 0.5,
+                                       seed: UInt64(fps + delay))
+        for i in s.heard.indices { s.heard[i].loudnessDb = -Double(i % 3) }
+        // The loudest sound of all comes between two strokes, where the player only drifts (someone else's hit, or
+        // the player's measured on a person who was walking).
+        let stray = (s.hits[2] + s.hits[3]) / 2 + delay / 1000
+        s.heard.append(ContactEvent(time: stray, confidence: 0.9, loudnessDb: 1))
+        s.heard.sort { $0.time < $1.time }
+        let analyzer = try Self.analyzer(BiomechParameters(soundDelayMs: nil))
+        var poser = TrackPoser(full: s.track)
+        let end = s.track.samples.last?.time ?? 0
+        let measured = try #require(try analyzer.posePasses(contacts: s.heard, frameRate: fps, clip: 0...end, poser: &poser))
+        #expect(measured.source == .measured && abs(measured.ms - delay) <= max(10, 333 / fps), "\(measured)")
+        let again = poser.lookedAgain.flatMap { $0 }
+        #expect(again.count == 1 && again.allSatisfy { $0.contains(stray) }, "\(fps) fps \(delay) ms: \(again)")
+        #expect(again.allSatisfy { piece in !s.hits.contains { piece.contains($0 + delay / 1000) } })
     }
 
     @Test("A given delay is one pass at the instants; with only quiet sounds nothing reaches back and shots sit at the heard times")
