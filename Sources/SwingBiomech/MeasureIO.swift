@@ -38,6 +38,26 @@ public enum MeasureIO {
         return try PoseTrack(samples: samples)
     }
 
+    /// `track` in the shape ``decodeTrack(_:)`` reads (`pose --json`'s, which `measure --track` takes), compact
+    /// JSON: each frame's time, score, image landmarks (multiplied by `imageScale`, e.g. from the posed picture's
+    /// pixels to the video's display pixels) with their visibility, and world landmarks in metres; a frame
+    /// with no person has empty landmark lists. World landmarks and times decode to the same doubles.
+    /// - Throws: `EncodingError` for a non-finite number.
+    public static func encodeTrack(_ track: PoseTrack, imageScale: (x: Double, y: Double) = (1, 1)) throws -> Data {
+        let frames = track.samples.map { s -> TrackFrameOut in
+            let visibility = s.visibility
+            let image = (s.image ?? []).enumerated().map { k, p in
+                TrackFrameOut.Image(x: p.x * imageScale.x, y: p.y * imageScale.y,
+                                    visibility: visibility.flatMap { k < $0.count ? $0[k] : nil })
+            }
+            return TrackFrameOut(time: s.time, score: s.score, landmarks: image,
+                                 worldLandmarks: s.world.map { TrackFrameOut.World(x: $0.x, y: $0.y, z: $0.z) })
+        }
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        return try enc.encode(["frames": frames])
+    }
+
     /// Decodes contact events.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` for malformed JSON or a non-finite time.
     public static func decodeContacts(_ data: Data) throws -> [ContactEvent] {
@@ -96,6 +116,16 @@ private struct TrackFile: Decodable {
         var worldLandmarks: [World]?
     }
     var frames: [Frame]
+}
+
+/// One frame as ``MeasureIO/encodeTrack(_:imageScale:)`` writes it (``TrackFile``'s shape).
+private struct TrackFrameOut: Encodable {
+    struct Image: Encodable { var x: Double; var y: Double; var visibility: Double? }
+    struct World: Encodable { var x: Double; var y: Double; var z: Double }
+    var time: Double
+    var score: Double?
+    var landmarks: [Image]
+    var worldLandmarks: [World]
 }
 
 private struct ContactsFile: Decodable {

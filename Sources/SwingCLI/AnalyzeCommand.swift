@@ -34,6 +34,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-video"), help: "Write the video with skeleton, wrist arc and contact frames drawn (MP4).")
     var saveVideo: String?
 
+    @Option(name: .customLong("save-track"), help: ArgumentHelp(
+        "Also write the posed frames as JSON to this file, in the `pose --json` shape `measure --track` reads (image landmarks in the video's display pixels).",
+        valueName: "file"))
+    var trackOut: String?
+
     @Flag(name: .customLong("no-store"), help: "Do not store the session in the database.")
     var noStore = false
 
@@ -57,7 +62,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     /// The files this run writes, for the checks made before any work.
-    private var outputs: [OutputFile.Request] { [("--json", jsonOut), ("--csv", csvOut), ("--save-video", saveVideo)] }
+    private var outputs: [OutputFile.Request] { [("--json", jsonOut), ("--csv", csvOut), ("--save-track", trackOut), ("--save-video", saveVideo)] }
 
     func validate() throws {
         try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
@@ -104,10 +109,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // the store's transaction (one document for every output: the stored bytes are what --json
         // writes), so a failed output stores nothing and leaves no half-written file.
         let createdAt = Date()
-        let (jsonOut, csvOut) = (self.jsonOut, self.csvOut)
+        let (jsonOut, csvOut, trackOut) = (self.jsonOut, self.csvOut, self.trackOut)
+        let track = try trackOut.map { _ in try MeasureIO.encodeTrack(analysis.track, imageScale: analysis.displayScale) }
         @Sendable func writeFiles(_ document: SessionDocument, _ json: Data) throws {
             if let jsonOut { try Console.write(json, to: jsonOut) }
             if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
+            if let trackOut, let track { try Console.write(track, to: trackOut) }
         }
         let document = try await OutputFile.write(optional: saveVideo) { temporary in
             var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
@@ -126,7 +133,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         if remember { try await db?.setDominantHand(hand) }
         if let visual, let report = analysis.visualContacts { try await visual.model.recordUse(report.runStats, in: db) }
-        if jsonOut != "-" && csvOut != "-" { try Console.line(SessionTable.summary(document, analysis: analysis)) }
+        if jsonOut != "-" && csvOut != "-" && trackOut != "-" { try Console.line(SessionTable.summary(document, analysis: analysis)) }
     }
 
     /// The dominant hand and whether to remember it once the run succeeds: the flag (remembered), else

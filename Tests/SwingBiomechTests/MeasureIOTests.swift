@@ -40,6 +40,27 @@ import SwingTestSupport
         #expect(slow.samples[0].world[7].x == 0.75)
     }
 
+    @Test("A track written by encodeTrack (analyze --save-track) reads back as the same track, image landmarks scaled")
+    func writtenTracksReadBack() throws {
+        var rng = SplitMix64(seed: 38)
+        for _ in 0..<12 {
+            let data = try JSONEncoder().encode(RandomCase(rng: &rng).track)
+            let track = try MeasureIO.decodeTrack(data)
+            #expect(try MeasureIO.decodeTrack(MeasureIO.encodeTrack(track)) == track)
+            let scale = (x: rng.uniform(0.25, 4), y: rng.uniform(0.25, 4))
+            let scaled = try MeasureIO.decodeTrack(MeasureIO.encodeTrack(track, imageScale: scale))
+            #expect(scaled.samples.map(\.world) == track.samples.map(\.world))
+            #expect(scaled.samples.map(\.visibility) == track.samples.map(\.visibility))
+            #expect(scaled.samples.map(\.time) == track.samples.map(\.time) && scaled.samples.map(\.score) == track.samples.map(\.score))
+            for (a, b) in zip(scaled.samples, track.samples) {
+                #expect(a.image?.count == b.image?.count)
+                for (p, q) in zip(a.image ?? [], b.image ?? []) {
+                    #expect(abs(p.x - q.x * scale.x) <= 1e-9 * max(1, abs(p.x)) && abs(p.y - q.y * scale.y) <= 1e-9 * max(1, abs(p.y)))
+                }
+            }
+        }
+    }
+
     @Test func malformedInputGetsThePreciseFoundationError() {
         let cases: [(String, String)] = [
             ("{\"frames\": [", "not valid pose JSON"),

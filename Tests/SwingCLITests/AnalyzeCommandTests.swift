@@ -10,7 +10,7 @@ import Testing
     struct Doc: Decodable {
         struct Session: Decodable {
             struct Shot: Decodable {
-                struct Contact: Decodable { var forwardCm: Double; var lateralCm: Double; var heightCm: Double }
+                struct Contact: Decodable, Equatable { var forwardCm: Double; var lateralCm: Double; var heightCm: Double }
                 struct Arc: Decodable { var image: [[Double]]?; var body: [[Double]] }
                 var index: Int; var time: Double; var status: String; var contact: Contact?
                 var classification: String?; var wristSpeedCmS: Double?; var arc: Arc?
@@ -18,9 +18,13 @@ import Testing
             struct Stats: Decodable { var shotCount: Int; var consistency: Double? }
             var id: Int64?; var file: String; var fps: Double; var hand: String; var shots: [Shot]; var stats: Stats
             var warnings: [String]?
+            struct Delay: Decodable { var ms: Double }
+            var soundDelay: Delay?
         }
         var session: Session
     }
+    /// `measure --json`.
+    struct Report: Decodable { var shots: [Doc.Session.Shot] }
 
     @Test func bundledSampleEveryContactHasAPersonAndTheSessionIsStoredFirst() throws {
         let home = try TestFiles.temporaryDirectory("analyze-home")
@@ -28,8 +32,9 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let jsonURL = home.appendingPathComponent("s.json")
         // The demo clip's people walk (docs/analysis.md, "Swing check"): with the check off every contact is a shot.
-        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check"],
-                                            environment: env)
+        let trackURL = home.appendingPathComponent("track.json")
+        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check",
+                                             "--save-track", trackURL.path], environment: env)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         #expect(out.stdout.contains("consistency"), "\(out.stdout)")
 
@@ -46,6 +51,20 @@ import Testing
         #expect(doc.stats.shotCount == truth.count)
         #expect(doc.hand == "right" && doc.fps == 10)
         let id = try #require(doc.id)
+
+        // The saved track re-measures to the same shots with `measure` (given the delay the session used).
+        let contactsURL = home.appendingPathComponent("contacts.json")
+        try JSONSerialization.data(withJSONObject: ["contacts": doc.shots.map { ["time": $0.time, "confidence": 1.0] }])
+            .write(to: contactsURL)
+        let measured = try SwingmasterBinary.run(["measure", "--track", trackURL.path, "--contacts", contactsURL.path,
+                                                  "--hand", "right", "--no-swing-check", "--json",
+                                                  "--sound-delay-ms=\(doc.soundDelay?.ms ?? 0)"], environment: env)
+        #expect(measured.status == 0, "stderr: \(measured.stderr)")
+        let remeasured = try JSONDecoder().decode(Report.self, from: Data(measured.stdout.utf8))
+        #expect(remeasured.shots.count == doc.shots.count)
+        for (a, b) in zip(remeasured.shots, doc.shots) {
+            #expect(a.contact == b.contact, "at \(b.time): \(String(describing: a.contact)) vs \(String(describing: b.contact))")
+        }
 
         // A second session lands on top of the list.
         let again = try SwingmasterBinary.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
