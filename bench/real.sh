@@ -49,7 +49,7 @@ for truth in "$TRUTH"/*.json; do
         "$BIN" contacts "$media" --json > "$OUT/$name.$mode.json" 2> "$OUT/$name.$mode.err" || true ;;
       *)
         # A refusal (e.g. "No person was found …", exit 30) is scored as such: the scorer prints its sentence.
-        "$BIN" analyze "$media" --hand "$hand" --no-store --sound-delay-ms "$mode" --json "$OUT/$name.$mode.json" \
+        "$BIN" analyze "$media" --hand "$hand" --no-store --sound-delay-ms "$mode" --json "$OUT/$name.$mode.json" --save-track "$OUT/$name.$mode.track.json" \
           > /dev/null 2> "$OUT/$name.$mode.err" || true ;;
     esac
   done

@@ -11,7 +11,11 @@ within MATCH_S of the hit's sound onset (soundTime); each hit matches at most on
   - counted shots that are the player's: matched shots whose hit is the player's / all counted shots (a
     session's measured shots; audio only: the heard contacts within 12 dB of the loudest, the who-hit cue);
   - instant error: the shot's contactTime − the truth's ball-on-strings frame time, ms (|err| <= 40 ms counts);
-  - stroke right: the shot's stroke equals the truth's (a volley counts as a forehand or backhand; an overhead as a serve).
+  - stroke right: the shot's stroke equals the truth's (a volley counts as a forehand or backhand; an overhead as a serve);
+  - on the hitter: for each found hit with a `hitterBox` (display pixels, the hitter at the ball-on-strings frame),
+    whether the person the shot was measured on is the hitter: the midpoint of the hips (landmarks 23 and 24) in
+    the posed frame nearest the shot's contactTime (OUT_DIR/<T>.<MODE>.track.json, `analyze --save-track`) lies
+    inside the box.
 Standard library only.
 """
 import json
@@ -85,7 +89,30 @@ def stroke_ok(truth, measured):
     return truth == measured
 
 
-def score(truth, doc):
+def hips_at(track, t):
+    """The hips' midpoint (display pixels) in the posed frame of `track` nearest time t, or None."""
+    best = None
+    for f in track["frames"]:
+        lm = f.get("landmarks") or []
+        if len(lm) < 25:
+            continue
+        if best is None or abs(f["time"] - t) < abs(best["time"] - t):
+            best = f
+    if best is None:
+        return None
+    a, b = best["landmarks"][23], best["landmarks"][24]
+    return ((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2)
+
+
+def on_hitter(box, track, t):
+    p = hips_at(track, t) if track is not None and t is not None else None
+    if p is None:
+        return None
+    x0, y0, x1, y1 = box
+    return x0 <= p[0] <= x1 and y0 <= p[1] <= y1
+
+
+def score(truth, doc, track=None):
     hits = [h for h in truth["hits"] if h.get("soundTime") is not None]
     shots = counted_shots(doc)
     used = set()
@@ -100,16 +127,18 @@ def score(truth, doc):
     player = [i for i, h in enumerate(hits) if h["who"] == "player"]
     found = [i for i in player if i in matched]
     mine = sum(1 for i in found)
-    errors, strokes = [], []
+    errors, strokes, hitter = [], [], []
     for i in found:
         h, s = hits[i], shots[matched[i]]
+        if h.get("hitterBox") is not None:
+            hitter.append(on_hitter(h["hitterBox"], track, s[1] if s[1] is not None else s[0]))
         if s[1] is not None and h.get("time") is not None and h.get("frame") is not None:
             errors.append((s[1] - h["time"]) * 1000)
         ok = stroke_ok(h.get("stroke"), s[2])
         if ok is not None:
             strokes.append(ok)
     return {"player": len(player), "found": len(found), "counted": len(shots), "mine": mine,
-            "errors": errors, "strokes": strokes}
+            "errors": errors, "strokes": strokes, "hitter": hitter}
 
 
 def fmt_errors(errors):
@@ -119,6 +148,13 @@ def fmt_errors(errors):
     return f"{within}/{len(errors)} ({', '.join(f'{e:+.0f}' for e in errors)})"
 
 
+def fmt_hitter(flags):
+    """k/n of the found hits with a box measured on the hitter (a shot whose track has no pose near it counts as not)."""
+    if not flags:
+        return "–"
+    return f"{sum(1 for f in flags if f)}/{len(flags)}"
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit("usage: real_score.py TRUTH_DIR OUT_DIR MODE [MODE ...]")
@@ -126,9 +162,9 @@ def main():
     names = sorted(f[:-5] for f in os.listdir(truth_dir) if f.endswith(".json"))
     for mode in modes:
         print(f"\n## --sound-delay-ms {mode}\n")
-        print("| input | player's hits found | counted shots that are the player's | instant within 40 ms (errors, ms) | stroke right | impossible numbers | sound delay |")
-        print("|---|---|---|---|---|---|---|")
-        total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": [], "impossible": 0}
+        print("| input | player's hits found | counted shots that are the player's | instant within 40 ms (errors, ms) | stroke right | on the hitter | impossible numbers | sound delay |")
+        print("|---|---|---|---|---|---|---|---|")
+        total = {"player": 0, "found": 0, "counted": 0, "mine": 0, "errors": [], "strokes": [], "hitter": [], "impossible": 0}
         for name in names:
             out = os.path.join(out_dir, f"{name}.{mode}.json")
             truth = load(os.path.join(truth_dir, name + ".json"))
@@ -138,14 +174,17 @@ def main():
                 why = open(err).read().strip().splitlines()[-1] if os.path.exists(err) and os.path.getsize(err) else "no output"
                 hits = sum(1 for h in truth["hits"] if h["who"] == "player" and h.get("soundTime") is not None)
                 total["player"] += hits
-                print(f"| {name} | 0/{hits} | 0/0 | – | – | – | refused: {why.replace('|', '/')} |")
+                print(f"| {name} | 0/{hits} | 0/0 | – | – | – | – | refused: {why.replace('|', '/')} |")
                 continue
             doc = load(out)
-            r = score(truth, doc)
+            track_path = os.path.join(out_dir, f"{name}.{mode}.track.json")
+            track = load(track_path) if os.path.exists(track_path) and os.path.getsize(track_path) else None
+            r = score(truth, doc, track)
             for k in ("player", "found", "counted", "mine"):
                 total[k] += r[k]
             total["errors"] += r["errors"]
             total["strokes"] += r["strokes"]
+            total["hitter"] += r["hitter"]
             delay = doc.get("session", {}).get("soundDelay")
             delay_text = "–" if not delay else f"{delay['ms']:.0f} ms {delay['source']}"
             if "contacts" in doc:
@@ -153,14 +192,15 @@ def main():
             bad = impossible_shots(doc)
             total["impossible"] += len(bad)
             print(f"| {name} | {r['found']}/{r['player']} | {r['mine']}/{r['counted']} | {fmt_errors(r['errors'])} | "
-                  f"{sum(r['strokes'])}/{len(r['strokes'])} | {'; '.join(bad) if bad else 0} | {delay_text} |")
+                  f"{sum(r['strokes'])}/{len(r['strokes'])} | {fmt_hitter(r['hitter'])} | {'; '.join(bad) if bad else 0} | {delay_text} |")
         e = total["errors"]
         within = sum(1 for x in e if abs(x) <= 40)
         pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "–"
         print(f"| **all** | {total['found']}/{total['player']} ({pct(total['found'], total['player'])}) | "
               f"{total['mine']}/{total['counted']} ({pct(total['mine'], total['counted'])}) | "
               f"{within}/{len(e)} ({pct(within, len(e))}) | {sum(total['strokes'])}/{len(total['strokes'])} "
-              f"({pct(sum(total['strokes']), len(total['strokes']))}) | {total['impossible']} of {total['counted']} | |")
+              f"({pct(sum(total['strokes']), len(total['strokes']))}) | {fmt_hitter(total['hitter'])} | "
+              f"{total['impossible']} of {total['counted']} | |")
 
 
 if __name__ == "__main__":
