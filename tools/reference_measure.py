@@ -26,7 +26,8 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   t_j - 0.1 / t_j + 0.1, rel = W - P in world axes (j skipped when A or B is empty); reported on ok shots as
   "peakWristSpeedCmS". An ok contact with a peak below 140 cm/s (and not "confirmed") is no shot: it goes
   to "rejectedContacts" [{"time", "peakWristSpeedCmS"}], and the shots are numbered after the check.
-  Late < 20 cm, early > 60 cm, else optimal (serves: late < 0 cm, early > 60 cm). Stats over ok shots:
+  Late < 20 cm, early > 60 cm, else optimal (serves: late < 0 cm, early > 60 cm), each limit times T / 0.5 m
+  (the limits are stated for a 50-cm trunk and scale with the body's, issue #39). Stats over ok shots:
   mean, population SD (ddof 0), consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres;
   the same per stroke type present under "byStroke".
 
@@ -55,6 +56,7 @@ BEST_SEARCH = 5
 SERVE_ABOVE_SHOULDER_TRUNKS = 0.4
 BACKSWING = (0.6, 0.15)
 SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
+THRESHOLD_TRUNK_CM = 50.0  # the limits above are for this trunk; they scale with the body's
 SWING_MIN_CM_S, SWING_WINDOW, SWING_SPAN, SWING_AVERAGING = 140.0, 0.25, 0.1, 0.04
 
 
@@ -170,6 +172,8 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
             back = win & (tp >= tc - BACKSWING[0]) & (tp <= tc - BACKSWING[1])
             stroke = "forehand" if L + (float(lat[back].mean()) if back.any() else 0.0) >= 0 else "backhand"
         late, early = (SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM) if stroke == "serve" else (LATE_BELOW_CM, EARLY_ABOVE_CM)
+        if T > 0:
+            late, early = late * T * 100 / THRESHOLD_TRUNK_CM, early * T * 100 / THRESHOLD_TRUNK_CM
         cls = "late" if fcm < late else ("early" if fcm > early else "optimal")
         shot.update({"status": "ok", "contact": {"forwardCm": fcm, "lateralCm": L * 100, "heightCm": (U - g) * 100},
                      "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100, "stroke": stroke})

@@ -266,9 +266,10 @@ public enum BiomechAnalyzer {
             speedCentre = best
         }
         let backswing = window.map(\.element).filter { $0.time >= tc - p.backswingFrom && $0.time <= tc - p.backswingTo }
-        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp, trunk: median(window.map(\.element.trunk)),
+        let trunk = median(window.map(\.element.trunk))
+        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp, trunk: trunk,
                                 backswingLateral: backswing.map(\.lateral), parameters: p)
-        let limits = p.thresholds(for: stroke)
+        let limits = p.thresholds(for: stroke, trunk: trunk)
 
         shot.status = .ok
         shot.contact = ContactPoint(forwardCm: forward * 100, lateralCm: lateral * 100, heightCm: (wristUp - ground) * 100)

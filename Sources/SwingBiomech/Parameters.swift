@@ -56,6 +56,13 @@ public struct BiomechParameters: Sendable, Equatable {
     public var serveLateBelowCm = 0.0
     /// A serve met further in front than this is early, cm.
     public var serveEarlyAboveCm = 60.0
+    /// Early / Optimal / Late in the body's own units: the thresholds above (``lateBelowCm``, ``earlyAboveCm``
+    /// and the serve's) are stated for a body whose trunk (pelvis to the shoulders' midpoint) is this long, cm,
+    /// and scale with the trunk of the body measured, as the contact point itself does: BlazePose's world
+    /// landmarks follow the size of the body it sees (a real player posed at 0.8 of their size reads every
+    /// distance 0.8 times short), and a child meets the ball closer to the body than an adult. 0 = the
+    /// thresholds are plain centimetres.
+    public var thresholdTrunkCm = 50.0
 
     /// The swing check (docs/analysis.md, "Swing check"): a heard contact is a shot only when the dominant
     /// wrist swings around it. Off: every contact with a person is a shot (`--no-swing-check`).
@@ -116,9 +123,13 @@ public struct BiomechParameters: Sendable, Equatable {
     /// The delay to use without measuring: the given one, `nil` when it is to be measured.
     public var givenSoundDelay: SoundDelay? { soundDelayMs.map(SoundDelay.given) }
 
-    /// The Early / Optimal / Late thresholds for `stroke` (cm): (late below, early above).
-    public func thresholds(for stroke: StrokeType) -> (lateBelowCm: Double, earlyAboveCm: Double) {
-        stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
+    /// The Early / Optimal / Late thresholds for `stroke` on a body whose trunk is `trunk` metres, cm: (late below,
+    /// early above), scaled by `trunk` / ``thresholdTrunkCm`` (as stated when that is 0 or the trunk is unknown).
+    public func thresholds(for stroke: StrokeType, trunk: Double) -> (lateBelowCm: Double, earlyAboveCm: Double) {
+        let stated = stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
+        guard thresholdTrunkCm > 0, trunk.isFinite, trunk > 0 else { return stated }
+        let k = trunk * 100 / thresholdTrunkCm
+        return (stated.0 * k, stated.1 * k)
     }
 
     /// Whether a wrist `aboveShoulders` metres above the shoulders' mean height is an overhead hit, for a
@@ -168,6 +179,9 @@ public struct BiomechParameters: Sendable, Equatable {
         }
         if !(lateBelowCm.isFinite && earlyAboveCm.isFinite && lateBelowCm <= earlyAboveCm) {
             return "The late threshold (\(lateBelowCm) cm) must not exceed the early threshold (\(earlyAboveCm) cm)."
+        }
+        if !(thresholdTrunkCm.isFinite && thresholdTrunkCm >= 0 && thresholdTrunkCm <= 500) {
+            return "The trunk length the thresholds are stated for must be 0 (plain centimetres) to 500 cm."
         }
         if speedHalfSpan < 1 { return "The wrist-speed half span must be at least 1 frame." }
         if bestConfidenceSearchFrames < 0 { return "The best-confidence search span must be 0 or more frames." }

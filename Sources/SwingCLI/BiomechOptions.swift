@@ -29,6 +29,9 @@ struct BiomechOptions: ParsableArguments {
     var serveLateBelowCm: Double?
     @Option(name: .customLong("serve-early-above-cm"), help: "Serves: forward distance above which a serve is early, cm (default 60).")
     var serveEarlyAboveCm: Double?
+    @Option(name: .customLong("threshold-trunk-cm"),
+            help: "The late and early limits are for a body with a trunk (hips to shoulders) this long, and scale with the trunk measured, cm (default 50; 0 = plain centimetres).")
+    var thresholdTrunkCm: Double?
     @Flag(name: .customLong("no-swing-check"),
           help: "Count every heard contact with a person as a shot, even when the wrist did not swing around it.")
     var noSwingCheck = false
@@ -46,6 +49,7 @@ struct BiomechOptions: ParsableArguments {
         try OptionCheck.number(serveLateBelowCm, "--serve-late-below-cm", -1_000...1_000)
         try OptionCheck.number(serveEarlyAboveCm, "--serve-early-above-cm", -1_000...1_000)
         try OptionCheck.number(swingMinSpeed, "--swing-min-speed", 0...100_000)
+        try OptionCheck.number(thresholdTrunkCm, "--threshold-trunk-cm", 0...500)
         try OptionCheck.number(slowMotion, "--slow-motion", 1...BiomechParameters.maximumSlowMotion)
         _ = try parameters(hand: .right)   // combinations (late ≤ early)
     }
@@ -66,6 +70,7 @@ struct BiomechOptions: ParsableArguments {
         if let speedHalfSpan { p.speedHalfSpan = speedHalfSpan }
         if let serveLateBelowCm { p.serveLateBelowCm = serveLateBelowCm }
         if let serveEarlyAboveCm { p.serveEarlyAboveCm = serveEarlyAboveCm }
+        if let thresholdTrunkCm { p.thresholdTrunkCm = thresholdTrunkCm }
         if noSwingCheck { p.swingCheck = false }
         if let swingMinSpeed { p.swingMinSpeedCmS = swingMinSpeed }
         if let problem = p.problem { throw ValidationError(problem) }

@@ -32,6 +32,9 @@ public struct Skeleton: Sendable {
         var w = (0..<33).map { i in point(forward: 0.05 * Double(i % 3), right: 0.01 * Double(i % 5), up: 0.02 * Double(i)) }
         w[BodyLandmark.leftHip] = pelvis - right * halfWidth - up * hipTilt
         w[BodyLandmark.rightHip] = pelvis + right * halfWidth + up * hipTilt
+        // Shoulders 50 cm above the pelvis, an adult's trunk: the stroke type and Early / Optimal / Late are in its units.
+        w[BodyLandmark.leftShoulder] = point(forward: 0, right: -0.18, up: 0.5)
+        w[BodyLandmark.rightShoulder] = point(forward: 0, right: 0.18, up: 0.5)
         let lateralSign = hand == .right ? 1.0 : -1.0
         let wristIndex = hand == .right ? BodyLandmark.rightWrist : BodyLandmark.leftWrist
         w[wristIndex] = point(forward: wrist.x, right: lateralSign * wrist.y, up: wrist.z)

@@ -17,6 +17,7 @@ import SwingCore
             // World: x right, y down, z away. Pelvis at the origin.
             var w = (0..<33).map { k in (0.01 * Double(k % 4), -0.02 * Double(k), 0.0) }
             w[23] = (-0.12, 0.02, 0); w[24] = (0.12, -0.02, 0)
+            w[11] = (-0.18, -0.5, 0); w[12] = (0.18, -0.5, 0)   // an adult's 50-cm trunk, the unit of Early / Optimal / Late
             w[16] = (0.58, 0.007, 0.412 + 0.5 * (t - 2.5))     // moving forward at 0.5 m/s
             w[29] = (-0.1, 0.95, 0); w[30] = (0.1, 0.97, 0.05); w[31] = (-0.1, 0.93, 0.1); w[32] = (0.1, 0.96, 0.12)
             if mirror {
