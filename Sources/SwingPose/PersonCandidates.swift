@@ -18,6 +18,10 @@ public struct PersonCandidate: Sendable, Equatable {
     public var sizeFraction: Double
     /// Whether the hips are inside the picture (a camera operator cut by the bottom edge has theirs below it).
     public var hipsInFrame: Bool
+    /// Whether the whole body is in the picture: the hips, and below them the legs down to
+    /// ``feetBelowHips`` of the body's size (a line judge or ball kid at the bottom edge, legs cut off, has
+    /// theirs in it but not their feet, and their height above the ground cannot be measured).
+    public var wholeInFrame: Bool
     /// How far the body leans from upright, radians in [0, π]: the angle between the hips → head direction
     /// the detector sees and straight up in the picture.
     public var tilt: Double
@@ -43,6 +47,7 @@ public struct PersonCandidate: Sendable, Equatable {
         size = 2 * ((s.x - c.x) * (s.x - c.x) + (s.y - c.y) * (s.y - c.y)).squareRoot()
         sizeFraction = size / max(h, 1)
         hipsInFrame = c.x >= 0 && c.x <= w && c.y >= 0 && c.y <= h
+        wholeInFrame = hipsInFrame && c.y + Self.feetBelowHips * size <= h
         tilt = abs(atan2(s.x - c.x, c.y - s.y))
         detection = d
     }
@@ -51,6 +56,9 @@ public struct PersonCandidate: Sendable, Equatable {
 extension PersonCandidate {
     /// Hips closer than this fraction of the bigger body are the same person seen twice.
     public static let sameBody = 0.25
+    /// How far below the hips the feet are at least, as a fraction of the body's size (they are about half of it
+    /// below when standing; a lunge or a knee bend brings them up).
+    public static let feetBelowHips = 0.35
 
     /// `candidates` (most confident first) without the less confident of any two whose hips are within
     /// ``sameBody`` of the bigger one's size: the detector's face boxes of one person seen whole in one tile
@@ -76,8 +84,9 @@ extension PersonCandidate {
 public enum PersonChoice: Sendable, Equatable {
     /// The detector's most confident person (MediaPipe's choice).
     case mostConfident
-    /// The biggest person in the picture whose hips are in it: the one nearest the camera, as a player filmed
-    /// from behind the baseline is (someone cut by the picture's edge only when nobody else is there).
+    /// The biggest person whose whole body is in the picture (``PersonCandidate/wholeInFrame``): the one nearest
+    /// the camera, as a player filmed from behind the baseline is. Someone cut by the picture's edge only when
+    /// nobody is whole: then the biggest whose hips are in it, else the biggest.
     case largest
     /// The person whose hips are nearest this point, as fractions of the picture's width and height from its
     /// top-left (the player said where they are; the same point in any size of picture).
@@ -126,8 +135,10 @@ public enum PersonChoice: Sendable, Equatable {
         case .mostConfident:
             return candidates.indices.max { candidates[$0].score < candidates[$1].score }
         case .largest:
-            let whole = candidates.indices.filter { candidates[$0].hipsInFrame }
-            return (whole.isEmpty ? Array(candidates.indices) : whole).max { candidates[$0].size < candidates[$1].size }
+            let whole = candidates.indices.filter { candidates[$0].wholeInFrame }
+            let hips = candidates.indices.filter { candidates[$0].hipsInFrame }
+            let among = !whole.isEmpty ? whole : !hips.isEmpty ? hips : Array(candidates.indices)
+            return among.max { candidates[$0].size < candidates[$1].size }
         case .nearest(let p):
             return nearest(p, among: Array(candidates.indices))
         case .marked(let mark):

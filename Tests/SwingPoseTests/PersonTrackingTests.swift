@@ -176,10 +176,16 @@ import Testing
                 #expect(PersonChoice.largest.pick(candidates) == nil); continue
             }
             let big = try #require(PersonChoice.largest.pick(candidates))
-            // The biggest with hips in the picture; someone cut by its edge only when nobody else is whole.
-            let whole = candidates.filter(\.hipsInFrame)
-            #expect((whole.isEmpty ? candidates : whole).allSatisfy { $0.size <= candidates[big].size })
-            #expect(candidates[big].hipsInFrame || whole.isEmpty)
+            // The biggest whole in the picture; someone cut by its edge only when nobody is whole, and then one whose
+            // hips are in it if anyone's are.
+            let whole = candidates.filter(\.wholeInFrame), hips = candidates.filter(\.hipsInFrame)
+            let among = !whole.isEmpty ? whole : !hips.isEmpty ? hips : candidates
+            #expect(among.allSatisfy { $0.size <= candidates[big].size })
+            #expect(candidates[big].wholeInFrame || whole.isEmpty)
+            #expect(candidates[big].hipsInFrame || hips.isEmpty)
+            for c in candidates {
+                #expect(c.wholeInFrame == (c.hipsInFrame && c.center.y + PersonCandidate.feetBelowHips * c.size <= 720))
+            }
             let sure = try #require(PersonChoice.mostConfident.pick(candidates))
             #expect(candidates.allSatisfy { $0.score <= candidates[sure].score })
             let near = try #require(PersonChoice.nearest(p).pick(candidates))
