@@ -59,4 +59,19 @@ import Testing
         let size = (try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0
         #expect(size > 10_000)
     }
+
+    /// `--player X,Y` follows the person nearest that point (PersonTrackingTests checks the choice with two people in
+    /// view); a moment or a point outside the picture is one sentence and the usage code.
+    @Test func playerPointsAtWhomToFollow() throws {
+        let args = ["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5", "--duration", "0.3"]
+        let pointed = try SwingmasterBinary.run(args + ["--player", "0.5,0.6"])
+        #expect(pointed.status == 0, "\(pointed.stderr)")
+        let frames = try JSONDecoder().decode(Report.self, from: pointed.data).frames
+        #expect(!frames.isEmpty && frames.allSatisfy { $0.landmarks.count == 33 })
+        for bad in ["0.5,0.6@2", "1.5,0.5", "a,b"] {
+            let out = try SwingmasterBinary.run(args + ["--player", bad])
+            #expect(out.status == 64, "\(bad): \(out.status) \(out.stderr)")
+            #expect(out.stderr.contains("--player") && out.stdout.isEmpty, "\(bad): \(out.stderr)")
+        }
+    }
 }
