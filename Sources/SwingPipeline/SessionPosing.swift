@@ -45,7 +45,7 @@ extension SessionAnalyzer {
     /// (``BiomechParameters/soundDelayEvidenceShots``) with their delay range until a batch's worth of them show
     /// a swing (none in the first batch, or ``maxDelayBatches`` tried, also ends it), then the other contacts at
     /// their instants; last, the first passes' pieces whose loud contact shows no swing at its instant are posed again
-    /// (``PassPosing/lookAgain(segments:schedule:)``), since their person was chosen on the whole delay range.
+    /// (``PassPosing/lookAgain(segments:schedule:judgeAt:)``), since their person was chosen on the whole delay range.
     /// Returns the measured delay, `nil` when it was given.
     func posePasses<Poser: PassPosing>(contacts: [ContactEvent], frameRate: Double, clip: ClosedRange<Double>,
                                        poser: inout Poser) throws -> SoundDelay? {
@@ -107,8 +107,11 @@ extension SessionAnalyzer {
                     < biomech.swingMinSpeedCmS
         }.map(\.0.time))
         let again = posedWhileMeasuring.sorted().filter { layout[$0].contacts.contains(where: unswung.contains) }
+        // The same frames as before (the delay ranges), and the person judged at the instants.
         try poser.lookAgain(segments: again.map { layout[$0].range },
-                            schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
+                            schedule: PoseSchedule(spans: reachSpans + spans, frameRate: frameRate, sampling: options.poseSampling,
+                                                   biomech: biomech),
+                            judgeAt: spans)
         return delay
     }
 
@@ -186,6 +189,10 @@ extension SessionAnalyzer {
         }
 
         mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+            try pose(segments: segments, schedule: schedule, judgeAt: nil)
+        }
+
+        private mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]?) throws {
             guard !segments.isEmpty else { return }
             let seconds: Double = segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) }
             let scaled = Self.scaled(progress, start: done, share: seconds, total: max(expected, done + seconds))
@@ -194,7 +201,7 @@ extension SessionAnalyzer {
                                     skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
                                     player: player,
                                     chooseBySwing: player == .largest ? analyzer.options.biomech : nil,
-                                    searchNear: searchNear)
+                                    searchNear: searchNear, judgeAt: judgeAt)
             let posed = try poser.run(segments: segments, progress: scaled)
             done += seconds
             // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
@@ -206,10 +213,10 @@ extension SessionAnalyzer {
             output.times = output.times + posed.times
         }
 
-        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
             guard player == .largest, !segments.isEmpty else { return }
             output.frames.removeAll { frame in segments.contains { $0.contains(frame.time) } }
-            try pose(segments: segments, schedule: schedule)
+            try pose(segments: segments, schedule: schedule, judgeAt: judgeAt)
         }
     }
 }
@@ -224,6 +231,7 @@ protocol PassPosing {
     /// Every frame posed so far.
     func track() throws -> PoseTrack
     /// Poses `segments` again with `schedule`, in place of their frames posed so far, looking for whoever swings at
-    /// their loud contacts (``WindowPoser/chooseBySwing``); nothing when the player said where they are.
-    mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws
+    /// `judgeAt` (``WindowPoser/chooseBySwing``, ``WindowPoser/judgeAt``) near their loud contacts; nothing when the
+    /// player said where they are.
+    mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws
 }

@@ -35,6 +35,9 @@ struct WindowPoser: Sendable {
     /// person when the first does not swing (a quiet contact without the player swinging is the opponent's, and
     /// posing the opponent would count it).
     var searchNear: [Double] = []
+    /// Where a piece's person is judged on whether they swing: `nil`, the schedule's spans (what is posed at full
+    /// rate); given, these instants while the schedule still poses the delay ranges around them.
+    var judgeAt: [ClosedRange<Double>]? = nil
     /// A piece holds its contacts' instants; their heard times come up to this much later.
     static let searchAfter = 0.35
 
@@ -143,7 +146,7 @@ struct WindowPoser: Sendable {
                 // in view through the contact's core, and the whole piece again for one who swings harder.
                 if let biomech = chooseBySwing, let first = followed, let firstImage,
                    searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
-                    let spans = schedule.spans.filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
+                    let spans = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
                     var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
                     if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
                         // The whole frame's people when the first person is big enough to be seen there, else its tiles'.

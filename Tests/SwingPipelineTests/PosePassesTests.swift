@@ -32,7 +32,7 @@ struct PosePassesTests {
 
         /// The generated track has one person: looking again would pose the same frames.
         var lookedAgain: [[ClosedRange<Double>]] = []
-        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+        mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
             if !segments.isEmpty { lookedAgain.append(segments) }
         }
     }
