@@ -14,7 +14,7 @@ export SWINGMASTER_PYTHON ?= $(CURDIR)/.deps/venv/bin/python
 BIN_DEBUG := $(CURDIR)/.build/debug/swingmaster
 BIN := $(CURDIR)/.build/$(CONFIG)/swingmaster
 
-.PHONY: setup setup-test build test test-asan test-browser check-docs demo bench bench-setup clean clean-modules
+.PHONY: setup setup-test build test test-asan test-browser check-docs check-layers demo bench bench-setup clean clean-modules
 
 setup:
 	@./scripts/setup.sh
@@ -25,7 +25,9 @@ setup-test:
 build: setup
 	$(SWIFT) build -c $(CONFIG) --product swingmaster
 
-# Debug build of everything (the CLI tests run the real binary), then the whole suite, then the docs check
+# The layering check first (seconds: each module imports only what it declares and its layer allows, and a
+# planted violation of each rule is caught), then a debug build of everything (the CLI tests run the real
+# binary), then the whole suite, then the docs check
 # (every relative link resolves, every `swingmaster` command and flag the docs name exists in that binary),
 # then the web app in a real browser. The frame-size sweep runs once, under AddressSanitizer, in test-asan.
 # The model-download suite runs on its own after the rest: its time limits (a refused connection fails in
@@ -39,7 +41,7 @@ build: setup
 # (Thread.sleep, waitUntilExit) hold the cooperative threads, and beside them a PostgreSQL notification
 # waited 10-22 s for a thread to be delivered on (the wake-up test allows 10).
 PG_SUITES := StoreConformanceTests|WorkerProcessTests|MigrateCommandTests
-test: setup-test
+test: setup-test check-layers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip 'SwingSweepTests\.' --skip 'DownloadStreamingTests' --skip '$(PG_SUITES)'
 	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'StoreConformanceTests'
@@ -78,6 +80,11 @@ test-asan: setup-test
 test-browser: setup-test
 	$(SWIFT) build --product swingmaster
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
+
+# Only the layering check (tools/check_layers.py: the targets' imports against Package.swift and the layers).
+check-layers: setup
+	$(PYTHON) tools/check_layers.py
+	$(PYTHON) tools/check_layers.py --self-test
 
 # Only the docs check (builds the debug binary it asks for its commands and flags).
 check-docs: setup

@@ -86,7 +86,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "SwingPipeline",
-            dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingPose", "SwingBiomech", "SwingVision", "SwingStore"],
+            dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingPose", "SwingBiomech", "SwingVision",
+                           "SwingStore"],
             swiftSettings: swiftSettings
         ),
         // The web app (`swingmaster serve`): a thin adapter over the pipeline and the store.
@@ -94,7 +95,7 @@ let package = Package(
             name: "SwingServer",
             dependencies: [
                 "SwingCore", "SwingMedia", "SwingAudio", "SwingBiomech", "SwingPipeline", "SwingStore",
-                "SwingVision",
+                "SwingVision", "SwingInference",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -136,14 +137,14 @@ let package = Package(
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia", "SwingCore", "SwingInference"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", "SwingBiomech", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
-        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport", "SwingBiomech", "SwingMedia", "SwingPipeline"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]
 )
