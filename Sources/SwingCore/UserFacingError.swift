@@ -94,4 +94,27 @@ public enum StatusCode {
     /// Bad command-line usage (also a numeric flag out of range, an output that is an input, and
     /// `serve` settings it refuses), as swift-argument-parser reports it.
     public static let usage: Int32 = 64
+
+    /// Whose a failure is, as the web API answers it (the server maps each to its HTTP status).
+    public enum Blame: Sendable, Equatable {
+        /// The request's own input cannot be used: media, a model, a threshold, interpreter input (422).
+        case input
+        /// Something the request names is not there (404).
+        case missing
+        /// Anything else (500).
+        case server
+    }
+
+    /// The blame of the failure with exit code `code`: the one table from exit codes to HTTP statuses.
+    public static func blame(of code: Int32) -> Blame {
+        switch code {
+        case fileNotFound, notFound:
+            return .missing
+        case unreadableMedia...invalidTimeRange, modelUnreadable, modelUnsupported, invalidClassFilter, imageUnreadable,
+             noPerson, noContacts, checksumMismatch, invalidInterpreterInput, invalidParameter...69:
+            return .input
+        default:
+            return .server
+        }
+    }
 }

@@ -13,14 +13,14 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         self.status = status; self.message = message; self.code = code ?? status.code
     }
 
-    /// The engine's error as the API reports it: invalid media, models, thresholds and interpreter input
-    /// are 422, a missing thing 404, the rest 500.
+    /// The engine's error as the API reports it (``StatusCode/blame(of:)``): invalid media, models, thresholds
+    /// and interpreter input are 422, a missing thing 404, the rest 500.
     public init(_ error: any UserFacingError) {
         let code = Int(error.statusCode)
-        switch error.statusCode {
-        case StatusCode.fileNotFound, StatusCode.notFound: status = .notFound
-        case 11...16, 21, 22, 24, 25, 30, 31, 51, 53, 60...69: status = .unprocessableContent
-        default: status = .internalServerError
+        switch StatusCode.blame(of: error.statusCode) {
+        case .missing: status = .notFound
+        case .input: status = .unprocessableContent
+        case .server: status = .internalServerError
         }
         message = error.description
         self.code = code
