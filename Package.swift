@@ -52,6 +52,10 @@ let package = Package(
         // The shared store (`--database postgres://…`): sessions and the job queue for many machines.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // The job runner's logging and its graceful shutdown, in `serve` and `worker` alike (both already come
+        // with Hummingbird; declared because the application layer uses them without the web stack).
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .target(name: "SwingCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: hotSettings),
@@ -87,7 +91,8 @@ let package = Package(
         .target(
             name: "SwingPipeline",
             dependencies: ["SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingPose", "SwingBiomech", "SwingVision",
-                           "SwingStore"],
+                           "SwingStore", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: swiftSettings
         ),
         // The web app (`swingmaster serve`): a thin adapter over the pipeline and the store.

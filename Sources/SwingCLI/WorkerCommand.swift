@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SwingServer
 import SwingCore
+import SwingPipeline
 import SwingStore
 
 /// `swingmaster worker --database URL --media DIR [--concurrency N]`: analyses the jobs a web app

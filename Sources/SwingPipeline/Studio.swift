@@ -288,11 +288,3 @@ public struct StudioPrediction: Sendable {
         return StudioPrediction(frame: frame, interpretation: interpretation, decodeMs: decodeMs)
     }
 }
-
-extension Duration {
-    /// The duration in milliseconds.
-    var milliseconds: Double {
-        let c = components
-        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
-    }
-}

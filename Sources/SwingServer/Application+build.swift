@@ -217,7 +217,3 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import SwingCore
+import SwingPipeline
 import SwingStore
 
 /// `JOB` of the HTTP API: `{"id", "state", "stage", "stageName", "progress", "sessionId", "error", …}`.
@@ -25,7 +26,7 @@ public struct JobView: Codable, Sendable, Equatable {
     public var player: String?
 
     /// The stages a job runs (the server analyses from the sound alone), numbered from 1 in this order.
-    public static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
+    public static let stages: [AnalysisStage] = JobRunner.stages
 
     /// The number of `stage` as jobs report it (0 for none, or a stage jobs do not run).
     public static func number(of stage: AnalysisStage?) -> Int {

@@ -3,6 +3,7 @@ import Hummingbird
 import Metrics
 import Prometheus
 import SwingCore
+import SwingPipeline
 import SwingStore
 
 /// The server's metrics for `GET /metrics`: swift-metrics counters, timers and gauges, exported in
@@ -13,7 +14,7 @@ import SwingStore
 /// One registry per application, recorded through its own factory rather than a process-wide
 /// `MetricsSystem.bootstrap`, so an app embedding the server keeps its metrics system and tests can run
 /// several servers in one process.
-struct ServerMetrics: Sendable {
+struct ServerMetrics: JobMetrics {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
 
@@ -80,30 +81,17 @@ struct ServerMetrics: Sendable {
     }
 }
 
-/// When each stage of one job started, so its duration is recorded when the next begins.
-final class StageClock: @unchecked Sendable {   // state guarded by `lock`
+/// Lets a call through at most once per `interval` seconds (and always when forced).
+final class Throttle: @unchecked Sendable {   // state guarded by `lock`
     private let lock = NSLock()
-    private let metrics: ServerMetrics
-    private var current: (stage: AnalysisStage, started: ContinuousClock.Instant)?
-    let started = ContinuousClock.now
-
-    init(metrics: ServerMetrics) { self.metrics = metrics }
-
-    /// The job reports `stage`; a new stage ends the one before.
-    func enter(_ stage: AnalysisStage) {
+    private var last = Date.distantPast
+    private let interval: Double
+    init(interval: Double) { self.interval = interval }
+    func shouldFire(force: Bool = false) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        if let c = current, c.stage == stage { return }
-        let now = ContinuousClock.now
-        if let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
-        current = (stage, now)
-    }
-
-    /// The job ended in `state`: its last stage (only when it finished it) and the whole job are recorded.
-    func finish(_ state: JobState) {
-        lock.lock(); defer { lock.unlock() }
-        let now = ContinuousClock.now
-        if state == .done, let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
-        current = nil
-        metrics.job(state, seconds: started.duration(to: now).seconds)
+        let now = Date()
+        guard force || now.timeIntervalSince(last) >= interval else { return false }
+        last = now
+        return true
     }
 }

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import SwingBiomech
 import SwingCore
 import SwingMedia
-import SwingPipeline
+@testable import SwingPipeline
 @testable import SwingServer
 import SwingStore
 import Testing

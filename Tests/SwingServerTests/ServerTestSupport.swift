@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SwingCore
+import SwingPipeline
 @testable import SwingServer
 import SwingBiomech
 import SwingStore

@@ -3,7 +3,6 @@ import Logging
 import ServiceLifecycle
 import SwingBiomech
 import SwingCore
-import SwingPipeline
 import SwingStore
 
 /// What `swingmaster worker` is told: the shared store, where the uploads are, how many analyses to run.
@@ -61,7 +60,7 @@ public func runWorker(_ configuration: WorkerConfiguration, logger: Logger) asyn
         return try await analysis(job, report)
     }
     let runner = JobRunner(library: library, workers: configuration.concurrency, leaseSeconds: configuration.leaseSeconds, logger: logger,
-                           metrics: ServerMetrics(), role: "worker", analyze: analyze)
+                           role: "worker", analyze: analyze)
     let group = ServiceGroup(configuration: .init(services: [.init(service: runner)], gracefulShutdownSignals: [.sigterm, .sigint],
                                                   logger: logger))
     logger.info("worker: \(configuration.concurrency) at once on \(configuration.database), media in \(configuration.media.path)")
@@ -74,9 +73,9 @@ extension JobRunner {
     /// all, and returns an empty session on the job's media.
     static func standIn(_ duration: Duration) -> JobAnalysis {
         { job, report in
-            for stage in JobView.stages {
+            for stage in stages {
                 report(stage, 0.5)
-                try await Task.sleep(for: duration / JobView.stages.count)
+                try await Task.sleep(for: duration / stages.count)
             }
             return NewSession(record: SessionRecord(filePath: job.mediaPath, fileName: job.fileName, fileSHA256: job.mediaSHA256,
                                                     durationSeconds: 0, fps: 0, hand: .right, stats: SessionStats(shotCount: 0)),

@@ -1,12 +1,10 @@
 import Foundation
-import Hummingbird
 import Logging
 import ServiceLifecycle
 import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
-import SwingPipeline
 import SwingStore
 
 /// What one job's analysis gives back: the session to store (the runner stores it, with the job's `done`,
@@ -33,7 +31,7 @@ public struct JobRunner: Service {
     /// How long a claim holds a job without a heartbeat; a worker that stops for longer loses it.
     let leaseSeconds: Double
     /// Where job and stage durations are recorded.
-    let metrics: ServerMetrics
+    let metrics: any JobMetrics
     /// Runs one analysis.
     let analyze: JobAnalysis
     /// Names this process's workers in the job rows (`serve-…`, `worker-…`).
@@ -41,9 +39,12 @@ public struct JobRunner: Service {
     /// How long each claim that found a job took (the queue's own cost; `bench/scale.sh` reads the summary).
     let claims = ClaimTimes()
 
-    /// A pool of `workers` loops on `db`.
-    init(library: MediaLibrary, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: ServerMetrics,
-         role: String = "serve", analyze: JobAnalysis? = nil) {
+    /// The stages a job reports, in order (what the job rows, the pages and the metrics name).
+    public static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
+
+    /// A pool of `workers` loops on `db`; `analyze` `nil` runs the real analysis (``analysis(library:poseWorkers:)``).
+    public init(library: MediaLibrary, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: any JobMetrics = NoJobMetrics(),
+                role: String = "serve", analyze: JobAnalysis? = nil) {
         self.library = library; self.workers = workers; self.leaseSeconds = leaseSeconds; self.logger = logger
         self.metrics = metrics; self.role = role; self.analyze = analyze ?? Self.analysis(library: library)
     }
@@ -86,7 +87,7 @@ public struct JobRunner: Service {
     private func process(_ job: JobRecord, lease: JobLease) async {
         let id = lease.jobId
         let latest = LatestProgress()
-        let stages = StageClock(metrics: metrics)
+        let stages = JobStageClock(metrics: metrics)
         let report: AnalysisProgress = { stage, fraction in
             stages.enter(stage)
             latest.set(stage, fraction)
@@ -216,7 +217,7 @@ extension JobRunner {
             let copied = try await library.makePlaybackCopy(for: job) { report(.extractingAudio, 0.5 * $0) }
             let task = Task.detached {
                 try analyzer.analyze(path: path) { stage, fraction in
-                    guard JobView.stages.contains(stage) else { return }
+                    guard JobRunner.stages.contains(stage) else { return }
                     report(stage, stage == .extractingAudio && copied ? 0.5 + 0.5 * fraction : fraction)
                 }
             }
@@ -227,18 +228,46 @@ extension JobRunner {
     }
 }
 
-/// Lets a call through at most once per `interval` seconds (and always when forced).
-final class Throttle: @unchecked Sendable {   // state guarded by `lock`
+/// Where a job runner records how long jobs and their stages took (`serve`'s `GET /metrics`; `worker` keeps none).
+public protocol JobMetrics: Sendable {
+    /// A job reached a final state after `seconds` of work.
+    func job(_ state: JobState, seconds: Double)
+    /// Stage `stage` of a job took `seconds`.
+    func stage(_ stage: AnalysisStage, seconds: Double)
+}
+
+/// Metrics nobody reads: `swingmaster worker`'s (it serves no `/metrics`).
+public struct NoJobMetrics: JobMetrics {
+    public init() {}
+    public func job(_ state: JobState, seconds: Double) {}
+    public func stage(_ stage: AnalysisStage, seconds: Double) {}
+}
+
+/// When each stage of one job started, so its duration is recorded when the next begins.
+final class JobStageClock: @unchecked Sendable {   // state guarded by `lock`
     private let lock = NSLock()
-    private var last = Date.distantPast
-    private let interval: Double
-    init(interval: Double) { self.interval = interval }
-    func shouldFire(force: Bool = false) -> Bool {
+    private let metrics: any JobMetrics
+    private var current: (stage: AnalysisStage, started: ContinuousClock.Instant)?
+    let started = ContinuousClock.now
+
+    init(metrics: any JobMetrics) { self.metrics = metrics }
+
+    /// The job reports `stage`; a new stage ends the one before.
+    func enter(_ stage: AnalysisStage) {
         lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard force || now.timeIntervalSince(last) >= interval else { return false }
-        last = now
-        return true
+        if let c = current, c.stage == stage { return }
+        let now = ContinuousClock.now
+        if let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
+        current = (stage, now)
+    }
+
+    /// The job ended in `state`: its last stage (only when it finished it) and the whole job are recorded.
+    func finish(_ state: JobState) {
+        lock.lock(); defer { lock.unlock() }
+        let now = ContinuousClock.now
+        if state == .done, let c = current { metrics.stage(c.stage, seconds: c.started.duration(to: now).seconds) }
+        current = nil
+        metrics.job(state, seconds: started.duration(to: now).seconds)
     }
 }
 
@@ -265,7 +294,7 @@ final class ClaimTimes: @unchecked Sendable {   // state guarded by `lock`
 
 extension JobRecord {
     /// Where the player said they are, from the job's columns (`nil` when they did not).
-    var playerMark: PlayerMark? {
+    public var playerMark: PlayerMark? {
         guard let playerX, let playerY else { return nil }
         return PlayerMark(x: playerX, y: playerY, time: playerTime)
     }
