@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
-import SwingAudio
 import SwingCore
-import SwingMedia
 import SwingPipeline
 import SwingStore
 
@@ -86,36 +84,15 @@ struct EditRoutes: Sendable {
         return JSONResponse.bytes(bytes)
     }
 
-    /// The peak level of each of `bins` equal slices of the analysed part, dBFS (−90 for silence).
-    struct Envelope: Encodable { var start: Double; var duration: Double; var peaksDb: [Double] }
-
     @Sendable func envelope(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try APIRoutes.id(context, "id", what: "session")
         let bins = Int(request.uri.queryParameters["bins"].map(String.init) ?? "") ?? 600
-        guard (10...4000).contains(bins) else { throw APIError(.badRequest, "bins must be 10 to 4000.") }
-        guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
-            throw APIRoutes.noSession(id)
-        }
-        let start = document.session.start ?? 0, duration = document.session.duration
-        let path = record.filePath
-        let envelope = try await Task.detached { () throws -> Envelope in
-            do {
-                let pcm = try AudioExtractor.extract(path, sampleRate: 8_000, range: TimeRange(start: start, duration: duration))
-                return Envelope(start: start, duration: duration, peaksDb: Self.peaks(pcm.samples, bins: bins))
-            } catch let error as any UserFacingError {
-                throw APIError(.unprocessableContent, "The session's sound cannot be read any more: \(error.description)")
-            }
-        }.value
-        return try JSONResponse.make(envelope)
-    }
-
-    /// The peak |sample| of each of `bins` equal slices, in dB, rounded to 0.1 dB.
-    static func peaks(_ samples: [Float], bins: Int) -> [Double] {
-        guard !samples.isEmpty else { return Array(repeating: -90, count: bins) }
-        return (0..<bins).map { b in
-            let lo = samples.count * b / bins, hi = max(lo + 1, samples.count * (b + 1) / bins)
-            let peak = samples[lo..<min(hi, samples.count)].reduce(Float(0)) { max($0, abs($1)) }
-            return ((max(-90, 20 * log10(Double(max(peak, 1e-9))))) * 10).rounded() / 10
+        guard SoundEnvelope.binRange.contains(bins) else { throw APIError(.badRequest, "bins must be 10 to 4000.") }
+        do {
+            guard let envelope = try await SoundEnvelope.of(session: id, bins: bins, in: db) else { throw APIRoutes.noSession(id) }
+            return try JSONResponse.make(envelope)
+        } catch let error as SoundEnvelope.Unreadable {
+            throw APIError(.unprocessableContent, error.description)
         }
     }
 }
