@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
-import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingMedia
