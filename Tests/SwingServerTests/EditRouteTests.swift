@@ -15,7 +15,7 @@ import Testing
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         let r = try await client.execute(uri: uri, method: .post, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        return (r.status, (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:])
+        return (r.status, try apiObject(r.body, from: uri))
     }
 
     static func session(_ doc: [String: Any]) -> [String: Any] { doc["session"] as? [String: Any] ?? [:] }

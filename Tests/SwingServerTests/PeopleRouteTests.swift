@@ -17,7 +17,7 @@ import Testing
         var headers = HTTPFields()
         headers[.contentType] = type
         let r = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
-        return (r.status, (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:])
+        return (r.status, try apiObject(r.body, from: uri))
     }
 
     static func wellFormed(_ answer: [String: Any]) -> Bool { (answer["error"] as? String).map(ErrorSentence.isWellFormed) == true }
@@ -81,7 +81,7 @@ import Testing
             // Bad points are refused before a byte is stored.
             for bad in ["2,0.5", "0.5", "a,b", "0.5,0.5@-3", "0.5,0.5@nan"] {
                 let r = try await client.upload(video, name: "walkers.mp4", query: "?hand=right&player=\(bad)")
-                let answer = (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:]
+                let answer = try apiObject(r.body, from: "upload with player=\(bad)")
                 #expect(r.status == .badRequest && Self.wellFormed(answer), "player=\(bad) → \(r.status) \(answer)")
             }
             #expect(server.mediaFiles.isEmpty, "a refused upload left \(server.mediaFiles)")

@@ -56,11 +56,15 @@ extension TestClientProtocol {
         return try await execute(uri: "/api/uploads\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: data))
     }
 
-    /// GETs `uri` and decodes its JSON body.
+    /// GETs `uri` and decodes its JSON body (``apiObject(_:from:)``: anything but a JSON object fails, except the
+    /// empty body of a 204 No Content, which reads as `[:]`).
     func json(_ uri: String, method: HTTPRequest.Method = .get) async throws -> (HTTPResponse.Status, [String: Any]) {
         let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
-        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:]
-        return (r.status, object)
+        if r.status == .noContent {
+            guard r.body.readableBytes == 0 else { throw NotAnAPIObject(description: "\(uri) answered 204 with a body") }
+            return (r.status, [:])
+        }
+        return (r.status, try apiObject(r.body, from: uri))
     }
 
     /// Polls the job until it reaches a final state (or `timeout` passes).
@@ -75,6 +79,18 @@ extension TestClientProtocol {
         return [:]
     }
 }
+
+/// The JSON object an API answer carries. Every answer the API gives, its errors included (`{"error", "code"}`),
+/// is one: a body that is not (an HTML page, nothing, a bare array) throws rather than reading as `[:]`, so an
+/// assertion on a missing key cannot pass for the wrong reason.
+func apiObject(_ body: ByteBuffer, from uri: String) throws -> [String: Any] {
+    guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] else {
+        throw NotAnAPIObject(description: "\(uri) answered \(body.readableBytes) bytes that are not a JSON object: \(String(decoding: Data(buffer: body).prefix(200), as: UTF8.self))")
+    }
+    return object
+}
+
+struct NotAnAPIObject: Error, CustomStringConvertible { var description: String }
 
 extension Data {
     init(buffer: ByteBuffer) { self = Data(buffer.readableBytesView) }

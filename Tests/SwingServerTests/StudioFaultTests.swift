@@ -41,7 +41,7 @@ import Testing
                 let sent = name.hasSuffix(".onnx") || name.hasSuffix(".zip") ? name : name + ".onnx"
                 let r = try await client.addModel(bytes, name: sent)
                 #expect((400..<500).contains(Int(r.status.code)), "\(name): \(r.status)")
-                let sentence = StudioRouteTests.object(r)["error"] as? String ?? ""
+                let sentence = try StudioRouteTests.object(r)["error"] as? String ?? ""
                 #expect(ErrorSentence.isWellFormed(sentence), "\(name): \(sentence)")
                 #expect(Self.files(models) == before, "\(name) left files in the catalog")
                 let staged = Self.files(server.home.appendingPathComponent("cache/uploads"))
@@ -60,11 +60,12 @@ import Testing
             #expect(try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx").status == .created)
             // A video sent as a picture is read for its first frame, even cut short.
             let cut = try await client.detect(try Data(contentsOf: dir.appendingPathComponent("truncated.mp4")), query: "model=det")
-            #expect(cut.status == .ok && (StudioRouteTests.object(cut)["results"] as? [Any])?.count == 1, "\(cut.status)")
+            let cutResults = try StudioRouteTests.object(cut)["results"] as? [Any]
+            #expect(cut.status == .ok && cutResults?.count == 1, "\(cut.status)")
             for name in ["empty.mp4", "text.mp4", "deep.json", "bomb.zip"] {
                 let r = try await client.detect(try Data(contentsOf: dir.appendingPathComponent(name)), query: "model=det")
                 #expect((400..<500).contains(Int(r.status.code)), "\(name): \(r.status)")
-                let sentence = StudioRouteTests.object(r)["error"] as? String ?? ""
+                let sentence = try StudioRouteTests.object(r)["error"] as? String ?? ""
                 #expect(ErrorSentence.isWellFormed(sentence), "\(name): \(sentence)")
             }
             // A picture larger than the limit is refused before it is read whole.
@@ -75,7 +76,7 @@ import Testing
             for query in ["conf=1e19", "conf=nan", "iou=-1", "maxDet=\(Int.max)", "conf=inf", "maxDet=1e19"] {
                 let bad = try await client.detect(try StudioRouteTests.jpeg(), query: "model=det&\(query)")
                 #expect(bad.status == .badRequest, "\(query): \(bad.status)")
-                #expect(ErrorSentence.isWellFormed(StudioRouteTests.object(bad)["error"] as? String ?? ""), "\(query)")
+                #expect(ErrorSentence.isWellFormed(try StudioRouteTests.object(bad)["error"] as? String ?? ""), "\(query)")
             }
         }
     }

@@ -38,9 +38,7 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    static func object(_ r: TestResponse) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(buffer: r.body))) as? [String: Any] ?? [:]
-    }
+    static func object(_ r: TestResponse) throws -> [String: Any] { try apiObject(r.body, from: "the studio") }
 
     @Test func bundledPoseModelsShowAsBlazePose() async throws {
         try await TestServer().run { client in
@@ -57,7 +55,8 @@ import Testing
             let r = try await client.execute(uri: "/api/detect?model=pose_detection", method: .post, headers: [:],
                                              body: ByteBuffer(bytes: try Self.jpeg()))
             #expect(r.status == .unprocessableContent)
-            #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+            let sentence = try Self.object(r)["error"] as? String ?? ""
+            #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
         }
     }
 
@@ -68,7 +67,7 @@ import Testing
             let bytes = try Data(contentsOf: Self.detector)
             let added = try await client.addModel(bytes, name: "My Detector.onnx")
             #expect(added.status == .created)
-            let model = Self.object(added)
+            let model = try Self.object(added)
             #expect(model["id"] as? String == "my-detector")
             #expect(model["kind"] as? String == "yolo" && model["task"] as? String == "detect")
             #expect(model["sha256"] as? String == SHA256.hex(bytes))
@@ -78,7 +77,8 @@ import Testing
             #expect(try await client.addModel(bytes, name: "my detector.onnx").status == .conflict)
             let junk = try await client.addModel(Data("not a model at all".utf8), name: "junk.onnx")
             #expect(junk.status == .unprocessableContent)
-            #expect(ErrorSentence.isWellFormed(Self.object(junk)["error"] as? String ?? ""), "\(Self.object(junk)["error"] as? String ?? "")")
+            let sentence = try Self.object(junk)["error"] as? String ?? ""
+            #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect(try await client.addModel(bytes, name: "weights.pt").status == .unsupportedMediaType)
             let installed = try FileManager.default.contentsOfDirectory(atPath: server.home.appendingPathComponent("models").path)
             #expect(installed.sorted() == ["my-detector.json", "my-detector.onnx"])
@@ -89,7 +89,7 @@ import Testing
             let image = try Self.jpeg()
             let first = try await client.detect(image, query: "model=my-detector")
             #expect(first.status == .ok)
-            let firstBody = Self.object(first)
+            let firstBody = try Self.object(first)
             let frame = try #require((firstBody["results"] as? [[String: Any]])?.first)
             #expect(frame["width"] as? Int == 320 && frame["height"] as? Int == 240)
             let many = (frame["detections"] as? [[String: Any]])?.count ?? 0
@@ -97,19 +97,19 @@ import Testing
 
             let patched = try await client.patch("/api/models/my-detector", #"{"favorite": true, "defaults": {"conf": 0.97, "maxDet": 5, "lineWidth": 4, "interpreter": "counter", "interpreterOptions": {"minimumConfidence": 0.5}}}"#)
             #expect(patched.status == .ok)
-            let defaults = try #require(Self.object(patched)["defaults"] as? [String: Any])
+            let defaults = try #require(try Self.object(patched)["defaults"] as? [String: Any])
             #expect(defaults["conf"] as? Double == 0.97 && defaults["maxDet"] as? Int == 5 && defaults["lineWidth"] as? Int == 4)
             #expect(defaults["interpreter"] as? String == "counter")
-            #expect(Self.object(patched)["favorite"] as? Bool == true)
+            #expect(try Self.object(patched)["favorite"] as? Bool == true)
 
-            let strict = Self.object(try await client.detect(image, query: "model=my-detector"))
+            let strict = try Self.object(try await client.detect(image, query: "model=my-detector"))
             let kept = try #require((strict["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])
             #expect(kept.count <= min(5, many))
             #expect(kept.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0.97 })
             let interpretation = try #require(strict["interpretation"] as? [String: Any])
             #expect(interpretation["interpreter"] as? String == "counter")
             // The query wins over the stored default.
-            let loose = Self.object(try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"))
+            let loose = try Self.object(try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"))
             #expect(((loose["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.count == many)
 
             // A run is recorded per picture: the same picture again (a slider moved) is not another run.
@@ -135,7 +135,8 @@ import Testing
                           "maxDet=abc", "classes=999", "classes=no-such-class", "interpret=nope"] {
                 let r = try await client.detect(image, query: "model=det&" + query)
                 #expect(r.status == .badRequest, "\(query) answered \(r.status)")
-                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+                let sentence = try Self.object(r)["error"] as? String ?? ""
+                #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             }
             for body in [#"{"defaults": {"conf": 1e19}}"#, #"{"defaults": {"iou": -0.5}}"#, #"{"defaults": {"lineWidth": 0}}"#,
                          #"{"defaults": {"interpreter": "nope"}}"#, #"{"defaults": {"interpreterOptions": [1]}}"#,
@@ -143,12 +144,14 @@ import Testing
                          "not json"] {
                 let r = try await client.patch("/api/models/det", body)
                 #expect(r.status == .badRequest || r.status == .unprocessableContent, "\(body) answered \(r.status)")
-                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""), "\(Self.object(r)["error"] as? String ?? "")")
+                let sentence = try Self.object(r)["error"] as? String ?? ""
+                #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             }
             // Not a picture, an empty body, no model, an unknown model.
             let garbage = try await client.detect(Data(repeating: 0x42, count: 5000), query: "model=det")
             #expect(garbage.status == .unprocessableContent)
-            #expect(ErrorSentence.isWellFormed(Self.object(garbage)["error"] as? String ?? ""), "\(Self.object(garbage)["error"] as? String ?? "")")
+            let sentence = try Self.object(garbage)["error"] as? String ?? ""
+            #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect(try await client.detect(Data(), query: "model=det").status == .unprocessableContent)
             #expect(try await client.detect(image, query: "").status == .badRequest)
             #expect(try await client.detect(image, query: "model=nothing-here").status == .notFound)
@@ -161,7 +164,7 @@ import Testing
         try await server.run { client in
             let r = try await client.addModel(try Data(contentsOf: Self.detector), name: "big.onnx")
             #expect(r.status == .contentTooLarge)
-            let sentence = Self.object(r)["error"] as? String ?? ""
+            let sentence = try Self.object(r)["error"] as? String ?? ""
             #expect(sentence.hasPrefix("The model is larger than this server accepts") && ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect(try await client.json("/api/models/big").0 == .notFound)
         }
@@ -170,7 +173,7 @@ import Testing
     @Test func classifierAnswersTopClasses() async throws {
         try await TestServer().run { client in
             _ = try await client.addModel(try Data(contentsOf: Self.classifier), name: "cls.onnx")
-            let r = Self.object(try await client.detect(try Self.jpeg(), query: "model=cls"))
+            let r = try Self.object(try await client.detect(try Self.jpeg(), query: "model=cls"))
             let frame = try #require((r["results"] as? [[String: Any]])?.first)
             let top = try #require(frame["classification"] as? [[String: Any]])
             #expect(top.count == 5)
@@ -195,7 +198,7 @@ import Testing
             // A wrong checksum: the download fails with a sentence and installs nothing.
             let wrong = try await start(#"{"url": "\#(url)", "sha256": "\#(String(repeating: "0", count: 64))"}"#)
             #expect(wrong.status == .accepted)
-            let wrongId = try #require((Self.object(wrong)["job"] as? [String: Any])?["id"] as? Int)
+            let wrongId = try #require((try Self.object(wrong)["job"] as? [String: Any])?["id"] as? Int)
             let failed = try await client.waitForDownload(wrongId)
             #expect(failed["state"] as? String == "failed")
             #expect(ErrorSentence.isWellFormed(failed["error"] as? String ?? ""), "\(failed)")
@@ -203,7 +206,7 @@ import Testing
             // The right one: the event stream ends with the installed model.
             let started = try await start(#"{"url": "\#(url)", "sha256": "\#(SHA256.hex(bytes))"}"#)
             #expect(started.status == .accepted)
-            let jobId = try #require((Self.object(started)["job"] as? [String: Any])?["id"] as? Int)
+            let jobId = try #require((try Self.object(started)["job"] as? [String: Any])?["id"] as? Int)
             _ = try await client.waitForDownload(jobId)
             let events = try await client.execute(uri: "/api/models/jobs/\(jobId)/events", method: .get, headers: [:], body: nil)
             let text = String(buffer: events.body)
@@ -218,7 +221,7 @@ import Testing
                 let r = try await client.execute(uri: "/api/models", method: .post, headers: [.contentType: "application/json"],
                                                  body: ByteBuffer(string: body))
                 #expect(r.status == .badRequest, "\(body)")
-                #expect(ErrorSentence.isWellFormed(Self.object(r)["error"] as? String ?? ""))
+                #expect(ErrorSentence.isWellFormed(try Self.object(r)["error"] as? String ?? ""))
             }
             #expect(try await client.json("/api/models/jobs/999").0 == .notFound)
         }
@@ -377,7 +380,7 @@ import Testing
             // A counting line that is not a line is refused where it is saved.
             let bad = try await client.patch("/api/models/det", #"{"defaults": {"interpreter": "counter", "interpreterOptions": {"line": {"x1": 0, "y1": 0.5, "x2": 7, "y2": 0.5}}}}"#)
             #expect(bad.status == .unprocessableContent, "\(String(buffer: bad.body))")
-            let sentence = Self.object(bad)["error"] as? String ?? ""
+            let sentence = try Self.object(bad)["error"] as? String ?? ""
             #expect(ErrorSentence.isWellFormed(sentence) && sentence.contains("line"), "\(sentence)")
         }
     }

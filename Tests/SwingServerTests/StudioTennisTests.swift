@@ -17,7 +17,7 @@ import Testing
     static let player = TestFiles.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures/messi5.jpg")
     static let cat = TestFiles.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures/chelsea.png")
 
-    static func object(_ r: TestResponse) -> [String: Any] { StudioRouteTests.object(r) }
+    static func object(_ r: TestResponse) throws -> [String: Any] { try StudioRouteTests.object(r) }
 
     /// Checks a `pose` object: 33 landmarks of [x, y, visibility], the body inside the picture.
     static func checkPose(_ value: Any?, _ context: String) throws {
@@ -43,7 +43,7 @@ import Testing
             let photo = try Data(contentsOf: Self.player)
             let r = try await client.detect(photo, query: "model=racket-ball&mode=tennis")
             #expect(r.status == .ok, "\(String(buffer: r.body))")
-            let body = Self.object(r)
+            let body = try Self.object(r)
             let frame = try #require((body["results"] as? [[String: Any]])?.first)
             try Self.checkPose(frame["pose"], "tennis mode on a player")
             #expect(Self.labels(frame) == ["sports ball", "tennis racket"])
@@ -58,23 +58,23 @@ import Testing
             #expect(contact["rule"] as? String == "proximity")
 
             // Settings still apply: above the ball's score only the racket is left, and the interpreter says so.
-            let strict = Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&conf=0.85"))
+            let strict = try Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&conf=0.85"))
             let strictFrame = try #require((strict["results"] as? [[String: Any]])?.first)
             #expect(Self.labels(strictFrame) == ["tennis racket"])
             try Self.checkPose(strictFrame["pose"], "conf 0.85")
             #expect(((strict["interpretation"] as? [String: Any])?["result"] as? [String: Any])?["reason"] as? String == "no ball")
             // interpret=none is honoured; another interpreter can be named.
-            let none = Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=none"))
+            let none = try Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=none"))
             #expect(none["interpretation"] == nil)
-            let counted = Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=counter"))
+            let counted = try Self.object(try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=counter"))
             #expect((counted["interpretation"] as? [String: Any])?["interpreter"] as? String == "counter")
 
             // Without tennis mode: no pose, no skeleton, no interpreter by default.
-            let plain = Self.object(try await client.detect(photo, query: "model=racket-ball"))
+            let plain = try Self.object(try await client.detect(photo, query: "model=racket-ball"))
             #expect((plain["results"] as? [[String: Any]])?.first?["pose"] == nil)
             #expect(plain["skeleton"] == nil && plain["interpretation"] == nil)
             // Nobody in the picture: the boxes come, the pose is left out.
-            let empty = Self.object(try await client.detect(try Data(contentsOf: Self.cat), query: "model=racket-ball&mode=tennis"))
+            let empty = try Self.object(try await client.detect(try Data(contentsOf: Self.cat), query: "model=racket-ball&mode=tennis"))
             let catFrame = try #require((empty["results"] as? [[String: Any]])?.first)
             #expect(catFrame["pose"] == nil)
             #expect(Self.labels(catFrame) == ["sports ball", "tennis racket"])
@@ -90,12 +90,12 @@ import Testing
             let photo = try Data(contentsOf: Self.player)
             let classify = try await client.detect(photo, query: "model=cls&mode=tennis")
             #expect(classify.status == .unprocessableContent)
-            let sentence = Self.object(classify)["error"] as? String ?? ""
+            let sentence = try Self.object(classify)["error"] as? String ?? ""
             #expect(sentence.contains("detect model") && ErrorSentence.isWellFormed(sentence), "\(sentence)")
             for mode in ["badminton", "TENNIS", String(repeating: "x", count: 5000)] {
                 let r = try await client.detect(photo, query: "model=racket-ball&mode=\(mode)")
                 #expect(r.status == .badRequest, "mode \(mode.prefix(20)) answered \(r.status)")
-                let text = Self.object(r)["error"] as? String ?? ""
+                let text = try Self.object(r)["error"] as? String ?? ""
                 #expect(ErrorSentence.isWellFormed(text) && text.count < 200, "\(text)")
             }
             await #expect(throws: (any Error).self) {

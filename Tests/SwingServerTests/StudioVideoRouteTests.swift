@@ -24,7 +24,7 @@ import Testing
         return url
     }
 
-    static func object(_ r: TestResponse) -> [String: Any] { StudioRouteTests.object(r) }
+    static func object(_ r: TestResponse) throws -> [String: Any] { try StudioRouteTests.object(r) }
 
     static func jobsFolder(_ server: TestServer) -> URL { server.home.appendingPathComponent("cache/detect-jobs") }
 
@@ -42,7 +42,7 @@ import Testing
             #expect(try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx").status == .created)
             let started = try await client.detectVideo(video, name: "My Rally.mp4", query: "model=det&stride=\(stride)&interpret=counter")
             #expect(started.status == .accepted, "\(String(buffer: started.body))")
-            let job = try #require(Self.object(started)["job"] as? [String: Any])
+            let job = try #require(try Self.object(started)["job"] as? [String: Any])
             let id = try #require(job["id"] as? Int)
             let expected = (n + stride - 1) / stride
             #expect(job["framesTotal"] as? Int == expected)
@@ -59,7 +59,7 @@ import Testing
             // The result: the detect --json document, one frame per stride, in time order, with the summary.
             let result = try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil)
             #expect(result.status == .ok)
-            let body = Self.object(result)
+            let body = try Self.object(result)
             let frames = try #require(body["results"] as? [[String: Any]])
             #expect(frames.count == expected)
             #expect(frames.compactMap { $0["frame"] as? Int } == Array(Swift.stride(from: 0, to: n, by: stride)))
@@ -116,29 +116,29 @@ import Testing
         try await server.run { client in
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.classifier), name: "cls.onnx")
-            func expectRefused(_ r: TestResponse, _ status: HTTPResponse.Status, _ what: String) {
+            func expectRefused(_ r: TestResponse, _ status: HTTPResponse.Status, _ what: String) throws {
                 #expect(r.status == status, "\(what) answered \(r.status): \(String(buffer: r.body))")
-                let sentence = Self.object(r)["error"] as? String ?? ""
+                let sentence = try Self.object(r)["error"] as? String ?? ""
                 #expect(ErrorSentence.isWellFormed(sentence), "\(what): \(sentence)")
             }
             for query in ["stride=0", "stride=-1", "stride=1e19", "stride=NaN", "stride=301", "stride=9223372036854775807",
                           "stride=three", "conf=1e19", "conf=NaN", "conf=-1", "iou=inf", "maxDet=0", "classes=999",
                           "interpret=nope"] {
-                expectRefused(try await client.detectVideo(video, query: "model=det&" + query), .badRequest, query)
+                try expectRefused(try await client.detectVideo(video, query: "model=det&" + query), .badRequest, query)
             }
-            expectRefused(try await client.detectVideo(video, query: "model=cls&track=1"), .badRequest, "tracking a classifier")
-            expectRefused(try await client.detectVideo(video, query: "stride=3"), .badRequest, "no model")
-            expectRefused(try await client.detectVideo(video, query: "model=nothing-here"), .notFound, "an unknown model")
-            expectRefused(try await client.detectVideo(video, query: "model=det", type: "text/plain"), .unsupportedMediaType, "text/plain")
+            try expectRefused(try await client.detectVideo(video, query: "model=cls&track=1"), .badRequest, "tracking a classifier")
+            try expectRefused(try await client.detectVideo(video, query: "stride=3"), .badRequest, "no model")
+            try expectRefused(try await client.detectVideo(video, query: "model=nothing-here"), .notFound, "an unknown model")
+            try expectRefused(try await client.detectVideo(video, query: "model=det", type: "text/plain"), .unsupportedMediaType, "text/plain")
 
             // Not a video: garbage, an empty body, a picture. One sentence naming the file, nothing kept.
             let garbage = try await client.detectVideo(Data(repeating: 0x42, count: 5000), name: "holiday.mp4", query: "model=det")
-            expectRefused(garbage, .unprocessableContent, "garbage")
-            #expect((Self.object(garbage)["error"] as? String ?? "").hasPrefix("holiday.mp4 is not a video"))
-            expectRefused(try await client.detectVideo(Data(), query: "model=det"), .unprocessableContent, "an empty body")
+            try expectRefused(garbage, .unprocessableContent, "garbage")
+            #expect((try Self.object(garbage)["error"] as? String ?? "").hasPrefix("holiday.mp4 is not a video"))
+            try expectRefused(try await client.detectVideo(Data(), query: "model=det"), .unprocessableContent, "an empty body")
             let picture = try await client.detectVideo(try Data(contentsOf: png), name: "photo.png", query: "model=det")
-            expectRefused(picture, .unprocessableContent, "a picture")
-            #expect((Self.object(picture)["error"] as? String ?? "").contains("choose Image"))
+            try expectRefused(picture, .unprocessableContent, "a picture")
+            #expect((try Self.object(picture)["error"] as? String ?? "").contains("choose Image"))
             #expect(Self.leftovers(server).isEmpty, "refused uploads left \(Self.leftovers(server))")
 
             // Over the server's upload limit: refused before it is stored.
@@ -153,7 +153,7 @@ import Testing
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             let big = try await client.detectVideo(Data(repeating: 0, count: 3 << 19), query: "model=det")
             #expect(big.status == .contentTooLarge)
-            #expect(ErrorSentence.isWellFormed(Self.object(big)["error"] as? String ?? ""))
+            #expect(ErrorSentence.isWellFormed(try Self.object(big)["error"] as? String ?? ""))
             #expect(Self.leftovers(small).isEmpty)
         }
     }
@@ -170,12 +170,12 @@ import Testing
             for _ in 0..<DetectVideoJobs.maxPending {
                 let r = try await client.detectVideo(long, query: "model=det&stride=1")
                 #expect(r.status == .accepted)
-                ids.append(try #require((Self.object(r)["job"] as? [String: Any])?["id"] as? Int))
+                ids.append(try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int))
             }
             // A fourth while three wait or run: refused, nothing stored for it.
             let busy = try await client.detectVideo(long, query: "model=det&stride=1")
             #expect(busy.status == .tooManyRequests)
-            #expect(ErrorSentence.isWellFormed(Self.object(busy)["error"] as? String ?? ""))
+            #expect(ErrorSentence.isWellFormed(try Self.object(busy)["error"] as? String ?? ""))
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: Self.jobsFolder(server).path)) == Set(ids.map(String.init)))
 
             // The first is running: cancel it mid-way; the two waiting are cancelled before they start.
@@ -220,12 +220,12 @@ import Testing
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             let r = try await client.detectVideo(try Data(contentsOf: hevc), name: "phone.mov", query: "model=det&stride=1&track=1")
             #expect(r.status == .accepted, "\(String(buffer: r.body))")
-            let id = try #require((Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
+            let id = try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
             let done = try await client.waitForVideoJob(id)
             #expect(done["state"] as? String == "done", "\(done)")
             #expect((done["settings"] as? [String: Any])?["track"] as? Bool == true)
             // Tracking: every reported detection belongs to a track, and the still-ish scene keeps some ids.
-            let frames = try #require(Self.object(try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil))["results"] as? [[String: Any]])
+            let frames = try #require(try Self.object(try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil))["results"] as? [[String: Any]])
             #expect(frames.count == 12)
             let detections = frames.flatMap { $0["detections"] as? [[String: Any]] ?? [] }
             #expect(!detections.isEmpty && detections.allSatisfy { $0["trackId"] is Int })
@@ -249,7 +249,7 @@ import Testing
             var ids: [Int] = []
             for _ in 0...DetectVideoJobs.keptFinished {
                 let r = try await client.detectVideo(video, query: "model=det&stride=5")
-                let id = try #require((Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
+                let id = try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
                 #expect(try await client.waitForVideoJob(id)["state"] as? String == "done")
                 ids.append(id)
             }
