@@ -196,11 +196,12 @@ public struct InterpretedDetections: Encodable, Sendable {
     /// - Throws: ``InterpreterError`` (`encodingFailed`) when a number cannot be written (e.g. NaN).
     public func jsonData() throws -> Data { try Self.encode(self) }
 
-    /// Encodes `value` as `detect --json` does (pretty, sorted keys), reporting failure as the interpreters do.
+    /// Encodes `value` as `detect --json` does (sorted keys; pretty unless `pretty` is false, as the web API
+    /// sends it), reporting failure as the interpreters do.
     /// - Throws: ``InterpreterError`` (`encodingFailed`).
-    public static func encode(_ value: some Encodable) throws -> Data {
+    public static func encode(_ value: some Encodable, pretty: Bool = true) throws -> Data {
         let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        enc.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do { return try enc.encode(value) } catch {
             throw InterpreterError.encodingFailed(String(describing: error))
         }

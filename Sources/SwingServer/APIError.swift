@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SwingCore
+import SwingPipeline
 
 /// An API failure: an HTTP status and one sentence, sent as `{"error": sentence, "code": n}` where `code`
 /// is the CLI's exit code for the same failure (or the HTTP status when there is none).
@@ -16,14 +17,30 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     /// The engine's error as the API reports it (``StatusCode/blame(of:)``): invalid media, models, thresholds
     /// and interpreter input are 422, a missing thing 404, the rest 500.
     public init(_ error: any UserFacingError) {
-        let code = Int(error.statusCode)
-        switch StatusCode.blame(of: error.statusCode) {
-        case .missing: status = .notFound
-        case .input: status = .unprocessableContent
-        case .server: status = .internalServerError
+        if let refusal = error as? RequestError {
+            self.init(refusal)
+            return
         }
-        message = error.description
-        self.code = code
+        let status: HTTPResponse.Status = switch StatusCode.blame(of: error.statusCode) {
+        case .missing: .notFound
+        case .input: .unprocessableContent
+        case .server: .internalServerError
+        }
+        self.init(status, error.description, code: Int(error.statusCode))
+    }
+
+    /// The application's refusal as the API reports it: its kind decides the status, and `code` is its exit
+    /// code where it has one, else the status.
+    public init(_ error: RequestError) {
+        let status: HTTPResponse.Status = switch error.kind {
+        case .invalid: .badRequest
+        case .notFound: .notFound
+        case .unprocessable: .unprocessableContent
+        case .busy: .tooManyRequests
+        case .conflict: .conflict
+        case .gone: .gone
+        }
+        self.init(status, error.message, code: error.code.map(Int.init))
     }
 
     public var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }

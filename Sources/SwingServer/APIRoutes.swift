@@ -271,32 +271,11 @@ struct APIRoutes: Sendable {
         let id = try Self.id(context, "id", what: "job")
         guard try await db.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
         let db = self.db
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                        body: .init { writer in
-            var last: JobView?
-            var quiet = ContinuousClock.now
-            while true {
-                guard let job = try await db.job(id: id) else { break }
-                let view = JobView(job)
-                if view != last {
-                    let json = String(decoding: try JSONResponse.encoder.encode(view), as: UTF8.self)
-                    try await writer.write(ByteBuffer(string: "event: job\ndata: \(json)\n\n"))
-                    last = view
-                    quiet = .now
-                } else if quiet.duration(to: .now) >= .seconds(5) {
-                    try await writer.write(ByteBuffer(string: ": still working\n\n"))   // keeps proxies from closing
-                    quiet = .now
-                }
-                // A final state ends the stream; so does the server stopping (the job goes back to the
-                // queue and the browser's EventSource reconnects to the next server).
-                if job.state.isFinal || Task.isShuttingDownGracefully || Task.isCancelled { break }
-                // The store says when the row changes (PostgreSQL's NOTIFY from whichever process wrote
-                // it); the timeout is the fallback when a signal is missed.
-                await db.waitForJobChange(id: id, timeout: .milliseconds(500))
-                try Task.checkCancellation()
-            }
-            try await writer.finish(nil)
-        })
+        // The store says when the row changes (PostgreSQL's NOTIFY from whichever process wrote it); the
+        // timeout is the fallback when a signal is missed.
+        return EventStream.response(event: "job", read: { try await db.job(id: id).map(JobView.init) },
+                                    isFinal: { $0.state.isFinal },
+                                    waitForChange: { await db.waitForJobChange(id: id, timeout: .milliseconds(500)) })
     }
 
     private func job(_ context: BasicRequestContext) async throws -> JobRecord {

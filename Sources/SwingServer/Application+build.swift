@@ -40,7 +40,10 @@ struct ServerState: Sendable {
     let web: WebLocations
     let annotated: AnnotatedVideos
     let metrics: ServerMetrics
-    let studio: Studio
+    /// The model studio's work.
+    let studio: StudioService
+    /// The studio's model files: checksums, staged uploads, downloads.
+    let modelFiles: ModelFiles
     /// The people in a frame, for the player to say who they are (``PeopleRoutes``).
     let people = PeopleLookup()
 }
@@ -68,8 +71,9 @@ public func buildApplication(
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads),
                             pages: try await Pages(directory: web.templates), web: web,
                             annotated: AnnotatedVideos(library: library), metrics: ServerMetrics(),
-                            studio: Studio(home: home, catalog: configuration.catalog))
-    state.studio.staging.removeAbandonedParts()
+                            studio: StudioService(home: home, catalog: configuration.catalog),
+                            modelFiles: ModelFiles(home: home))
+    state.modelFiles.staging.removeAbandonedParts()
 
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: ErrorSentenceMiddleware(metrics: state.metrics))

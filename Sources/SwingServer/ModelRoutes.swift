@@ -22,7 +22,7 @@ struct ModelRoutes: Sendable {
                                                    includeHidden: hidden)
             var views: [ModelView] = []
             for model in ordered where task == nil || model.task == task {
-                var view = ModelView(model, record: records[model.id], sha256: state.studio.checksums.sha256(of: model))
+                var view = ModelView(model, record: records[model.id], sha256: state.modelFiles.checksums.sha256(of: model))
                 // The card shows the latest few runs; a model never run has no query to make.
                 if (records[model.id]?.usageCount ?? 0) > 0 {
                     view.runs = try await db.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
@@ -43,27 +43,15 @@ struct ModelRoutes: Sendable {
         api.post("models", use: add)
         api.get("models/jobs/:id") { _, context in
             let id = try APIRoutes.id(context, "id", what: "download")
-            guard let job = await state.studio.downloads.job(Int(id)) else { throw APIError(.notFound, "There is no download \(id).") }
+            guard let job = await state.modelFiles.downloads.job(Int(id)) else { throw APIError(.notFound, "There is no download \(id).") }
             return try JSONResponse.make(job)
         }
         api.get("models/jobs/:id/events") { _, context in
             let id = Int(try APIRoutes.id(context, "id", what: "download"))
-            let downloads = state.studio.downloads
+            let downloads = state.modelFiles.downloads
             guard await downloads.job(id) != nil else { throw APIError(.notFound, "There is no download \(id).") }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                            body: .init { writer in
-                var last: ModelDownloads.Job?
-                while let job = await downloads.job(id) {
-                    if job != last {
-                        let json = String(decoding: try JSONResponse.encoder.encode(job), as: UTF8.self)
-                        try await writer.write(ByteBuffer(string: "event: download\ndata: \(json)\n\n"))
-                        last = job
-                    }
-                    if job.state != .downloading || Task.isCancelled { break }
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                try await writer.finish(nil)
-            })
+            return EventStream.response(event: "download", read: { await downloads.job(id) },
+                                        isFinal: { $0.state.isFinal }, waitForChange: EventStream.poll)
         }
         api.patch("models/:id") { request, context in
             let model = try model(context)
@@ -119,7 +107,7 @@ struct ModelRoutes: Sendable {
     }
 
     private func view(of model: CatalogModel, runs: Bool) async throws -> ModelView {
-        var view = ModelView(model, record: try await db.modelRecord(id: model.id), sha256: state.studio.checksums.sha256(of: model))
+        var view = ModelView(model, record: try await db.modelRecord(id: model.id), sha256: state.modelFiles.checksums.sha256(of: model))
         if runs { view.runs = try await db.detectionSessions(modelId: model.id, limit: 20).map { RunView($0) } }
         return view
     }
@@ -149,7 +137,7 @@ struct ModelRoutes: Sendable {
         }
         let stored: MediaStore.Stored
         do {
-            stored = try await state.studio.staging.receive(request.body, fileName: { name }, maxBytes: limit,
+            stored = try await state.modelFiles.staging.receive(request.body, fileName: { name }, maxBytes: limit,
                                                             idleTimeout: state.configuration.uploadIdleTimeout)
             await state.uploads.leave()
         } catch {
@@ -192,9 +180,9 @@ extension ModelRoutes {
         if let sha = body.sha256, sha.count != 64 || !sha.allSatisfy(\.isHexDigit) {
             throw APIError(.badRequest, "The SHA-256 must be 64 hexadecimal digits.")
         }
-        let db = self.db, checksums = state.studio.checksums
+        let db = self.db, checksums = state.modelFiles.checksums
         do {
-            let job = try await state.studio.downloads.start(url, sha256: body.sha256, id: body.id, catalog: catalog, view: { model in
+            let job = try await state.modelFiles.downloads.start(url, sha256: body.sha256, id: body.id, catalog: catalog, view: { model in
                 ModelView(model, record: try await db.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
             })
             return try JSONResponse.make(["job": job], status: .accepted)
@@ -203,6 +191,22 @@ extension ModelRoutes {
         } catch ModelDownloads.Refusal.busy {
             throw APIError(.tooManyRequests, "\(ModelDownloads.limit) downloads are already running; try again when one has finished.")
         }
+    }
+}
+
+/// The studio's model files as the server keeps them: their checksums, uploads waiting for the catalog's
+/// check, and downloads started from the browser.
+struct ModelFiles: Sendable {
+    let checksums = ModelChecksums()
+    /// Where uploaded model files wait while the catalog checks them (`HOME/cache/uploads`).
+    let staging: MediaStore
+    /// Models being downloaded for the browser.
+    let downloads = ModelDownloads()
+
+    init(home: URL) {
+        var staging = MediaStore(directory: home.appendingPathComponent("cache/uploads", isDirectory: true))
+        staging.keptExtensions = ["onnx", "zip"]
+        self.staging = staging
     }
 }
 
@@ -349,7 +353,8 @@ final class ModelChecksums: @unchecked Sendable {
 actor ModelDownloads {
     /// What the page sees of one download.
     struct Job: Codable, Equatable, Sendable {
-        enum State: String, Codable, Sendable { case downloading, done, failed }
+        /// `running` until `done` or `failed` (a download is never queued or cancelled).
+        typealias State = JobState
         var id: Int
         var url: String
         var state: State
@@ -374,14 +379,14 @@ actor ModelDownloads {
     ///   (both would write the same partial file).
     func start(_ url: URL, sha256: String?, id: String?, catalog: ModelCatalog,
                view: @escaping @Sendable (CatalogModel) async throws -> ModelView) throws -> Job {
-        let running = jobs.values.filter { $0.state == .downloading }
+        let running = jobs.values.filter { $0.state == .running }
         if let same = running.first(where: { $0.url == url.absoluteString }) { throw Refusal.sameURL(same.id) }
         guard running.count < Self.limit else { throw Refusal.busy }
-        let job = Job(id: next, url: url.absoluteString, state: .downloading)
+        let job = Job(id: next, url: url.absoluteString, state: .running)
         next += 1
         jobs[job.id] = job
         // Keep the newest 50 finished jobs.
-        for old in jobs.values.filter({ $0.state != .downloading }).sorted(by: { $0.id < $1.id }).dropLast(50) { jobs[old.id] = nil }
+        for old in jobs.values.filter({ $0.state.isFinal }).sorted(by: { $0.id < $1.id }).dropLast(50) { jobs[old.id] = nil }
         let jobId = job.id
         Task.detached {
             do {
@@ -401,7 +406,7 @@ actor ModelDownloads {
     func job(_ id: Int) -> Job? { jobs[id] }
 
     private func progress(_ id: Int, _ p: DownloadProgress) {
-        guard var job = jobs[id], job.state == .downloading else { return }
+        guard var job = jobs[id], job.state == .running else { return }
         job.bytesReceived = max(job.bytesReceived, p.bytesReceived)
         job.totalBytes = p.totalBytes
         jobs[id] = job

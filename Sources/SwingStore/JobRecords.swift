@@ -5,15 +5,8 @@ import SwingCore
 /// A job's stage is stored as its raw value; the schema's CHECK lists the same values.
 extension AnalysisStage: DatabaseValueConvertible {}
 
-/// Where an analysis job is. `queued` → `running` → `done` | `failed` | `cancelled`. A running job whose
-/// worker stopped gracefully goes back to `queued`; one whose worker died is taken again by the next claim
-/// once its lease runs out (``JobRecord/maxAttempts`` times at most).
-public enum JobState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
-    case queued, running, done, failed, cancelled
-
-    /// Whether the job will not change any more.
-    public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
-}
+/// A job's state is stored as its raw value; the schema's CHECK lists the same values.
+extension JobState: DatabaseValueConvertible {}
 
 /// One analysis job (`job` table). Workers — threads of `swingmaster serve` or `swingmaster worker`
 /// processes on any machine — claim queued rows with a **lease** (a token and an expiry), renew it with

@@ -503,7 +503,7 @@ extension TestClientProtocol {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let (_, job) = try await json("/api/models/jobs/\(id)")
-            if job["state"] as? String != "downloading" { return job }
+            if job["state"] as? String != "running" { return job }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("download \(id) did not finish within \(timeout) s")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import SwingCore
 import SwingMedia
+import SwingPipeline
 @testable import SwingServer
 import SwingTestSupport
 import Testing
@@ -167,7 +168,7 @@ import Testing
         try await server.run { client in
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             var ids: [Int] = []
-            for _ in 0..<DetectVideoJobs.maxPending {
+            for _ in 0..<StudioVideoJobs.maxPending {
                 let r = try await client.detectVideo(long, query: "model=det&stride=1")
                 #expect(r.status == .accepted)
                 ids.append(try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int))
@@ -247,7 +248,7 @@ import Testing
         try await server.run { client in
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             var ids: [Int] = []
-            for _ in 0...DetectVideoJobs.keptFinished {
+            for _ in 0...StudioVideoJobs.keptFinished {
                 let r = try await client.detectVideo(video, query: "model=det&stride=5")
                 let id = try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
                 #expect(try await client.waitForVideoJob(id)["state"] as? String == "done")

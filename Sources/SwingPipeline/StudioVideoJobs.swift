@@ -1,12 +1,27 @@
 import Dispatch
 import Foundation
-import Hummingbird
 import SwingCore
 import SwingInference
 import SwingMedia
-import SwingPipeline
 import SwingStore
 import SwingVision
+
+/// A model opened for the studio: loaded, with the settings and interpreter a request asked for.
+public struct OpenModel: Sendable {
+    public var model: ResolvedModel
+    public var predictor: YOLOPredictor
+    public var settings: DetectionSettings
+    public var interpreter: AnyDetectionInterpreter?
+    /// Tennis mode (`mode=tennis`): BlazePose runs beside the model, with a pose tracker of this opening's own.
+    public var tennis: TennisMode?
+
+    /// Bundles what the studio opened.
+    public init(model: ResolvedModel, predictor: YOLOPredictor, settings: DetectionSettings,
+                interpreter: AnyDetectionInterpreter?, tennis: TennisMode? = nil) {
+        self.model = model; self.predictor = predictor; self.settings = settings
+        self.interpreter = interpreter; self.tennis = tennis
+    }
+}
 
 /// The studio's video jobs (docs/studio.md): a video uploaded to `POST /api/detect/video` is run through a
 /// model every `stride` frames, with progress over Server-Sent Events, then its detections, the interpreter's
@@ -18,52 +33,49 @@ import SwingVision
 /// waits at most one video frame's inference. At most ``maxPending`` jobs wait or run (more: 429); the
 /// newest ``keptFinished`` finished jobs are kept, older ones are deleted with their files. A job that fails
 /// or is cancelled keeps its record (with the sentence) and loses its files at once.
-final class DetectVideoJobs: @unchecked Sendable {
+public final class StudioVideoJobs: @unchecked Sendable {
     /// What the page sees of one job.
-    struct Job: Codable, Equatable, Sendable {
-        enum State: String, Codable, Sendable {
-            case queued, running, done, failed, cancelled
-            var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
-        }
-        var id: Int
+    public struct Job: Codable, Equatable, Sendable {
+        public typealias State = JobState
+        public var id: Int
         /// The uploaded file's name (display only; it never names a file on disk).
-        var fileName: String
-        var model: String
-        var stride: Int
-        var settings: DetectionSettings
-        var state: State
+        public var fileName: String
+        public var model: String
+        public var stride: Int
+        public var settings: DetectionSettings
+        public var state: State
         /// 0…1.
-        var progress: Double = 0
+        public var progress: Double = 0
         /// Frames run through the model so far, and how many the video will give at this stride.
-        var framesDone = 0
-        var framesTotal: Int
+        public var framesDone = 0
+        public var framesTotal: Int
         /// The video's picture (after rotation), frame rate and length.
-        var width: Int
-        var height: Int
-        var fps: Double
-        var duration: Double
-        var createdAt: Date
+        public var width: Int
+        public var height: Int
+        public var fps: Double
+        public var duration: Double
+        public var createdAt: Date
         /// Processed frames per second of clock time over the run (when done).
-        var meanFps: Double?
+        public var meanFps: Double?
         /// One sentence (when failed or cancelled).
-        var error: String?
+        public var error: String?
         /// Where the finished job's files are (when done).
-        var result: String?
-        var video: String?
-        var source: String?
+        public var result: String?
+        public var video: String?
+        public var source: String?
     }
 
     /// Jobs waiting or running at once; the next upload is refused (429).
-    static let maxPending = 3
+    public static let maxPending = 3
     /// Finished jobs (and their files) kept; the oldest beyond this are deleted.
-    static let keptFinished = 4
+    public static let keptFinished = 4
     /// The largest stride accepted (every 300th frame is one picture per 10 s at 30 fps).
-    static let maxStride = 300
+    public static let maxStride = 300
     /// The most frames one job runs through the model (10 minutes at 30 fps, stride 1); a longer video
     /// needs a larger stride, so a job's memory (its detections) stays bounded.
-    static let maxProcessedFrames = 18_000
+    public static let maxProcessedFrames = 18_000
 
-    let directory: URL
+    public let directory: URL
     private let lock = NSLock()
     private var jobs: [Int: Job] = [:]
     private var cancelled: Set<Int> = []
@@ -72,23 +84,23 @@ final class DetectVideoJobs: @unchecked Sendable {
     private let worker = DispatchQueue(label: "swingmaster.studio-video", qos: .utility)
 
     /// Jobs under `directory`, which is emptied: jobs from an earlier run are gone with it.
-    init(directory: URL) {
+    public init(directory: URL) {
         self.directory = directory
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func folder(_ id: Int) -> URL { directory.appendingPathComponent(String(id), isDirectory: true) }
-    func sourcePath(_ id: Int) -> String? {
+    public func folder(_ id: Int) -> URL { directory.appendingPathComponent(String(id), isDirectory: true) }
+    public func sourcePath(_ id: Int) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder(id).path)) ?? []
         // The playable copy when one was made, else the upload (stored as `upload.<ext>`).
         let name = names.first { $0 == "playable.mp4" } ?? names.first { $0.hasPrefix("upload.") }
         return name.map { folder(id).appendingPathComponent($0).path }
     }
-    func resultPath(_ id: Int) -> String { folder(id).appendingPathComponent("result.json").path }
-    func videoPath(_ id: Int) -> String { folder(id).appendingPathComponent("annotated.mp4").path }
+    public func resultPath(_ id: Int) -> String { folder(id).appendingPathComponent("result.json").path }
+    public func videoPath(_ id: Int) -> String { folder(id).appendingPathComponent("annotated.mp4").path }
 
-    func job(_ id: Int) -> Job? { lock.lock(); defer { lock.unlock() }; return jobs[id] }
+    public func job(_ id: Int) -> Job? { lock.lock(); defer { lock.unlock() }; return jobs[id] }
 
     /// Reserves a job number and its folder for an upload, unless ``maxPending`` jobs wait or run.
     func reserve() -> Int? {
@@ -104,7 +116,7 @@ final class DetectVideoJobs: @unchecked Sendable {
     private var reserved = 0
 
     /// Gives back a reservation whose upload was refused, with its folder.
-    func release(_ id: Int) {
+    public func release(_ id: Int) {
         lock.lock(); reserved -= 1; lock.unlock()
         try? FileManager.default.removeItem(at: folder(id))
     }
@@ -135,7 +147,7 @@ final class DetectVideoJobs: @unchecked Sendable {
                 if isCancelled(id) {
                     finish(id, .cancelled, error: cancelledSentence("video detection", nothing: "kept"))
                 } else {
-                    finish(id, .failed, error: DetectRoutes.sentence(error))
+                    finish(id, .failed, error: (error as? any UserFacingError)?.description ?? "The video could not be processed.")
                 }
             }
         }
@@ -144,7 +156,7 @@ final class DetectVideoJobs: @unchecked Sendable {
     /// Stops a waiting or running job (its files go when the worker lets go of them) and answers it, or
     /// removes a finished one with its files and answers `nil`.
     /// - Returns: `.none` when there is no such job.
-    func cancelOrRemove(_ id: Int) -> (found: Bool, job: Job?) {
+    public func cancelOrRemove(_ id: Int) -> (found: Bool, job: Job?) {
         lock.lock()
         guard let job = jobs[id] else { lock.unlock(); return (false, nil) }
         if job.state.isFinal {
@@ -213,184 +225,105 @@ final class DetectVideoJobs: @unchecked Sendable {
         // Cancelled between the two locks: its files go now.
         if lateCancel { try? FileManager.default.removeItem(at: folder(id)) }
     }
-}
 
-/// `/api/detect/video` and `/api/detect/jobs/…`: docs/studio.md.
-struct DetectVideoRoutes: Sendable {
-    let state: ServerState
-    var studio: Studio { state.studio }
-    var jobs: DetectVideoJobs { state.studio.videoJobs }
-
-    func add(to api: RouterGroup<BasicRequestContext>) {
-        api.post("detect/video", use: upload)
-        api.get("detect/jobs/:id") { _, context in try JSONResponse.make(try job(context)) }
-        api.get("detect/jobs/:id/events") { _, context in
-            let id = try job(context).id
-            let jobs = self.jobs
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                            body: .init { writer in
-                var last: DetectVideoJobs.Job?
-                var quiet = 0
-                while let job = jobs.job(id) {
-                    if job != last {
-                        let json = String(decoding: try JSONResponse.encoder.encode(job), as: UTF8.self)
-                        try await writer.write(ByteBuffer(string: "event: job\ndata: \(json)\n\n"))
-                        last = job
-                        quiet = 0
-                    } else if quiet >= 100 {
-                        try await writer.write(ByteBuffer(string: ": still working\n\n"))   // keeps proxies from closing
-                        quiet = 0
-                    }
-                    if job.state.isFinal || Task.isCancelled { break }
-                    quiet += 1
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                try await writer.finish(nil)
-            })
-        }
-        api.get("detect/jobs/:id/result") { request, context in
-            let job = try finished(context)
-            return try await FileResponses.send(jobs.resultPath(job.id), request: request, context: context,
-                                                headers: [.cacheControl: "no-store"], contentType: "application/json; charset=utf-8")
-        }
-        api.get("detect/jobs/:id/video") { request, context in
-            let job = try finished(context)
-            let stem = URL(fileURLWithPath: job.fileName).deletingPathExtension().lastPathComponent
-            return try await FileResponses.send(jobs.videoPath(job.id), request: request, context: context,
-                                                headers: [.contentDisposition: APIRoutes.attachment("\(stem)-\(job.model)-annotated.mp4")],
-                                                contentType: "video/mp4")
-        }
-        api.get("detect/jobs/:id/source") { request, context in
-            let job = try finished(context)
-            guard let path = jobs.sourcePath(job.id) else { throw APIError(.notFound, "The video of job \(job.id) is no longer on the server.") }
-            return try await FileResponses.send(path, request: request, context: context)
-        }
-        api.delete("detect/jobs/:id") { _, context in
-            let id = try Self.id(context)
-            let (found, job) = jobs.cancelOrRemove(id)
-            guard found else { throw APIError(.notFound, "There is no video job \(id).") }
-            if let job { return try JSONResponse.make(job) }
-            return Response(status: .noContent)
-        }
-    }
-
-    static func id(_ context: BasicRequestContext) throws -> Int {
-        let text = context.parameters.get("id") ?? ""
-        guard let id = Int(text), id > 0 else { throw APIError(.notFound, "There is no video job '\(text.prefix(40))'.") }
-        return id
-    }
-
-    private func job(_ context: BasicRequestContext) throws -> DetectVideoJobs.Job {
-        let id = try Self.id(context)
-        guard let job = jobs.job(id) else { throw APIError(.notFound, "There is no video job \(id).") }
+    /// The job `id`.
+    /// - Throws: ``RequestError`` (`notFound`) when there is none.
+    public func named(_ id: Int) throws -> Job {
+        guard let job = job(id) else { throw RequestError(.notFound, "There is no video job \(id).") }
         return job
     }
 
-    /// The job, when it is done (409 while it runs, 410 when it failed or was cancelled).
-    private func finished(_ context: BasicRequestContext) throws -> DetectVideoJobs.Job {
-        let job = try job(context)
+    /// The job `id` when it is done, for its files.
+    /// - Throws: ``RequestError``: `notFound`, `conflict` while it waits or runs, `gone` when it failed or
+    ///   was cancelled.
+    public func finished(_ id: Int) throws -> Job {
+        let job = try named(id)
         switch job.state {
         case .done: return job
         case .queued, .running:
-            throw APIError(.conflict, "Video job \(job.id) is still running (\(Int(job.progress * 100)) %); follow its events and ask again when it is done.")
+            throw RequestError(.conflict, "Video job \(job.id) is still running (\(Int(job.progress * 100)) %); follow its events and ask again when it is done.")
         case .failed, .cancelled:
-            throw APIError(.gone, "Video job \(job.id) \(job.state == .failed ? "failed" : "was cancelled"), so it has no results.")
+            throw RequestError(.gone, "Video job \(job.id) \(job.state == .failed ? "failed" : "was cancelled"), so it has no results.")
         }
     }
 
-    /// `POST /api/detect/video?model=ID&…&stride=N`, the video as the body: checked, streamed to disk, queued.
-    @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let config = state.configuration
-        let query = DetectRoutes.query(request)
-        // Everything the query says is checked before a byte of the body is read.
-        let stride = try Self.stride(query["stride"])
-        let open = try await studio.open(query, db: state.db)
-        if open.settings.track && open.predictor.info.task == .classify {
-            throw APIError(.badRequest, "Tracking needs a model that finds boxes (detect, segment, pose or obb); this one classifies whole images.")
+    /// Reserves a job number and its folder for an upload.
+    /// - Throws: ``RequestError`` (`busy`) when ``maxPending`` jobs wait or run.
+    public func reserveOrRefuse() throws -> Int {
+        guard let id = reserve() else {
+            throw RequestError(.busy, "\(Self.maxPending) videos are already waiting or running in the studio; try again when one has finished.")
         }
-        let type = (request.headers[.contentType] ?? "").lowercased()
-        guard type.hasPrefix("application/octet-stream") || type.hasPrefix("video/") else {
-            throw APIError(.unsupportedMediaType, "Send the video itself as the body (Content-Type: application/octet-stream or video/…) with its name in X-Filename.")
-        }
-        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
-            throw APIError(.contentTooLarge, APIRoutes.tooLarge(config.maxUploadBytes))
-        }
-        let fileName = APIRoutes.fileName(request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value)
-        guard let id = jobs.reserve() else {
-            throw APIError(.tooManyRequests, "\(DetectVideoJobs.maxPending) videos are already waiting or running in the studio; try again when one has finished.")
-        }
-        var queued = false
-        defer { if !queued { jobs.release(id) } }
-        guard await state.uploads.enter() else {
-            throw APIError(.tooManyRequests, "\(config.maxConcurrentUploads) uploads are already running; try again when one has finished.")
-        }
-        let stored: MediaStore.Stored
-        do {
-            stored = try await MediaStore(directory: jobs.folder(id)).receive(
-                request.body, fileName: { fileName }, maxBytes: config.maxUploadBytes, idleTimeout: config.uploadIdleTimeout)
-            await state.uploads.leave()
-        } catch {
-            await state.uploads.leave()
-            if let upload = error as? MediaStore.UploadError { throw upload.apiError(tooLarge: APIRoutes.tooLarge) }
-            throw error
-        }
-        // A fixed name in the job's folder; the extension (allowlisted) helps FFmpeg and the browser.
-        let ext = URL(fileURLWithPath: stored.path).pathExtension
-        let upload = jobs.folder(id).appendingPathComponent("upload.\(ext)").path
-        guard rename(stored.path, upload) == 0 else {
-            throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(String(cString: strerror(errno))).")
-        }
-        let video = try Self.checkVideo(upload, name: fileName, stride: stride)
-        let job = DetectVideoJobs.Job(
-            id: id, fileName: fileName, model: open.model.displayName, stride: stride, settings: open.settings,
-            state: .queued, framesTotal: video.framesTotal, width: video.width, height: video.height, fps: video.fps,
-            duration: video.duration, createdAt: Date())
-        jobs.start(job, work: Self.work(job: job, open: open, upload: upload, jobs: jobs, studio: studio, db: state.db))
-        queued = true
-        return try JSONResponse.make(["job": job], status: .accepted)
+        return id
     }
 
-    /// `stride` from the query: a whole number 1…``DetectVideoJobs/maxStride`` (1 when absent).
-    static func stride(_ text: String?) throws -> Int {
+    /// `stride` as a request gives it: a whole number 1…``maxStride`` (1 when absent).
+    /// - Throws: ``RequestError`` (`invalid`).
+    public static func stride(_ text: String?) throws -> Int {
         guard let text else { return 1 }
-        guard let v = Int(text), (1...DetectVideoJobs.maxStride).contains(v) else {
-            throw APIError(.badRequest, "The stride must be a whole number of frames from 1 to \(DetectVideoJobs.maxStride), not \(text.prefix(40)).")
+        guard let v = Int(text), (1...maxStride).contains(v) else {
+            throw RequestError(.invalid, "The stride must be a whole number of frames from 1 to \(maxStride), not \(text.prefix(40)).")
         }
         return v
     }
 
-    /// Probes the upload: a video with a picture, not too many frames to run at this stride.
-    /// - Throws: ``APIError`` 422 with one sentence naming the file.
-    static func checkVideo(_ path: String, name: String, stride: Int) throws
-        -> (width: Int, height: Int, fps: Double, duration: Double, framesTotal: Int) {
+    /// What a job needs to know of its video before it runs.
+    public struct Video: Sendable, Equatable {
+        /// The picture after rotation.
+        public var width: Int
+        public var height: Int
+        public var fps: Double
+        public var duration: Double
+        /// Frames the model will run on at the job's stride.
+        public var framesTotal: Int
+    }
+
+    /// Probes an upload: a video with a picture, not too many frames to run at this stride.
+    /// - Throws: ``RequestError`` (`unprocessable`) with one sentence naming the file.
+    public static func checkVideo(_ path: String, name: String, stride: Int) throws -> Video {
         let info: MediaInfo
         do { info = try MediaProbe.probe(path) } catch {
-            throw APIError(.unprocessableContent, "\(name) is not a video this server can read.", code: Int(StatusCode.unreadableMedia))
+            throw RequestError(.unprocessable, "\(name) is not a video this server can read.", code: StatusCode.unreadableMedia)
         }
         guard let v = info.video else {
-            throw APIError(.unprocessableContent, "\(name) has no video stream; the studio runs the model over a video's pictures.",
-                           code: Int(StatusCode.noVideoTrack))
+            throw RequestError(.unprocessable, "\(name) has no video stream; the studio runs the model over a video's pictures.",
+                               code: StatusCode.noVideoTrack)
         }
         // FFmpeg reads a picture as a one-frame "video"; the Image input is the place for it.
         if info.formatName.contains("image2") || info.formatName.hasSuffix("_pipe") || (v.frameCount ?? 2) < 2 && info.duration <= 0 {
-            throw APIError(.unprocessableContent, "\(name) is a picture, not a video; choose Image to run the model on a picture.",
-                           code: Int(StatusCode.noVideoTrack))
+            throw RequestError(.unprocessable, "\(name) is a picture, not a video; choose Image to run the model on a picture.",
+                               code: StatusCode.noVideoTrack)
         }
         let fps = v.frameRate > 0 ? v.frameRate : 30
         let frames = v.frameCount ?? Int((info.duration * fps).rounded(.up))
         let total = max(1, (frames + stride - 1) / stride)
-        guard total <= DetectVideoJobs.maxProcessedFrames else {
-            let least = (frames + DetectVideoJobs.maxProcessedFrames - 1) / DetectVideoJobs.maxProcessedFrames
-            throw APIError(.unprocessableContent, "\(name) has \(frames) frames, \(total) to run at stride \(stride); the studio runs at most \(DetectVideoJobs.maxProcessedFrames), so choose a stride of at least \(least).")
+        guard total <= maxProcessedFrames else {
+            let least = (frames + maxProcessedFrames - 1) / maxProcessedFrames
+            throw RequestError(.unprocessable, "\(name) has \(frames) frames, \(total) to run at stride \(stride); the studio runs at most \(maxProcessedFrames), so choose a stride of at least \(least).")
         }
         let size = v.displaySize
-        return (size.width, size.height, fps, info.duration, total)
+        return Video(width: size.width, height: size.height, fps: fps, duration: info.duration, framesTotal: total)
+    }
+
+    /// Queues the reserved job `id` for the upload at `upload` (in the job's folder) and answers it.
+    /// - Parameters:
+    ///   - fileName: The upload's name as the user gave it (display only).
+    ///   - video: What ``checkVideo(_:name:stride:)`` found.
+    ///   - open: The model and settings to run.
+    ///   - queue: The studio's inference queue every frame waits its turn in.
+    ///   - db: Where the model's run is recorded when the job is done.
+    public func submit(id: Int, fileName: String, upload: String, stride: Int, video: Video, open: OpenModel,
+                       queue: InferenceQueue, db: any Store) -> Job {
+        let job = Job(id: id, fileName: fileName, model: open.model.displayName, stride: stride, settings: open.settings,
+                      state: .queued, framesTotal: video.framesTotal, width: video.width, height: video.height, fps: video.fps,
+                      duration: video.duration, createdAt: Date())
+        start(job, work: Self.work(job: job, open: open, upload: upload, jobs: self, queue: queue, db: db))
+        return job
     }
 
     /// The job's work on the worker thread: a browser-playable copy when the upload is not one, the model
     /// over the frames (each inference through the studio's queue), the annotated MP4, the result document
     /// with the interpreter's summary, and the run recorded with the model.
-    static func work(job: DetectVideoJobs.Job, open: OpenModel, upload: String, jobs: DetectVideoJobs, studio: Studio,
+    static func work(job: Job, open: OpenModel, upload: String, jobs: StudioVideoJobs, queue: InferenceQueue,
                      db: any Store) -> @Sendable (@escaping @Sendable (Int) -> Void, @escaping @Sendable () -> Bool) throws -> Double {
         { progress, isCancelled in
             let folder = jobs.folder(job.id)
@@ -403,7 +336,7 @@ struct DetectVideoRoutes: Sendable {
             var run = DetectionRun(sourcePath: upload, modelPath: open.model.reference.path, options: open.settings.prediction,
                                    classFilter: nil, videoStride: job.stride, savePath: jobs.videoPath(job.id),
                                    sessionOptions: .init(), tracker: open.settings.track ? ByteTracker.Configuration() : nil)
-            run.inferenceQueue = studio.queue
+            run.inferenceQueue = queue
             run.isCancelled = isCancelled
             var document = try run.run { _, fraction in
                 if fraction < 1 { progress(done.increment()) }
@@ -413,7 +346,8 @@ struct DetectVideoRoutes: Sendable {
             let interpretation = open.interpreter.map {
                 StudioPrediction.Interpretation(interpreter: $0.name, result: $0.interpretVideo(document.interpreterFrames))
             }
-            let data = try JSONResponse.encoder.encode(InterpretedDetections(document: document, interpretation: interpretation))
+            let data = try InterpretedDetections.encode(InterpretedDetections(document: document, interpretation: interpretation),
+                                                        pretty: false)
             try data.write(to: URL(fileURLWithPath: jobs.resultPath(job.id)), options: .atomic)
             if isCancelled() { throw PipelineError.cancelled("video detection", nothing: "kept") }
             // The run is recorded before the job reads as done. This closure runs on the jobs' own dispatch
@@ -428,7 +362,6 @@ struct DetectVideoRoutes: Sendable {
         }
     }
 }
-
 
 /// Frames counted by a progress callback that may be called from any thread.
 private final class FrameCounter: @unchecked Sendable {
