@@ -24,6 +24,7 @@ struct APIRoutes: Sendable {
             return try JSONResponse.make(JobView(job))
         }
         api.get("landmarks") { _, _ in try JSONResponse.make(Landmarks()) }
+        api.get("vocabulary") { _, _ in try JSONResponse.make(Vocabulary()) }
         api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try await db.sessions().compactMap(SessionSummary.init)]) }
         api.get("sessions/:id") { _, context in
             let id = try Self.id(context, "id", what: "session")

@@ -44,6 +44,11 @@ export function stat(label, value, detail, hero = false) {
     el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), detail ? el('div', { class: 'detail' }, detail) : null);
 }
 
+/** The words the pages share with the program (GET /api/vocabulary: analysis stages, job states, stroke
+ * types, sensitivity levels), fetched once per page. */
+let words = null;
+export function vocabulary() { return (words ??= api('/api/vocabulary')); }
+
 /** The preferred hand, or null before onboarding. */
 export async function preferredHand() { return (await api('/api/preferences')).hand ?? null; }
 

@@ -1,5 +1,5 @@
 // Two shots aligned at their contact: side by side or as a ghost overlay, with their metrics.
-import { api, el, fmt } from './api.js';
+import { api, el, fmt, vocabulary } from './api.js';
 import { SkeletonView } from './skeleton.js';
 
 const $ = (id) => document.getElementById(id);
@@ -82,9 +82,9 @@ async function pick() {
 async function init() {
   const items = await options();
   if (items.length === 0) { $('views').replaceChildren(el('p', { class: 'muted' }, 'Analyse a session first; then pick two of its shots here.')); return; }
-  const present = ['forehand', 'backhand', 'serve'].filter((k) => items.some((i) => i.stroke === k));
+  const present = (await vocabulary()).strokes.filter((k) => items.some((i) => i.stroke === k.id));
   $('stroke').replaceChildren(el('option', { value: 'all' }, 'All strokes'),
-    ...present.map((k) => el('option', { value: k }, `Only ${k}s`)));
+    ...present.map((k) => el('option', { value: k.id }, `Only ${k.plural.toLowerCase()}`)));
   fill(items);
   $('pick-a').value = params.get('a') ?? items[0].value;
   $('pick-b').value = params.get('b') ?? items[Math.min(1, items.length - 1)].value;

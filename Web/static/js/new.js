@@ -1,11 +1,15 @@
 // Pick a video, say which person is you when several are in it, upload it with a progress bar, then follow
 // the four stages live (SSE) until the results.
-import { api, el, fmt, preferredHand } from './api.js';
+import { api, el, fmt, preferredHand, vocabulary } from './api.js';
 import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
 
-const STAGES = ['Extracting audio', 'Detecting contacts', 'Running body pose', 'Computing statistics'];
+const words = await vocabulary();
+const STAGES = words.stages;
 const MAX_BYTES = 2048 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
+// The sensitivity levels the program offers, the usual one chosen.
+$('sensitivity').replaceChildren(...words.sensitivity.map((l) => el('option', { value: l.id, selected: l.id === words.defaultSensitivity },
+  l.id === words.defaultSensitivity ? l.label : `${l.label} (${l.hint})`)));
 let hand = null, startedAt = null, timer = null, source = null, xhr = null, jobId = null;
 // "Which one is you?": the file waiting for the answer, the frame shown, and the answer ({x, y, time, index, count}).
 let waiting = null, who = null, player = null;
@@ -183,7 +187,7 @@ function upload(file, me = null) {
   if ($('start').value) query.set('start', $('start').value);
   if ($('duration').value) query.set('duration', $('duration').value);
   if (!$('swing-check').checked) query.set('swingCheck', 'off');
-  if ($('sensitivity').value !== 'normal') query.set('sensitivity', $('sensitivity').value);
+  if ($('sensitivity').value !== words.defaultSensitivity) query.set('sensitivity', $('sensitivity').value);
   xhr = new XMLHttpRequest();
   xhr.open('POST', `/api/uploads?${query}`);
   xhr.setRequestHeader('Content-Type', file.type || 'video/mp4');

@@ -1,10 +1,11 @@
 // Trends across sessions: consistency, mean forward / height, wrist speed — of every shot, or of one
 // stroke type (a forehand and a serve meet the ball in different places, so each is followed on its own).
-import { api, fmt, colors, el } from './api.js';
+import { api, fmt, colors, el, vocabulary } from './api.js';
 import { lineChart } from './charts.js';
 
-const STROKES = ['forehand', 'backhand', 'serve'];
-const names = { forehand: 'Forehands', backhand: 'Backhands', serve: 'Serves' };
+const { strokes } = await vocabulary();
+const STROKES = strokes.map((s) => s.id);
+const names = Object.fromEntries(strokes.map((s) => [s.id, s.plural]));
 let sessions = [], stroke = 'all';
 
 async function load() {

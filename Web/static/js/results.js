@@ -1,12 +1,13 @@
 // One session: headline numbers, the contact scatter from above, the sortable shot table, downloads.
-import { api, el, fmt, stat } from './api.js';
+import { api, el, fmt, stat, vocabulary } from './api.js';
 import { contactScatter } from './charts.js';
 import { ContactTimeline } from './timeline.js';
 import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
 
 const id = document.body.dataset.session;
-const STROKES = ['forehand', 'backhand', 'serve'];
-const strokeName = { forehand: 'Forehands', backhand: 'Backhands', serve: 'Serves' };
+const { strokes } = await vocabulary();
+const STROKES = strokes.map((s) => s.id);
+const strokeName = Object.fromEntries(strokes.map((s) => [s.id, s.plural]));
 let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
 // An edit answers with the re-measured session: everything on the page follows it.
 const timeline = new ContactTimeline({ id, onChange: (next) => { session = next; strokeFilter(); show(); } });

@@ -1,7 +1,9 @@
 // The results page's contact timeline (issue #27): the session's sound, every contact marked (shot, added,
 // not counted, taken out), and the edits a player makes from it. Edits go to /api/sessions/{id}/edits and
 // answer with the re-measured session, which the page shows at once.
-import { api, el, fmt } from './api.js';
+import { api, el, fmt, vocabulary } from './api.js';
+
+const { sensitivity: LEVELS, defaultSensitivity } = await vocabulary();
 
 const W = 1000, H = 96, TOP = 30;
 const NS = 'http://www.w3.org/2000/svg';
@@ -29,7 +31,7 @@ export class ContactTimeline {
     this.undoButton.addEventListener('click', () => this.send(`/api/sessions/${id}/edits/undo`, null, 'Undone.'));
     document.getElementById('listen-expert').addEventListener('click', () => {
       const number = (name) => { const v = document.getElementById(name).value; return v === '' ? undefined : Number(v); };
-      const body = { sensitivity: this.session.sensitivity ?? 'normal', peakThresholdFactor: number('threshold-factor'),
+      const body = { sensitivity: this.session.sensitivity ?? defaultSensitivity, peakThresholdFactor: number('threshold-factor'),
         minRelativeAmplitude: number('min-relative-amplitude') };
       this.send(`/api/sessions/${this.id}/listen`, JSON.stringify(body), 'Listened again with your thresholds.', 'Listening to your session again…');
     });
@@ -82,16 +84,15 @@ export class ContactTimeline {
 
   // Fewer / Normal / More: the sound heard again with other thresholds, the player's edits kept.
   sensitivityButtons() {
-    const now = this.session.sensitivity ?? 'normal';
-    const levels = { fewer: [3.5, 0.2], normal: [2.5, 0.1], more: [1.8, 0.05] };
+    const now = this.session.sensitivity ?? defaultSensitivity;
+    const level = LEVELS.find((l) => l.id === now) ?? LEVELS.find((l) => l.id === defaultSensitivity);
     const expert = this.session.detectorThresholds ?? {};
-    document.getElementById('threshold-factor').placeholder = String(levels[now][0]);
-    document.getElementById('min-relative-amplitude').placeholder = String(levels[now][1]);
+    document.getElementById('threshold-factor').placeholder = String(level.peakThresholdFactor);
+    document.getElementById('min-relative-amplitude').placeholder = String(level.minRelativeAmplitude);
     if (expert.peakThresholdFactor != null) document.getElementById('threshold-factor').value = expert.peakThresholdFactor;
     if (expert.minRelativeAmplitude != null) document.getElementById('min-relative-amplitude').value = expert.minRelativeAmplitude;
     document.getElementById('listen-expert').disabled = this.busy;
-    const labels = { fewer: 'Fewer hits', normal: 'Normal', more: 'More hits' };
-    document.getElementById('sensitivity').replaceChildren(...Object.entries(labels).map(([level, label]) => el('button', {
+    document.getElementById('sensitivity').replaceChildren(...LEVELS.map(({ id: level, label }) => el('button', {
       type: 'button', 'data-level': level, 'aria-pressed': String(level === now), disabled: this.busy || null,
       onclick: () => level !== now && this.send(`/api/sessions/${this.id}/listen`, JSON.stringify({ sensitivity: level }),
         `Listened again (${label.toLowerCase()}).`, 'Listening to your session again…'),
