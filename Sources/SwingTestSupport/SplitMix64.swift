@@ -30,3 +30,6 @@ public struct SplitMix64: Sendable {
         return sqrt(-2 * log(u)) * cos(2 * Double.pi * v)
     }
 }
+
+/// The standard library's random API (`Double.random(in:using:)`, `shuffled(using:)`) over the same stream.
+extension SplitMix64: RandomNumberGenerator {}
