@@ -139,12 +139,15 @@ let package = Package(
         ),
 
         .testTarget(name: "SwingCoreTests", dependencies: ["SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        // The audio and sweep suites compute their references sample by sample and pixel by pixel (moving
+        // averages, local maxima, mean differences over 180 megapixels), so they are optimised like the
+        // engine: unoptimised, under AddressSanitizer, they were most of `make test-asan`.
+        .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: hotSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia", "SwingCore", "SwingInference"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingPoseTests", dependencies: ["SwingTestSupport", "SwingPose", "SwingMedia", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingSweepTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingVision", "SwingPose", "SwingCore"], swiftSettings: hotSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", "SwingBiomech", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
