@@ -14,6 +14,8 @@ public struct PipelineError: CategorizedError {
         case invalidOptions
         /// An edit of a session's contacts that cannot be made (``SessionEditor``).
         case invalidEdit
+        /// Work stopped by an error no module describes (a library's unexpected failure).
+        case failed
     }
     /// The category of failure.
     public var kind: Kind
@@ -35,6 +37,7 @@ public struct PipelineError: CategorizedError {
         case .cancelled: StatusCode.cancelled
         case .invalidOptions: StatusCode.invalidParameter
         case .invalidEdit: StatusCode.invalidEdit
+        case .failed: StatusCode.failure
         }
     }
 }

@@ -80,18 +80,3 @@ struct ServerMetrics: JobMetrics {
                         body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
 }
-
-/// Lets a call through at most once per `interval` seconds (and always when forced).
-final class Throttle: @unchecked Sendable {   // state guarded by `lock`
-    private let lock = NSLock()
-    private var last = Date.distantPast
-    private let interval: Double
-    init(interval: Double) { self.interval = interval }
-    func shouldFire(force: Bool = false) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard force || now.timeIntervalSince(last) >= interval else { return false }
-        last = now
-        return true
-    }
-}

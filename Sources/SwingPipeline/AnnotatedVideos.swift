@@ -1,39 +1,42 @@
 import Foundation
 import SwingCore
-import SwingPipeline
 import SwingStore
 
-/// The web app's queue for annotated videos (`GET /api/sessions/{id}/annotated.mp4`), drawn by
+/// The queue for annotated videos (the web app's `GET /api/sessions/{id}/annotated.mp4`), drawn by
 /// ``MediaLibrary/drawAnnotatedVideo(session:source:progress:)``: the skeleton, the wrist arc and the
 /// contact frames over the analysed part, as `analyze --save-video` writes it.
 ///
 /// Drawn on the first request and kept beside the media until the session is deleted. Re-encoding a
 /// session uses every core, so videos are drawn one at a time, and a second request for a video being
 /// drawn waits for the same one (it gets its progress, not a second encode).
-actor AnnotatedVideos {
+public actor AnnotatedVideos {
     /// Where a request stands.
-    enum Status: Sendable {
+    public enum Status: Sendable {
+        /// Drawn: the MP4 is at `path`.
         case ready(path: String)
+        /// Being drawn (or waiting for the video before it), 0…1.
         case drawing(progress: Double)
-        case failed(APIError)
+        /// The last attempt failed, with this error (a missing session is `StoreError` `.notFound`).
+        case failed(any UserFacingError)
     }
 
     private let library: MediaLibrary
     private var progress: [Int64: Double] = [:]
-    private var failures: [Int64: APIError] = [:]
+    private var failures: [Int64: any UserFacingError] = [:]
     /// The last video queued; the next one starts after it.
     private var tail: Task<Void, Never>?
 
-    init(library: MediaLibrary) { self.library = library }
+    /// Videos kept beside `library`'s media.
+    public init(library: MediaLibrary) { self.library = library }
 
     /// Where session `id`'s annotated video is kept.
-    func path(session id: Int64) -> String { library.derived(session: id, "annotated.mp4") }
+    public func path(session id: Int64) -> String { library.derived(session: id, "annotated.mp4") }
 
     /// The video of session `id` if it is drawn; else its progress, starting it when nobody has.
     /// A failure is reported once; the request after it tries again.
     /// - Parameters:
     ///   - source: The analysed video on disk.
-    func request(session id: Int64, source: String) -> Status {
+    public func request(session id: Int64, source: String) -> Status {
         let path = path(session: id)
         if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
         if let p = progress[id] { return .drawing(progress: p) }
@@ -52,31 +55,46 @@ actor AnnotatedVideos {
     }
 
     /// Removes session `id`'s video (the session is being deleted).
-    func remove(session id: Int64) {
+    public func remove(session id: Int64) {
         try? FileManager.default.removeItem(atPath: path(session: id))
         failures[id] = nil
     }
 
     private func report(_ id: Int64, _ p: Double) { if progress[id] != nil { progress[id] = p } }
 
-    private func finish(_ id: Int64, failure: APIError?) {
+    private func finish(_ id: Int64, failure: (any UserFacingError)?) {
         progress[id] = nil
         if let failure { failures[id] = failure }
     }
 
     /// Draws the video through the media library; returns why it could not (nothing is left behind then).
     private static func draw(session id: Int64, source: String, library: MediaLibrary,
-                             progress: @escaping @Sendable (Double) -> Void) async -> APIError? {
+                             progress: @escaping @Sendable (Double) -> Void) async -> (any UserFacingError)? {
         let step = Throttle(interval: 0.25)
         do {
             _ = try await library.drawAnnotatedVideo(session: id, source: source) { p in if step.shouldFire() { progress(p) } }
             return nil
         } catch let error as StoreError where error.kind == .notFound {
-            return APIRoutes.noSession(id)
+            return RequestError(.notFound, "There is no session \(id).")
         } catch let error as any UserFacingError {
-            return APIError(error)
+            return error
         } catch {
-            return APIError(.internalServerError, "The annotated video could not be drawn: \(error).")
+            return PipelineError(.failed, "The annotated video could not be drawn: \(error).")
         }
+    }
+}
+
+/// Lets a call through at most once per `interval` seconds (and always when forced).
+final class Throttle: @unchecked Sendable {   // state guarded by `lock`
+    private let lock = NSLock()
+    private var last = Date.distantPast
+    private let interval: Double
+    init(interval: Double) { self.interval = interval }
+    func shouldFire(force: Bool = false) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard force || now.timeIntervalSince(last) >= interval else { return false }
+        last = now
+        return true
     }
 }
