@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import SwingCore
-import SwingMedia
 import SwingPipeline
 import SwingStore
 
