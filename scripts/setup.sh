@@ -18,7 +18,8 @@
 #     5. a Python venv (.deps/venv, sees system site-packages) with numpy, scipy and the same onnxruntime
 #        for the Python reference implementations, tests and benchmark peers; Pillow and
 #        opencv-python-headless (reference decodes for the frame-size sweep: libjpeg-turbo, libpng, EXIF
-#        orientation as cv2.imread applies it) and selenium (drives chromium in the browser tests);
+#        orientation as cv2.imread applies it), selenium (drives chromium in the browser tests) and
+#        opensim 4.6 (Apache-2.0; OpenSim's own TRC/MOT readers, which the export tests read our files with);
 #     6. recorded tennis sounds for the recorded-sound contact tests and measurements
 #        (tools/make_recorded_tracks.py, bench/recorded_contacts.sh): Free Tennis 0.4.8's sound effects
 #        (GPL-2+, Debian's checksum-pinned `freetennis-common`) to .deps/sounds/freetennis, and Tennix 1.1's
@@ -37,7 +38,7 @@ ORT_PLATFORM="manylinux_2_28_x86_64"
 ORT_WHEEL="onnxruntime-${ORT_VERSION}-cp311-cp311-${ORT_PLATFORM}.whl"
 ORT_SHA256="5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d"
 DEPS=".deps"
-PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0 onnx==1.19.1)
+PY_PINS=(numpy==2.4.6 scipy==1.17.1 pillow==13.0.0 opencv-python-headless==4.12.0.88 selenium==4.51.0 onnx==1.19.1 opensim==4.6)
 FREETENNIS_DEB="freetennis-common_0.4.8-14_all.deb"
 FREETENNIS_SHA256="33e49368e75e2aaaa4ce036c07bd5eb34085359b0cf082d21c448fc7af3290d4"
 TENNIX_DEB="tennix_1.1-3.2+b3_amd64.deb"
@@ -47,7 +48,7 @@ RUN_PACKAGES=(libavformat-dev libavcodec-dev libavutil-dev libswresample-dev lib
 # postgresql: the PostgreSQL store's tests start a throw-away server of their own (initdb, pg_ctl on 127.0.0.1).
 TEST_PACKAGES=(ffmpeg python3-venv time chromium chromium-driver wrk postgresql)
 RUN_STAMP="$DEPS/.setup-ok-${ORT_VERSION}-v9"
-TEST_STAMP="$DEPS/.setup-test-ok-${ORT_VERSION}-v10"
+TEST_STAMP="$DEPS/.setup-test-ok-${ORT_VERSION}-v11"
 SWIFT_TESTED="6.3"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
@@ -155,7 +156,7 @@ if ! "$DEPS/venv/bin/python" -c "import numpy, scipy, onnxruntime; assert onnxru
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "$wheel" 2>/dev/null \
     || "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:0:2}" "onnxruntime==$ORT_VERSION"
 fi
-if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium, onnx" 2>/dev/null; then
+if ! "$DEPS/venv/bin/python" -c "import PIL, cv2, selenium, onnx, opensim" 2>/dev/null; then
   say "installing ${PY_PINS[*]:2} into the venv"
   "$DEPS/venv/bin/pip" install -q "${PY_PINS[@]:2}"
 fi

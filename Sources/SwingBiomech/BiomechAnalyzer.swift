@@ -232,6 +232,7 @@ public enum BiomechAnalyzer {
         let nearest = nearestIndex(in: posed, to: tc)
 
         let forward: Double, lateral: Double, wristUp: Double, shoulderUp: Double, speedCentre: Int
+        let angles: BodyAngles
         switch p.contactFrame {
         case .interpolate:
             let before = window.last { $0.element.time <= tc }?.element
@@ -243,10 +244,11 @@ public enum BiomechAnalyzer {
                 lateral = lerp(b.lateral, a.lateral, alpha)
                 wristUp = lerp(b.wristUp, a.wristUp, alpha)
                 shoulderUp = lerp(b.shoulderUp, a.shoulderUp, alpha)
+                angles = BodyAngles.lerp(b.angles, a.angles, alpha)
             case let (b?, _):
-                (forward, lateral, wristUp, shoulderUp) = (b.forward, b.lateral, b.wristUp, b.shoulderUp)
+                (forward, lateral, wristUp, shoulderUp, angles) = (b.forward, b.lateral, b.wristUp, b.shoulderUp, b.angles)
             case let (nil, a?):
-                (forward, lateral, wristUp, shoulderUp) = (a.forward, a.lateral, a.wristUp, a.shoulderUp)
+                (forward, lateral, wristUp, shoulderUp, angles) = (a.forward, a.lateral, a.wristUp, a.shoulderUp, a.angles)
             case (nil, nil):
                 return noPerson   // unreachable: the window is not empty
             }
@@ -263,6 +265,7 @@ public enum BiomechAnalyzer {
             } ?? nearest
             (forward, lateral, wristUp) = (posed[best].forward, posed[best].lateral, posed[best].wristUp)
             shoulderUp = posed[best].shoulderUp
+            angles = posed[best].angles
             speedCentre = best
         }
         let backswing = window.map(\.element).filter { $0.time >= tc - p.backswingFrom && $0.time <= tc - p.backswingTo }
@@ -280,6 +283,8 @@ public enum BiomechAnalyzer {
                                                              earlyAboveCm: limits.earlyAboveCm)
         shot.contactFrame = posed[speedCentre].trackIndex
         shot.arc = arc(window.map(\.element), ground: ground, parameters: p)
+        shot.angles = angles.values.isEmpty ? nil : angles
+        shot.angleRange = BodyAngleRange(window.map(\.element.angles))
         shot.peakWristSpeedCmS = peakSwingSpeed(posed: posed, tc: tc, parameters: p)
         shot.reachTime = SoundDelayEstimator.reachTime(heard: contact.time, posed: posed, parameters: p)
         return MeasuredShot(shot: shot, windowFrames: window.map(\.element.trackIndex))

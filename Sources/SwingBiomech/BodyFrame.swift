@@ -41,7 +41,8 @@ public struct BodyFrame: Sendable, Equatable {
     }
 }
 
-/// What one frame contributes to a shot (metres, unsmoothed).
+/// What one frame contributes to a shot (metres, unsmoothed): the one per-frame body measurement, which the
+/// contact point, the speeds, the stroke type and the body's angles (``BodyMeasure``) all read.
 struct FrameMeasure: Sendable {
     /// Index in ``PoseTrack/samples``.
     let trackIndex: Int
@@ -60,6 +61,8 @@ struct FrameMeasure: Sendable {
     let wristFromPelvis: Vec3
     let confidence: Double
     let imageWrist: Point2?
+    /// The body's angles and proportions (``BodyMeasure``).
+    let angles: BodyAngles
 
     init?(sample: PoseSample, trackIndex: Int, hand: Hand) {
         guard let frame = BodyFrame(world: sample.world, hand: hand) else { return nil }
@@ -75,6 +78,7 @@ struct FrameMeasure: Sendable {
                             + (sample.world[BodyLandmark.rightShoulder] - frame.pelvis).dot(frame.up))
         trunk = ((sample.world[BodyLandmark.leftShoulder] + sample.world[BodyLandmark.rightShoulder]) * 0.5 - frame.pelvis).length
         wristFromPelvis = sample.world[wrist] - frame.pelvis
+        angles = BodyAngles(world: sample.world, frame: frame, hand: hand)
         confidence = sample.confidence
         if let image = sample.image, image.count == BodyLandmark.count { imageWrist = image[wrist] } else { imageWrist = nil }
     }

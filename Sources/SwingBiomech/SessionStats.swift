@@ -32,6 +32,8 @@ public struct SessionStats: Codable, Sendable, Equatable {
     /// 100·exp(−0.5·(sdF² + sdL² + sdH²)) with the SDs in decimetres; `nil` without shots.
     public var consistency: Double?
     public var wristSpeed: SpeedStats?
+    /// Mean and spread of each body measure at contact (``Shot/angles``) over the shots that have it.
+    public var angles: BodyMeasureStats?
     /// The same statistics per stroke type present (keys: ``StrokeType`` raw values), so a session of
     /// forehands, backhands and serves is not judged by one mean; `nil` inside the per-stroke entries.
     public var byStroke: [String: SessionStats]?
@@ -71,6 +73,7 @@ public struct SessionStats: Codable, Sendable, Equatable {
         } else {
             wristSpeed = nil
         }
+        angles = BodyMeasureStats(ok.compactMap(\.angles))
     }
 
     /// The consistency score from the three SDs in centimetres (converted to decimetres):
@@ -82,10 +85,33 @@ public struct SessionStats: Codable, Sendable, Equatable {
 
     /// Mean and population SD, or `nil` for no values.
     static func axis(_ values: [Double]) -> AxisStats? {
-        guard !values.isEmpty else { return nil }
-        let n = Double(values.count)
-        let mean = values.reduce(0, +) / n
-        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n
-        return AxisStats(meanCm: mean, sdCm: variance.squareRoot())
+        MeasureSpread(values).map { AxisStats(meanCm: $0.mean, sdCm: $0.sd) }
     }
+}
+
+/// The mean and spread of each body measure over a set of shots (keys: ``BodyMeasure`` raw values).
+/// JSON: `{"elbowFlexion": {"mean": 31.2, "sd": 6.4}, …}`.
+public struct BodyMeasureStats: Codable, Sendable, Equatable {
+    public var values: [BodyMeasure: MeasureSpread]
+
+    /// The spread of each measure over `shots`' values; `nil` when no shot has any measure.
+    public init?(_ shots: [BodyAngles]) {
+        var v: [BodyMeasure: MeasureSpread] = [:]
+        for m in BodyMeasure.allCases {
+            if let spread = MeasureSpread(shots.compactMap { $0[m] }) { v[m] = spread }
+        }
+        guard !v.isEmpty else { return nil }
+        values = v
+    }
+
+    /// The spread of `measure`, if any shot had it.
+    public subscript(_ measure: BodyMeasure) -> MeasureSpread? { values[measure] }
+
+    /// Reads the measures it knows and skips any other key (a document from a later version).
+    public init(from decoder: any Decoder) throws {
+        let raw = try [String: MeasureSpread](from: decoder)
+        values = Dictionary(uniqueKeysWithValues: raw.compactMap { k, v in BodyMeasure(rawValue: k).map { ($0, v) } })
+    }
+
+    public func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
 }

@@ -52,6 +52,11 @@ public struct Shot: Codable, Sendable, Equatable {
     /// clock, seconds): the body's own mark of the hit, from which the session's sound delay is measured
     /// (``SoundDelay``); `nil` when no swing's reach lies in the delay range before the sound.
     public var reachTime: Double?
+    /// The body's angles and proportions at t_c (``BodyMeasure``; interpolated between frames like the contact
+    /// point, or the chosen frame's); `nil` for a no-person shot.
+    public var angles: BodyAngles?
+    /// Each body measure's smallest and largest value over the swing window (preparation to follow-through).
+    public var angleRange: BodyAngleRange?
 
     /// A shot not measured yet (`noPerson`, no metrics).
     public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,

@@ -11,9 +11,12 @@ public struct ShotFrame: Codable, Sendable, Equatable {
     public var image: [[Double]]?
     /// [forward, lateral, height cm] per joint relative to the pelvis; `nil` when the hips were not seen.
     public var body: [[Double]]?
+    /// The body measures of this frame (``BodyMeasure``, 0.1° / 0.01 shoulder widths); `nil` when the hips were
+    /// not seen, and in frames stored before the measures existed.
+    public var angles: BodyAngles?
 
-    public init(time: Double, videoFrame: Int?, image: [[Double]]?, body: [[Double]]?) {
-        self.time = time; self.videoFrame = videoFrame; self.image = image; self.body = body
+    public init(time: Double, videoFrame: Int?, image: [[Double]]?, body: [[Double]]?, angles: BodyAngles? = nil) {
+        self.time = time; self.videoFrame = videoFrame; self.image = image; self.body = body; self.angles = angles
     }
 
     /// The frame of track sample `sample`: image points scaled by `scale` (track pixels → display pixels,
@@ -28,12 +31,16 @@ public struct ShotFrame: Codable, Sendable, Equatable {
                 [r(points[i].x * scale.x, 10), r(points[i].y * scale.y, 10), r(vis.indices.contains(i) ? vis[i] : 1, 100)]
             }
         }
-        let body = BodyFrame(world: sample.world, hand: hand).map { frame in
+        let frame = BodyFrame(world: sample.world, hand: hand)
+        let body = frame.map { frame in
             joints.map { i -> [Double] in
                 let p = frame.coordinates(of: sample.world[i])
                 return [r(p.x * 100, 10), r(p.y * 100, 10), r(p.z * 100, 10)]
             }
         }
-        self.init(time: sample.time, videoFrame: videoFrame, image: image, body: body)
+        let angles = frame.map { BodyAngles(world: sample.world, frame: $0, hand: hand).values }.map { values in
+            BodyAngles(values.reduce(into: [:]) { out, kv in out[kv.key] = r(kv.value, kv.key.isAngle ? 10 : 100) })
+        }
+        self.init(time: sample.time, videoFrame: videoFrame, image: image, body: body, angles: angles)
     }
 }

@@ -102,7 +102,7 @@ extension Console {
     static func write(_ data: Data, to path: String) throws {
         if path == "-" {
             try Console.out(data, newline: true)
-                        return
+            return
         }
         do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw CLIError.cannotWrite(path, error.localizedDescription)

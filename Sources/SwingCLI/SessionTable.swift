@@ -40,6 +40,7 @@ enum SessionTable {
         if let w = st.wristSpeed {
             lines.append(String(format: "  wrist speed: mean %.0f cm/s (min %.0f, max %.0f)", w.meanCmS, w.minCmS, w.maxCmS))
         }
+        if let a = st.angles { lines.append("  body at contact: " + bodySpread(a)) }
         for stroke in StrokeType.allCases {
             guard let g = st.byStroke?[stroke.rawValue] else { continue }
             let consistency = g.consistency.map { String(format: "consistency %.1f", $0) } ?? "consistency –"
@@ -55,6 +56,7 @@ enum SessionTable {
                                     c.forwardCm, c.lateralCm, c.heightCm)
                              + speed + "  " + pad(shot.classification?.rawValue ?? "–", 8) + "  "
                              + (shot.stroke?.rawValue ?? "–") + sourceNote(shot))
+                if let a = shot.angles { lines.append("                 " + bodyLine(a)) }
             } else {
                 lines.append(String(format: "  %4d %8.3f  %4.2f  no person in the swing window", shot.index, shot.contactTime, shot.confidence)
                              + sourceNote(shot))
@@ -66,6 +68,19 @@ enum SessionTable {
             for r in rejected { lines.append(String(format: "       %8.3f  ", r.time) + r.reason) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A shot's body measures in one compact line: "elbow 32°, knee 24°, …, stance 1.35×".
+    static func bodyLine(_ a: BodyAngles) -> String {
+        BodyMeasure.allCases.compactMap { m in a[m].map { "\(m.shortLabel) \(m.formatted($0))" } }.joined(separator: ", ")
+    }
+
+    /// The session's body measures as mean ± SD: "elbow 32 ± 8°, …".
+    static func bodySpread(_ a: BodyMeasureStats) -> String {
+        BodyMeasure.allCases.compactMap { m in
+            a[m].map { m.isAngle ? String(format: "%@ %.0f ± %.0f°", m.shortLabel, $0.mean, $0.sd)
+                                 : String(format: "%@ %.2f ± %.2f×", m.shortLabel, $0.mean, $0.sd) }
+        }.joined(separator: ", ")
     }
 
     /// `analyze`'s summary: the session's text and what each stage cost.

@@ -103,22 +103,39 @@ struct SessionsCommand: AsyncParsableCommand {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a session as JSON (analyze --json shape) or CSV (one row per shot).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a session as JSON (analyze --json shape) or CSV (one row per shot), or write its pose for OpenSim (--trc, --mot).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
         @Flag(help: "JSON output.") var json = false
         @Flag(help: "CSV output.") var csv = false
+        @Option(help: ArgumentHelp("Write the 3D landmarks of every posed frame to this OpenSim marker file (.trc).", valueName: "OUT.trc"))
+        var trc: String?
+        @Option(help: ArgumentHelp("Write the body's angles over time to this OpenSim motion file (.mot).", valueName: "OUT.mot"))
+        var mot: String?
 
         func validate() throws {
-            guard json != csv else { throw ValidationError("Choose exactly one of --json or --csv.") }
+            guard !(json && csv) else { throw ValidationError("Choose one of --json or --csv.") }
+            guard json || csv || trc != nil || mot != nil else {
+                throw ValidationError("Choose what to export: --json, --csv, --trc OUT.trc or --mot OUT.mot.")
+            }
         }
 
         func run() async throws {
+            try OutputFile.checkWritable([("--trc", trc), ("--mot", mot)])
             let db = try await store.open()
             let document = try await SessionsFormat.document(id, in: db)
+            for (format, path) in [(OpenSimFormat.trc, trc), (.mot, mot)] {
+                guard let path else { continue }
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                guard let text = try await SessionArchive.openSim(format, id: id, name: name, in: db) else {
+                    throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
+                }
+                try Console.write(Data(text.utf8), to: path)
+            }
             if json {
                 try Console.write(try await SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
-            } else {
+            } else if csv {
                 try Console.line(document.csv(), terminator: "")
             }
         }

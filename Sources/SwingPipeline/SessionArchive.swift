@@ -106,6 +106,29 @@ public enum SessionArchive {
         try await document(id: id, in: db)?.csv()
     }
 
+    /// The session's pose as an OpenSim file (``OpenSimExport``): the world landmarks of every posed frame
+    /// (`.trc`) or the body measures over time (`.mot`); `nil` if there is no session `id`.
+    /// - Throws: `StoreError.notFound` when the session was stored before its pose was kept or has no frame
+    ///   with a person; `StoreError` when the database cannot be read or the stored pose is damaged.
+    public static func openSim(_ format: OpenSimFormat, id: Int64, name: String, in db: any Store) async throws -> String? {
+        guard let document = try await document(id: id, in: db) else { return nil }
+        guard let stored = try await db.sessionTrack(id: id) else {
+            throw StoreError.notFound("Session \(id) was stored before its pose was kept; analyse its video again to export it.")
+        }
+        let track: PoseTrack
+        do { track = try TrackArchive.decode(stored.track) } catch {
+            throw StoreError.databaseError("The stored pose of session \(id) is damaged: \(error).")
+        }
+        let text = switch format {
+        case .trc: OpenSimExport.trc(track, rate: document.session.fps, name: name)
+        case .mot: OpenSimExport.mot(track, hand: document.session.hand, name: name)
+        }
+        guard let text else {
+            throw StoreError.notFound("Session \(id) has no frame with a person in it: there is no pose to export.")
+        }
+        return text
+    }
+
     private static func decodeStored(_ text: String, id: Int64) throws -> SessionDocument {
         do { return try SessionDocument.decode(Data(text.utf8)) } catch {
             throw StoreError.databaseError("The stored document of session \(id) is damaged: \(error).")
@@ -122,4 +145,10 @@ public enum SessionArchive {
             fps: r.fps, width: 0, height: 0, hand: r.hand, shots: shots, stats: r.stats,
             contactsHeard: shots.count, warnings: [], pose: nil, visualDetector: nil))
     }
+}
+
+/// The two OpenSim files a session exports (``SessionArchive/openSim(_:id:name:in:)``): markers (`.trc`) and
+/// the body measures over time (`.mot`).
+public enum OpenSimFormat: String, CaseIterable, Sendable {
+    case trc, mot
 }

@@ -176,12 +176,14 @@ public struct SessionDocument: Codable, Sendable, Equatable {
 extension SessionDocument {
     /// One CSV row per shot — the one CSV of a session (`analyze --csv`, `sessions export --csv`, the
     /// API's `export.csv`). Numbers have 3 decimals; empty cells where a value does not apply. The
-    /// `source` and `visualOffsetMs` columns appear only for sessions analysed with a detector.
+    /// `source` and `visualOffsetMs` columns appear only for sessions analysed with a detector; the body
+    /// measures at contact (``BodyMeasure``, degrees or shoulder widths) close every row.
     public func csv() -> String {
         let s = session
         let fused = s.shots.contains { $0.source != nil }
         var out = "session,index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactVideoFrame,stroke"
-            + (fused ? ",source,visualOffsetMs\n" : "\n")
+            + (fused ? ",source,visualOffsetMs" : "")
+            + BodyMeasure.allCases.map { ",\($0.rawValue)" }.joined() + "\n"
         func num(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
         for shot in s.shots {
             var row = [s.id.map { "\($0)" } ?? "", "\(shot.index)", num(shot.time), num(shot.contactTime),
@@ -190,6 +192,7 @@ extension SessionDocument {
                        shot.classification?.rawValue ?? "", shot.contactVideoFrame.map { "\($0)" } ?? "",
                        shot.stroke?.rawValue ?? ""]
             if fused { row += [shot.source?.rawValue ?? "", num(shot.visualOffsetMs)] }
+            row += BodyMeasure.allCases.map { num(shot.angles?[$0]) }
             out += row.joined(separator: ",") + "\n"
         }
         return out

@@ -1,9 +1,10 @@
 import SwingAudio
+import SwingBiomech
 import SwingCore
 
 /// The words the web pages share with the program (`GET /api/vocabulary`), so no page keeps its own copy of
 /// a list the program owns: the analysis stages a job reports, the job states and which are final, the
-/// stroke types, and the sensitivity levels with the thresholds each sets.
+/// stroke types, the sensitivity levels with the thresholds each sets, and the body measures.
 public struct Vocabulary: Codable, Sendable, Equatable {
     /// A stroke type as the pages name it.
     public struct Stroke: Codable, Sendable, Equatable {
@@ -28,6 +29,20 @@ public struct Vocabulary: Codable, Sendable, Equatable {
         public var minRelativeAmplitude: Double
     }
 
+    /// A body measure as the pages show it (``BodyMeasure``).
+    public struct Measure: Codable, Sendable, Equatable {
+        /// ``BodyMeasure``'s raw value: the key in a shot's `angles`, `angleRange` and the statistics.
+        public var id: String
+        public var label: String
+        public var shortLabel: String
+        /// `"deg"` or `"shoulder widths"`.
+        public var unit: String
+        public var definition: String
+        /// For the angle at one joint, the three joints it spans per hand (`right`, `left`) as rows of the
+        /// shot view's 17 joints, the vertex in the middle: where the shot view draws it.
+        public var joints: [String: [Int]]?
+    }
+
     /// The stages a session analysis job reports, in order: `JOB.stage` n is `stages[n - 1]`.
     public var stages: [String]
     /// Every job state, and those after which a job does not change.
@@ -39,6 +54,8 @@ public struct Vocabulary: Codable, Sendable, Equatable {
     public var sensitivity: [Level]
     /// The level a new session is analysed at.
     public var defaultSensitivity: String
+    /// The body measures, in the order the pages list them.
+    public var bodyMeasures: [Measure]
 
     /// The program's vocabulary.
     public init() {
@@ -52,6 +69,15 @@ public struct Vocabulary: Codable, Sendable, Equatable {
                          peakThresholdFactor: p.peakThresholdFactor, minRelativeAmplitude: p.minRelativeAmplitude)
         }
         defaultSensitivity = ContactSensitivity.normal.rawValue
+        bodyMeasures = BodyMeasure.allCases.map { m in
+            let rows = Hand.allCases.compactMap { hand -> (String, [Int])? in
+                guard let joints = m.joints(for: hand) else { return nil }
+                let rows = joints.compactMap { SkeletonJoints.landmarks.firstIndex(of: $0) }
+                return rows.count == joints.count ? (hand.rawValue, rows) : nil
+            }
+            return Measure(id: m.rawValue, label: m.label, shortLabel: m.shortLabel, unit: m.unit, definition: m.definition,
+                           joints: rows.isEmpty ? nil : Dictionary(uniqueKeysWithValues: rows))
+        }
     }
 
     static func name(of stroke: StrokeType) -> String {

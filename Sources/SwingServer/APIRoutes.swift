@@ -86,6 +86,17 @@ struct APIRoutes: Sendable {
                                                    .contentDisposition: Self.attachment("session-\(id).csv")],
                             body: .init(byteBuffer: ByteBuffer(string: csv)))
         }
+        // The pose for OpenSim: markers (.trc) and the body measures over time (.mot).
+        for format in OpenSimFormat.allCases {
+            api.get("sessions/:id/export.\(format.rawValue)") { _, context in
+                let id = try Self.id(context, "id", what: "session")
+                let name = "session-\(id).\(format.rawValue)"
+                guard let text = try await SessionArchive.openSim(format, id: id, name: name, in: db) else { throw Self.noSession(id) }
+                return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
+                                                       .contentDisposition: Self.attachment(name)],
+                                body: .init(byteBuffer: ByteBuffer(string: text)))
+            }
+        }
         api.delete("sessions/:id") { _, context in
             let (id, record) = try await session(context)
             // An upload goes with its last session (a second session of the same upload keeps it); a video

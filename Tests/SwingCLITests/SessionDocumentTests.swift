@@ -1,4 +1,5 @@
 import Foundation
+import SwingBiomech
 import SwingCore
 import SwingTestSupport
 import Testing
@@ -41,6 +42,31 @@ import SwingStore
         #expect(exportedCSV.stdout == (try String(contentsOf: csv, encoding: .utf8)))
         #expect(exportedCSV.stdout.split(separator: "\n").count == document.session.shots.count + 1)
 
+        // The CSV ends each row with the body measures at contact, the document's numbers to 3 decimals.
+        let rows = exportedCSV.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(rows.first)
+        for (shot, row) in zip(document.session.shots, rows.dropFirst()) where shot.status == .ok {
+            for measure in BodyMeasure.allCases {
+                let column = try #require(header.firstIndex(of: measure.rawValue), "no \(measure.rawValue) column")
+                let value = try #require(shot.angles?[measure], "shot \(shot.index) has no \(measure.rawValue)")
+                #expect(row[column] == String(format: "%.3f", value))
+            }
+        }
+
+        // The pose for OpenSim: every posed frame of the stored track as markers, the measures over time;
+        // OpenSim's own readers take both files. An export into a missing folder writes nothing.
+        let trc = home.appendingPathComponent("s.trc"), mot = home.appendingPathComponent("s.mot")
+        let opensim = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", trc.path, "--mot", mot.path], environment: env)
+        #expect(opensim.status == 0, "\(opensim.stderr)")
+        let stored = try #require(try await db.sessionTrack(id: id))
+        let posed = try TrackArchive.decode(stored.track).samples.filter(\.hasPose)
+        let read = try OpenSimReader.read(trc: trc, mot: mot)
+        #expect(read.trc?.frames == posed.count && read.trc?.markers.count == 33 && read.trc?.dataRate == document.session.fps)
+        #expect(read.mot?.rows == posed.count && read.mot?.columns == BodyMeasure.allCases.map(\.rawValue))
+        let missing = home.appendingPathComponent("no/such/folder/s.trc")
+        let refused = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", missing.path], environment: env)
+        #expect(refused.status == 17 && refused.stderr.contains("no/such/folder"), "\(refused.status): \(refused.stderr)")
+
         // `sessions show` is the same table as analyze's summary (without the timings).
         let shown = try SwingmasterBinary.run(["sessions", "show", "\(id)"], environment: env)
         #expect(out.stdout.hasPrefix(shown.stdout.trimmingCharacters(in: .newlines)), "show:\n\(shown.stdout)\nanalyze:\n\(out.stdout)")
@@ -65,6 +91,13 @@ import SwingStore
             #expect(between(contact.forwardCm, before[0], after[0]), "shot \(shot.index) forward \(contact.forwardCm) vs \(before[0])…\(after[0])")
             #expect(between(contact.lateralCm, before[1], after[1]), "shot \(shot.index) lateral")
             #expect(between(contact.heightCm + ground, before[2], after[2]), "shot \(shot.index) height")
+            // The same for the body's angles: each frame carries its own, and the shot's lie between them.
+            let anglesBefore = try #require(view.frames.last { $0.time <= shot.contactTime }?.angles)
+            let anglesAfter = try #require(view.frames.first { $0.time >= shot.contactTime }?.angles)
+            for measure in BodyMeasure.allCases where measure.isAngle && measure != .shoulderHipSeparation {
+                let v = try #require(shot.angles?[measure]), a = try #require(anglesBefore[measure]), b = try #require(anglesAfter[measure])
+                #expect(between(v, a, b), "shot \(shot.index) \(measure.rawValue) \(v) vs \(a)…\(b)")
+            }
 
             // The wrist arc the shot view draws over the video follows the skeleton's wrist (both in display
             // pixels; the arc is smoothed, so it passes within a few pixels, not through every joint).

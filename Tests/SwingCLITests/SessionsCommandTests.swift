@@ -88,9 +88,15 @@ import SwingStore
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("session,index,time"))
         #expect(lines[1].contains(",41.200,58.000,96.300,812.000,optimal,205"))
-        #expect(lines[2].hasSuffix(",noPerson,,,,,,,"))  // …, classification, contactVideoFrame, stroke
+        // …, classification, contactVideoFrame, stroke, then the 7 body measures: all empty without a person.
+        #expect(lines[2].hasSuffix(",noPerson" + String(repeating: ",", count: 7 + 7)))
         let neither = try home.run(["export", "\(ids[0])"])
         #expect(neither.status != 0)
+        // A session stored without its pose (as before the pose was kept) has nothing for OpenSim: said, no file.
+        let trc = home.url.appendingPathComponent("s.trc")
+        let noPose = try home.run(["export", "\(ids[0])", "--trc", trc.path])
+        #expect(noPose.status == 41 && noPose.stderr.contains("before its pose was kept"), "\(noPose.status): \(noPose.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: trc.path))
     }
 
     @Test func deleteRemovesTheSessionAndUnknownIdsAreNotFound() async throws {

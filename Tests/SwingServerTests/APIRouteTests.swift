@@ -59,6 +59,16 @@ import Testing
             let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
             #expect(missing == .notFound && (error["error"] as? String).map(ErrorSentence.isWellFormed) == true)
 
+            // The pose for OpenSim, as `sessions export --trc/--mot` writes it, offered as downloads.
+            for format in OpenSimFormat.allCases {
+                let r = try await client.execute(uri: "/api/sessions/\(sessionId)/export.\(format.rawValue)", method: .get, headers: [:], body: nil)
+                let expected = try await SessionArchive.openSim(format, id: Int64(sessionId), name: "session-\(sessionId).\(format.rawValue)", in: db)
+                #expect(r.status == .ok && String(buffer: r.body) == expected)
+                #expect(r.headers[.contentDisposition]?.contains("session-\(sessionId).\(format.rawValue)") == true)
+            }
+            let (noSuch, why) = try await client.json("/api/sessions/999/export.trc")
+            #expect(noSuch == .notFound && (why["error"] as? String).map(ErrorSentence.isWellFormed) == true)
+
             // The video answers Range requests (the browser's seeking), and a start past the end is 416.
             var range = HTTPFields(); range[.range] = "bytes=0-99"
             let part = try await client.execute(uri: "/api/sessions/\(sessionId)/video", method: .get, headers: range, body: nil)

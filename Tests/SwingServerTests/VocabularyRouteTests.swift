@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SwingBiomech
 import SwingCore
 import SwingPipeline
 @testable import SwingServer
@@ -29,6 +30,16 @@ import Testing
             let fewer = try #require(levels["fewer"]), normal = try #require(levels["normal"]), more = try #require(levels["more"])
             #expect(fewer.peakThresholdFactor > normal.peakThresholdFactor && normal.peakThresholdFactor > more.peakThresholdFactor)
             #expect(fewer.minRelativeAmplitude > normal.minRelativeAmplitude && normal.minRelativeAmplitude > more.minRelativeAmplitude)
+            // Every body measure a shot carries, labelled, and for a joint angle the shot view's rows of its three
+            // joints for each hand: the vertex is the hitting elbow or a knee, mirrored for a left-hander.
+            #expect(words.bodyMeasures.map(\.id) == BodyMeasure.allCases.map(\.rawValue))
+            #expect(words.bodyMeasures.allSatisfy { !$0.label.isEmpty && !$0.definition.isEmpty })
+            let elbow = try #require(words.bodyMeasures.first { $0.id == "elbowFlexion" }?.joints)
+            #expect(elbow["right"].map { $0.map { SkeletonJoints.names[$0] } } == ["rightShoulder", "rightElbow", "rightWrist"])
+            #expect(elbow["left"].map { $0.map { SkeletonJoints.names[$0] } } == ["leftShoulder", "leftElbow", "leftWrist"])
+            let knee = try #require(words.bodyMeasures.first { $0.id == "kneeFlexionOtherSide" }?.joints)
+            #expect(knee["right"].map { $0.map { SkeletonJoints.names[$0] } } == ["leftHip", "leftKnee", "leftAnkle"])
+            #expect(words.bodyMeasures.first { $0.id == "stanceWidth" }?.joints == nil)
         }
     }
 }

@@ -22,6 +22,8 @@ async function load() {
   timeline.load(session);
   document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
   document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
+  document.getElementById('dl-trc').href = `/api/sessions/${id}/export.trc`;
+  document.getElementById('dl-mot').href = `/api/sessions/${id}/export.mot`;
   document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
   document.getElementById('dl-annotated').href = `/api/sessions/${id}/annotated.mp4`;
 }
