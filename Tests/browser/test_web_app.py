@@ -321,6 +321,67 @@ class WebAppTests(PageHelpers, unittest.TestCase):
         self.assertTrue(no_horizontal_scroll(d), "the progress page scrolls sideways on a phone")
         screenshot(d, "progress-stroke")
 
+    def test_6b_the_bodys_angles_on_the_results_shot_and_compare_pages(self):
+        """Issue #41: the body measures at contact, as the document has them, on every page that shows a shot."""
+        d = self.driver
+        sid = self.any_session()
+        doc = SERVER.api(f"/api/sessions/{sid}")["session"]
+        measures = SERVER.api("/api/vocabulary")["bodyMeasures"]
+        shot = next(s for s in doc["shots"] if s.get("angles"))
+
+        def shown(m, v):
+            return f"{round(v)}°" if m["unit"] == "deg" else f"{v:.2f}×"
+        for width, height in (DESKTOP, PHONE):
+            d.set_window_size(width, height)
+            # Results: each measure's mean over the session's shots.
+            self.open(f"/sessions/{sid}")
+            wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#body-stats .stat"), 30, "the results show no body measures")
+            text = self.by_id("body-stats").text
+            for m in measures:
+                self.assertIn(m["label"], text)
+                self.assertIn(shown(m, doc["stats"]["angles"][m["id"]]["mean"]), text)
+            d.execute_script("document.getElementById('body-card').scrollIntoView()")
+            self.assertTrue(no_horizontal_scroll(d), f"the results scroll sideways at {width} px")
+            screenshot(d, "results-body")
+
+            # The shot: a tile per measure with its value at contact and its range over the swing, the joint
+            # angles charted over the swing and drawn on the skeleton, and their definitions.
+            self.open(f"/sessions/{sid}/shots/{shot['index']}")
+            wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#body .stat")) == len(measures), 30, "the shot shows no body measures")
+            tiles = [t.text for t in d.find_elements(By.CSS_SELECTOR, "#body .stat")]
+            for m, tile in zip(measures, tiles):
+                self.assertIn(m["label"], tile)
+                self.assertIn(shown(m, shot["angles"][m["id"]]), tile)
+                lo, hi = shot["angleRange"][m["id"]]
+                self.assertIn(f"{shown(m, lo)} to {shown(m, hi)} over the swing", tile)
+            self.assertTrue(self.canvas_has_pixels("angle-series"), "the angles over the swing are not drawn")
+            self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#definitions dt")), len(measures))
+            wait(d, lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2, 60)
+            d.execute_script("const v = document.getElementById('video'); v.currentTime = arguments[0]", shot["contactTime"])
+            # The joint angles are drawn on the skeleton: the elbow's violet wedge and value (no other drawing there
+            # is violet).
+            wedge = """const c = document.getElementById('skeleton'), x = c.getContext('2d');
+              const p = x.getImageData(0, 0, c.width, c.height).data; let n = 0;
+              for (let i = 0; i < p.length; i += 4) if (Math.abs(p[i] - 185) < 30 && Math.abs(p[i + 1] - 156) < 30 && Math.abs(p[i + 2] - 255) < 30) n++;
+              return n;"""
+            wait(d, lambda d: d.execute_script(wedge) > 40, 10, "no joint angle is drawn on the skeleton")
+            self.assertTrue(no_horizontal_scroll(d), f"the shot view scrolls sideways at {width} px")
+            d.execute_script("document.getElementById('skeleton').scrollIntoView()")
+            time.sleep(0.6)
+            screenshot(d, "shot-angles")
+            d.execute_script("document.getElementById('body-card').scrollIntoView()")
+            time.sleep(0.3)
+            screenshot(d, "shot-body")
+
+            # Compare: a row per measure, each shot's value at contact.
+            self.open("/compare")
+            wait(d, lambda d: measures[0]["label"] in d.find_element(By.ID, "table").text, 30, "compare shows no body measures")
+            table = self.by_id("table").text
+            for m in measures:
+                self.assertIn(m["label"], table)
+            self.assertTrue(no_horizontal_scroll(d), f"compare scrolls sideways at {width} px")
+            screenshot(d, "compare-body")
+
     def test_7_the_player_corrects_the_contacts(self):
         d = self.driver
         # A session analysed with the swing check (the default), so the demo's walkers are not shots.

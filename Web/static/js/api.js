@@ -23,6 +23,8 @@ export const fmt = {
   shortDate: (iso) => new Date(iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
   classification: (c) => (c ? c[0].toUpperCase() + c.slice(1) : 'No person'),
   stroke: (k) => (k ? k[0].toUpperCase() + k.slice(1) : '–'),
+  /** A body measure's value (GET /api/vocabulary's bodyMeasures entry m): whole degrees, the stance in shoulder widths. */
+  measure: (m, v) => (v == null ? '–' : m.unit === 'deg' ? `${v.toFixed(0)}°` : `${v.toFixed(2)}×`),
 };
 
 /** An element from a tag, attributes and children (strings are text, never HTML). */
@@ -65,7 +67,9 @@ export function fitCanvas(canvas, cssHeight) {
 
 export const colors = { early: '#7cc4ff', optimal: '#6fdc8c', late: '#ff7a6b', accent: '#c8e04a', blue: '#7cc4ff',
   amber: '#f5c542', grid: '#2e4a3c', text: '#eef4ea', muted: '#a9bcae', red: '#ff7a6b',
-  forehand: '#c8e04a', backhand: '#b99cff', serve: '#f5c542' };
+  forehand: '#c8e04a', backhand: '#b99cff', serve: '#f5c542',
+  // The joint angles (the elbow, the racket-side knee, the other knee), apart from the wrist's colours.
+  angles: ['#b99cff', '#5ee0c8', '#ff9ad5'] };
 
 // Highlight the current section in the header.
 const page = document.body.dataset.page;

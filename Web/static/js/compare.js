@@ -1,5 +1,5 @@
 // Two shots aligned at their contact: side by side or as a ghost overlay, with their metrics.
-import { api, el, fmt, vocabulary } from './api.js';
+import { api, el, fmt, vocabulary, colors } from './api.js';
 import { SkeletonView } from './skeleton.js';
 
 const $ = (id) => document.getElementById(id);
@@ -46,17 +46,27 @@ function frameAt(v, t) {
   return best;
 }
 
+/** The joint angles of `v`'s frame `f` to draw on its skeleton. */
+function anglesOf(v, f) {
+  const joints = measures.filter((m) => m.joints?.[v.hand]);
+  return joints.filter((m) => f?.angles?.[m.id] != null)
+    .map((m) => ({ joints: m.joints[v.hand], text: fmt.measure(m, f.angles[m.id]), color: colors.angles[joints.indexOf(m) % colors.angles.length] }));
+}
+
 function draw() {
   if (!a || !b) return;
   const ghost = $('mode').value === 'ghost';
   $('pane-b').hidden = ghost;
   const ta = a.shot.contactTime + rel, tb = b.shot.contactTime + rel;
-  views.a.draw(frameAt(a, ta), { ghost: ghost ? frameAt(b, tb) : null, groundCm: a.shot.groundCm,
+  const fa = frameAt(a, ta), fb = frameAt(b, tb);
+  views.a.draw(fa, { ghost: ghost ? fb : null, groundCm: a.shot.groundCm, angles: ghost ? [] : anglesOf(a, fa),
     arc: (a.shot.arc?.body ?? []).filter((p) => p[3] <= ta).map(([f, l, h]) => [f, l, h + (a.shot.groundCm ?? 0)]) });
-  if (!ghost) views.b.draw(frameAt(b, tb), { groundCm: b.shot.groundCm,
+  if (!ghost) views.b.draw(fb, { groundCm: b.shot.groundCm, angles: anglesOf(b, fb),
     arc: (b.shot.arc?.body ?? []).filter((p) => p[3] <= tb).map(([f, l, h]) => [f, l, h + (b.shot.groundCm ?? 0)]) });
   $('t').textContent = `${rel >= 0 ? '+' : ''}${rel.toFixed(2)} s from contact`;
 }
+
+let measures = [];
 
 function metrics() {
   const row = (label, f) => el('tr', {}, el('th', {}, label), el('td', {}, f(a)), el('td', {}, f(b)));
@@ -64,7 +74,9 @@ function metrics() {
     row('Forward', (v) => fmt.cm(v.shot.contact?.forwardCm)), row('Side', (v) => fmt.cm(v.shot.contact?.lateralCm)),
     row('Height', (v) => fmt.cm(v.shot.contact?.heightCm)),
     row('Wrist speed', (v) => (v.shot.wristSpeedCmS == null ? '–' : `${v.shot.wristSpeedCmS.toFixed(0)} cm/s`)),
-    row('Contact', (v) => fmt.classification(v.shot.classification)), row('Stroke', (v) => fmt.stroke(v.shot.stroke)));
+    row('Contact', (v) => fmt.classification(v.shot.classification)), row('Stroke', (v) => fmt.stroke(v.shot.stroke)),
+    // The body at contact, each measure with its definition on hover.
+    ...measures.map((m) => { const r = row(m.label, (v) => fmt.measure(m, v.shot.angles?.[m.id])); r.title = m.definition; return r; }));
 }
 
 async function pick() {
@@ -80,6 +92,7 @@ async function pick() {
 }
 
 async function init() {
+  measures = (await vocabulary()).bodyMeasures;
   const items = await options();
   if (items.length === 0) { $('views').replaceChildren(el('p', { class: 'muted' }, 'Analyse a session first; then pick two of its shots here.')); return; }
   const present = (await vocabulary()).strokes.filter((k) => items.some((i) => i.stroke === k.id));

@@ -5,7 +5,7 @@ import { ContactTimeline } from './timeline.js';
 import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
 
 const id = document.body.dataset.session;
-const { strokes } = await vocabulary();
+const { strokes, bodyMeasures } = await vocabulary();
 const STROKES = strokes.map((s) => s.id);
 const strokeName = Object.fromEntries(strokes.map((s) => [s.id, s.plural]));
 let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
@@ -59,6 +59,7 @@ function show() {
     stat('Early · Optimal · Late', `${counts.early} · ${counts.optimal} · ${counts.late}`, 'by how far in front you met the ball'));
   if (session.soundDelay) document.getElementById('stats').append(el('p', { class: 'muted sound-delay', id: 'sound-delay' }, soundDelayLine(session.soundDelay)));
   if (session.warnings?.length) document.getElementById('stats').append(...session.warnings.map((w) => el('p', { class: 'warnings' }, `Note: ${w}`)));
+  body(st);
   shots = mine;
   // Colour by stroke while several strokes share the scatter; by Early / Optimal / Late within one.
   const mixed = new Set(mine.map((s) => s.stroke).filter(Boolean)).size > 1;
@@ -71,6 +72,19 @@ function show() {
 }
 
 // The session's sound delay in a player's words (the document's soundDelay; docs/analysis.md).
+// The body measures at contact of the stroke chosen: mean ± SD, the definition on hover.
+function body(st) {
+  const card = document.getElementById('body-card');
+  card.hidden = !st.angles;
+  if (!st.angles) return;
+  document.getElementById('body-stats').replaceChildren(...bodyMeasures.filter((m) => st.angles[m.id]).map((m) => {
+    const { mean, sd } = st.angles[m.id];
+    const tile = stat(m.label, fmt.measure(m, mean), `± ${fmt.measure(m, sd)}`);
+    tile.title = m.definition;
+    return tile;
+  }));
+}
+
 function soundDelayLine(d) {
   const ms = Math.round(Math.abs(d.ms));
   const lag = `${ms} ms ${d.ms >= 0 ? 'after' : 'before'} the picture`;

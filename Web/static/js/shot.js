@@ -1,19 +1,23 @@
 // The shot view: the video with the wrist arc drawn over it (left) and the 3D skeleton (right), both
 // driven by one clock — the video's media time — plus the wrist's forward / side / height over the swing.
-import { api, el, fmt, stat, colors } from './api.js';
+import { api, el, fmt, stat, colors, vocabulary } from './api.js';
 import { SkeletonView } from './skeleton.js';
 import { lineChart } from './charts.js';
 
 const $ = (id) => document.getElementById(id);
 const sessionId = document.body.dataset.session, number = Number(document.body.dataset.shot);
 const video = $('video'), overlay = $('overlay');
-let view, skeleton, wrist, A = 0, B = 0, now = 0;
+let view, skeleton, wrist, measures = [], drawn = [], A = 0, B = 0, now = 0;
+// The joint angles drawn on the skeleton and charted, each in its own colour.
+const angleColors = colors.angles;
 
 async function load() {
-  const [shotView, vocabulary] = await Promise.all([api(`/api/sessions/${sessionId}/shots/${number}`), api('/api/landmarks')]);
+  const [shotView, landmarks, words] = await Promise.all([api(`/api/sessions/${sessionId}/shots/${number}`), api('/api/landmarks'), vocabulary()]);
   view = shotView;
   const shot = view.shot;
-  wrist = vocabulary.wrist[view.hand];
+  wrist = landmarks.wrist[view.hand];
+  measures = words.bodyMeasures;
+  drawn = measures.filter((m) => m.joints?.[view.hand]);
   document.title = `Shot ${number} · Swingmaster`;
   $('title').textContent = `Shot ${number}`;
   $('counter').textContent = `Shot ${number} of ${view.shotCount}`;
@@ -27,12 +31,26 @@ async function load() {
   const times = view.frames.map((f) => f.time);
   A = Math.max(0, (times[0] ?? shot.contactTime - 1) - 0.2);
   B = (times[times.length - 1] ?? shot.contactTime + 0.5) + 0.2;
+  body();
   skeleton = new SkeletonView($('skeleton'), { bones: view.bones, wrist, onChange: () => drawSkeleton() });
   video.src = `/api/sessions/${sessionId}/video`;
   video.playbackRate = Number($('speed').value);
   video.addEventListener('loadedmetadata', () => { video.currentTime = A; }, { once: true });
   series();
   tick();
+}
+
+/** The body at contact: a tile per measure (value, range over the swing) and its definition. */
+function body() {
+  const shot = view.shot;
+  if (!shot.angles) { $('body-card').hidden = true; return; }
+  $('body').replaceChildren(...measures.map((m) => {
+    const range = shot.angleRange?.[m.id];
+    return stat(m.label, fmt.measure(m, shot.angles[m.id]), range ? `${fmt.measure(m, range[0])} to ${fmt.measure(m, range[1])} over the swing` : '');
+  }));
+  $('definitions').replaceChildren(...measures.flatMap((m) => [el('dt', {}, m.label), el('dd', {}, m.definition)]));
+  $('angle-legend').replaceChildren(...drawn.map((m, i) => el('span', { class: 'key' },
+    el('span', { class: 'dot', style: `background:${angleColors[i % angleColors.length]}` }), m.label)));
 }
 
 function pager(link, n) {
@@ -84,7 +102,10 @@ function drawSkeleton() {
   const arc = (shot.arc?.body ?? []).filter((p) => visible(p[3], t)).map(([f, l, hgt]) => [f, l, hgt + ground]);
   const contact = shot.contact ? { point: [shot.contact.forwardCm, shot.contact.lateralCm, shot.contact.heightCm + ground],
     glow: glow(t), distances: t >= shot.contactTime - 0.05, heightFrom: ground } : null;
-  skeleton.draw(frameAt(t), { arc, contact, groundCm: shot.groundCm });
+  const frame = frameAt(t);
+  const angles = drawn.filter((m) => frame?.angles?.[m.id] != null)
+    .map((m) => ({ joints: m.joints[view.hand], text: fmt.measure(m, frame.angles[m.id]), color: angleColors[drawn.indexOf(m) % angleColors.length] }));
+  skeleton.draw(frame, { arc, contact, groundCm: shot.groundCm, angles });
 }
 
 function series() {
@@ -95,6 +116,11 @@ function series() {
     { values: frames.map((f) => f.body[wrist][1]), color: colors.blue },
     { values: frames.map((f) => f.body[wrist][2] - ground), color: colors.amber },
   ], { marker: view.shot.contactTime, xLabels: frames.map((f) => `${f.time.toFixed(1)}s`) });
+  const posed = view.frames.filter((f) => f.angles);
+  if (posed.length && view.shot.angles) {
+    lineChart($('angle-series'), posed.map((f) => f.time), drawn.map((m, i) => ({ values: posed.map((f) => f.angles[m.id] ?? null), color: angleColors[i % angleColors.length] })),
+      { marker: view.shot.contactTime, xLabels: posed.map((f) => `${f.time.toFixed(1)}s`), height: 200 });
+  }
 }
 
 /** One clock for both panes: the video's media time, per presented frame when the browser can say. */

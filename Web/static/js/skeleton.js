@@ -48,9 +48,10 @@ export class SkeletonView {
 
   /**
    * Draws one frame. frame.body: 17 × [f, l, u] or null; arc: [[f, l, u]] (height from the ground is
-   * converted by the caller); contact: { point: [f,l,u], glow: 0…1, distances: bool }.
+   * converted by the caller); contact: { point: [f,l,u], glow: 0…1, distances: bool }; angles: [{ joints:
+   * [a, b, c] rows of frame.body (vertex b), text, color }] drawn as a wedge at the vertex, the text beside it.
    */
-  draw(frame, { arc = [], ghost = null, contact = null, groundCm = null } = {}) {
+  draw(frame, { arc = [], ghost = null, contact = null, groundCm = null, angles = [] } = {}) {
     const canvas = this.canvas, ratio = window.devicePixelRatio || 1;
     const w = canvas.clientWidth, h = canvas.clientHeight;
     if (canvas.width !== Math.round(w * ratio) || canvas.height !== Math.round(h * ratio)) { canvas.width = Math.round(w * ratio); canvas.height = Math.round(h * ratio); }
@@ -99,6 +100,35 @@ export class SkeletonView {
       ctx.beginPath(); ctx.arc(cx, cy, 10 + 8 * glow, 0, 7); ctx.stroke();
       if (contact.distances) this.distances(ctx, contact.point, P, contact.heightFrom ?? 0);
     }
+    // The joint angles last, so their values are never hidden under the other labels.
+    const placed = [];   // the value boxes drawn so far: a later one moves down rather than cover one
+    if (frame?.body) for (const a of angles) this.angle(ctx, frame.body, a, P, w, placed);
+  }
+
+  /** The angle at joint b between the bones to a and c: a wedge in the picture and its value beside it. */
+  angle(ctx, body, { joints: [a, b, c], text, color = colors.blue }, P, width, placed = []) {
+    if (!body[a] || !body[b] || !body[c]) return;
+    const [ax, ay] = P(body[a]), [bx, by] = P(body[b]), [cx, cy] = P(body[c]);
+    const t1 = Math.atan2(ay - by, ax - bx), t2 = Math.atan2(cy - by, cx - bx);
+    let d = t2 - t1;
+    while (d > Math.PI) d -= 2 * Math.PI;
+    while (d < -Math.PI) d += 2 * Math.PI;
+    // A wedge no longer than a third of the shorter bone on screen, so a small skeleton is not buried.
+    const r = Math.max(6, Math.min(16, Math.hypot(ax - bx, ay - by) / 3, Math.hypot(cx - bx, cy - by) / 3));
+    ctx.strokeStyle = color; ctx.fillStyle = color; ctx.lineWidth = 2;
+    ctx.beginPath(); ctx.moveTo(bx, by); ctx.arc(bx, by, r, t1, t1 + d, d < 0); ctx.closePath();
+    ctx.globalAlpha = 0.3; ctx.fill(); ctx.globalAlpha = 1; ctx.stroke();
+    // The value outside the angle, on the far side of the bisector, inside the canvas and clear of the others.
+    const mid = t1 + d / 2 + Math.PI;
+    ctx.font = 'bold 13px system-ui';
+    const tw = ctx.measureText(text).width;
+    const tx = Math.min(Math.max(4, bx + Math.cos(mid) * (r + 12) - tw / 2), width - tw - 4);
+    let ty = by + Math.sin(mid) * (r + 12) + 5;
+    const hits = (y) => placed.some((p) => tx < p.x + p.w + 4 && p.x < tx + tw + 4 && y - 13 < p.y + 4 && p.y - 13 < y + 4);
+    for (let i = 0; i < 6 && hits(ty); i++) ty += 18;
+    placed.push({ x: tx, y: ty, w: tw });
+    ctx.fillStyle = '#0b1410'; ctx.fillRect(tx - 3, ty - 13, tw + 6, 17);
+    ctx.fillStyle = color; ctx.fillText(text, tx, ty);
   }
 
   bonesOf(ctx, body, P, color, width) {
