@@ -9,7 +9,8 @@
 # encoded as phones do: against the floor and OpenCV + MediaPipe), analyze_cores (the phone file on 1, 2, 4 … cores), analyze (10-min 1080p60 session:
 # real-time factor, peak RSS), fusion (audio-only vs audio+visual contacts with a colour-keyed stand-in
 # detector), serve (uploads, job events and session latency vs a Python stdlib server), real (the labelled
-# real recordings in ../shared/real, when present: hits, who hit, the instant, the stroke; bench/real.sh).
+# real recordings in ../shared/real, when present: hits, who hit, the instant, the stroke; bench/real.sh),
+# highlights (a 10-minute session's highlights vs the ffmpeg CLI cutting the same clips).
 # Pick some with BENCH="contacts yolo".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ BIN_DIR="$(cd "$(dirname "${1:-.build/release/swingmaster}")" && pwd)"
 command -v swift >/dev/null || export PATH="${SWIFT_HOME:-/opt/swift}/usr/bin:$PATH"
 swift build -c release --product swingbench >/dev/null
 mkdir -p bench/results bench/out
-AREAS="${BENCH:-contacts contacts_process contacts_suite recorded_contacts media yolo detect_video live ort_versions pose pose_int8 biomech interpret analyze_phone analyze_cores analyze fusion serve download real}"
+AREAS="${BENCH:-contacts contacts_process contacts_suite recorded_contacts media yolo detect_video live ort_versions pose pose_int8 biomech interpret analyze_phone analyze_cores analyze fusion serve download real highlights}"
 status=0
 for area in $AREAS; do
   script="bench/$area.sh"

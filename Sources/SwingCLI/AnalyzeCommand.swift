@@ -34,6 +34,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(name: .customLong("save-video"), help: "Write the video with skeleton, wrist arc and contact frames drawn (MP4).")
     var saveVideo: String?
 
+    @Option(name: .customLong("save-highlights"), help: ArgumentHelp(
+        "Write the highlights: each shot's swing cut from the video and joined in order, rallies kept whole, a chapter at every shot (MP4).",
+        valueName: "OUT.mp4"))
+    var saveHighlights: String?
+
+    @Flag(name: .customLong("highlights-skeleton"), help: "Draw the skeleton and the wrist's arc on the highlights.")
+    var highlightsSkeleton = false
+
     @Option(name: .customLong("save-track"), help: ArgumentHelp(
         "Also write the posed frames as JSON to this file, in the `pose --json` shape `measure --track` reads (image landmarks in the video's display pixels).",
         valueName: "file"))
@@ -62,7 +70,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     /// The files this run writes, for the checks made before any work.
-    private var outputs: [OutputFile.Request] { [("--json", jsonOut), ("--csv", csvOut), ("--save-track", trackOut), ("--save-video", saveVideo)] }
+    private var outputs: [OutputFile.Request] {
+        [("--json", jsonOut), ("--csv", csvOut), ("--save-track", trackOut), ("--save-video", saveVideo), ("--save-highlights", saveHighlights)]
+    }
 
     func validate() throws {
         try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
@@ -116,20 +126,27 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if let csvOut { try Console.write(Data(document.csv().utf8), to: csvOut) }
             if let trackOut, let track { try Console.write(track, to: trackOut) }
         }
+        let (saveHighlights, highlightsSkeleton) = (self.saveHighlights, self.highlightsSkeleton)
         let document = try await OutputFile.write(optional: saveVideo) { temporary in
-            var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
-            if let temporary {
-                try SessionOverlay.write(document, shotFrames: analysis.shotFrames(hand: hand), source: video, to: temporary,
-                                         maxSide: analysis.poseImageSide, progress: progress)
+            try await OutputFile.write(optional: saveHighlights) { highlights in
+                var document = SessionDocument(analysis, id: nil, file: video, hand: hand, createdAt: createdAt)
+                if let temporary {
+                    try SessionOverlay.write(document, shotFrames: analysis.shotFrames(hand: hand), source: video, to: temporary,
+                                             maxSide: analysis.poseImageSide, progress: progress)
+                }
+                if let highlights {
+                    try SessionHighlights.write(document, shotFrames: analysis.shotFrames(hand: hand), source: video, to: highlights,
+                                                maxSide: nil, overlay: highlightsSkeleton, progress: progress)
+                }
+                if let db {
+                    let saved = try await SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
+                                                        createdAt: createdAt, beforeCommit: writeFiles)
+                    document.session.id = saved.id
+                } else {
+                    try writeFiles(document, document.jsonData())
+                }
+                return document
             }
-            if let db {
-                let saved = try await SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
-                                                    createdAt: createdAt, beforeCommit: writeFiles)
-                document.session.id = saved.id
-            } else {
-                try writeFiles(document, document.jsonData())
-            }
-            return document
         }
         if remember { try await db?.setDominantHand(hand) }
         if let visual, let report = analysis.visualContacts { try await visual.model.recordUse(report.runStats, in: db) }

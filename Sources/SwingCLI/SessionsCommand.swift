@@ -113,16 +113,24 @@ struct SessionsCommand: AsyncParsableCommand {
         var trc: String?
         @Option(help: ArgumentHelp("Write the body's angles over time to this OpenSim motion file (.mot).", valueName: "OUT.mot"))
         var mot: String?
+        @Option(help: ArgumentHelp("Write the session's highlights: each shot's swing, rallies kept whole, a chapter at every shot (MP4).",
+                                   valueName: "OUT.mp4"))
+        var highlights: String?
+        @Flag(name: .customLong("highlights-skeleton"), help: "Draw the skeleton and the wrist's arc on the highlights.")
+        var highlightsSkeleton = false
+        @Option(help: "Where the session's video is now, when it moved (for --highlights).")
+        var video: String?
 
         func validate() throws {
             guard !(json && csv) else { throw ValidationError("Choose one of --json or --csv.") }
-            guard json || csv || trc != nil || mot != nil else {
-                throw ValidationError("Choose what to export: --json, --csv, --trc OUT.trc or --mot OUT.mot.")
+            guard json || csv || trc != nil || mot != nil || highlights != nil else {
+                throw ValidationError("Choose what to export: --json, --csv, --trc OUT.trc, --mot OUT.mot or --highlights OUT.mp4.")
             }
+            try OutputFile.refuseInputs([("--highlights", highlights)], inputs: [video].compactMap { $0 })
         }
 
         func run() async throws {
-            try OutputFile.checkWritable([("--trc", trc), ("--mot", mot)])
+            try OutputFile.checkWritable([("--trc", trc), ("--mot", mot), ("--highlights", highlights)])
             let db = try await store.open()
             let document = try await SessionsFormat.document(id, in: db)
             for (format, path) in [(OpenSimFormat.trc, trc), (.mot, mot)] {
@@ -132,6 +140,18 @@ struct SessionsCommand: AsyncParsableCommand {
                     throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
                 }
                 try Console.write(Data(text.utf8), to: path)
+            }
+            if let highlights {
+                if let record = try await db.sessionRecord(id: id) {
+                    try OutputFile.refuseInputs([("--highlights", highlights)], inputs: [video ?? record.filePath])
+                }
+                let reel = try await OutputFile.write(highlights) { temporary in
+                    try await SessionArchive.writeHighlights(id: id, source: video, to: temporary, overlay: highlightsSkeleton, in: db)
+                }
+                if let reel, !json, !csv {
+                    try Console.line("Highlights of session \(id): \(reel.chapters.count) shot\(reel.chapters.count == 1 ? "" : "s") in \(reel.clips.count) clip\(reel.clips.count == 1 ? "" : "s"), "
+                                     + String(format: "%.1f s", reel.seconds) + " → \(highlights)")
+                }
             }
             if json {
                 try Console.write(try await SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")

@@ -56,8 +56,10 @@ public final class VideoWriter {
     ///     browser starts playing and seeking before the whole file has arrived.
     ///   - frameTimes: Frames come with their own times (``append(_:at:)``), kept to 1/``timestampRate`` s.
     /// - Throws: ``MediaError`` `.encodeFailed` for a frame smaller than 2×2, a bad rate, no encoder or an unwritable path.
+    ///   - chapters: Chapter marks the container keeps (MP4 and MOV: a chapter track players list; MKV:
+    ///     its chapters), in order; times in seconds of this video.
     public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false,
-                frameTimes: Bool = false) throws {
+                frameTimes: Bool = false, chapters: [VideoChapter] = []) throws {
         guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
             throw MediaError(.encodeFailed, "Video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight).")
         }
@@ -105,6 +107,7 @@ public final class VideoWriter {
         st.pointee.time_base = timeBase
         st.pointee.avg_frame_rate = rate
         var rc = avcodec_parameters_from_context(st.pointee.codecpar, encoder.context)
+        if rc >= 0, !chapters.isEmpty { rc = Self.addChapters(chapters, to: ctx) }
         if rc >= 0 { rc = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE) }
         if rc >= 0 {
             ioOpen = true
@@ -119,6 +122,26 @@ public final class VideoWriter {
             finished = true   // already released: deinit (which may run after a throwing init) must not free again
             throw MediaError(.encodeFailed, "Cannot write \(path).", underlying: ffErrorText(rc))
         }
+    }
+
+    /// Gives the container `chapters` before its header is written (the MP4 muxer makes its chapter track
+    /// then); `avformat_free_context` frees them. Returns a negative FFmpeg code when memory runs out.
+    private static func addChapters(_ chapters: [VideoChapter], to ctx: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        let size = MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride
+        guard let raw = av_calloc(chapters.count, size) else { return -12 }   // AVERROR(ENOMEM)
+        let list = raw.bindMemory(to: UnsafeMutablePointer<AVChapter>?.self, capacity: chapters.count)
+        ctx.pointee.chapters = list
+        for (i, chapter) in chapters.enumerated() {
+            guard let c = av_mallocz(MemoryLayout<AVChapter>.size)?.bindMemory(to: AVChapter.self, capacity: 1) else { return -12 }
+            c.pointee.id = Int64(i + 1)
+            c.pointee.time_base = AVRational(num: 1, den: 1000)
+            c.pointee.start = Int64((max(chapter.start, 0) * 1000).rounded())
+            c.pointee.end = max(Int64((chapter.end * 1000).rounded()), c.pointee.start + 1)
+            av_dict_set(&c.pointee.metadata, "title", chapter.title, 0)
+            list[i] = c
+            ctx.pointee.nb_chapters = UInt32(i + 1)
+        }
+        return 0
     }
 
     deinit {
@@ -199,4 +222,13 @@ public final class VideoWriter {
     private func closeIO() {
         if ioOpen { avio_closep(&format.pointee.pb); ioOpen = false }
     }
+}
+
+/// A chapter mark of a written video: its title and where it starts and ends (seconds).
+public struct VideoChapter: Sendable, Equatable {
+    public var title: String
+    public var start: Double
+    public var end: Double
+
+    public init(title: String, start: Double, end: Double) { self.title = title; self.start = start; self.end = end }
 }

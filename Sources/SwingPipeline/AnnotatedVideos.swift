@@ -2,9 +2,10 @@ import Foundation
 import SwingCore
 import SwingStore
 
-/// The queue for annotated videos (the web app's `GET /api/sessions/{id}/annotated.mp4`), drawn by
-/// ``MediaLibrary/drawAnnotatedVideo(session:source:progress:)``: the skeleton, the wrist arc and the
-/// contact frames over the analysed part, as `analyze --save-video` writes it.
+/// The queue for the videos drawn from a session (the web app's `GET /api/sessions/{id}/annotated.mp4` and
+/// `highlights.mp4`), drawn by ``MediaLibrary/drawVideo(_:session:source:progress:)``: the skeleton, the wrist
+/// arc and the contact frames over the analysed part, as `analyze --save-video` writes it, or the highlights,
+/// as `analyze --save-highlights` does.
 ///
 /// Drawn on the first request and kept beside the media until the session is deleted. Re-encoding a
 /// session uses every core, so videos are drawn one at a time, and a second request for a video being
@@ -21,65 +22,68 @@ public actor AnnotatedVideos {
     }
 
     private let library: MediaLibrary
-    private var progress: [Int64: Double] = [:]
-    private var failures: [Int64: any UserFacingError] = [:]
+    private struct Key: Hashable { var id: Int64; var kind: DerivedVideo }
+    private var progress: [Key: Double] = [:]
+    private var failures: [Key: any UserFacingError] = [:]
     /// The last video queued; the next one starts after it.
     private var tail: Task<Void, Never>?
 
     /// Videos kept beside `library`'s media.
     public init(library: MediaLibrary) { self.library = library }
 
-    /// Where session `id`'s annotated video is kept.
-    public func path(session id: Int64) -> String { library.derived(session: id, "annotated.mp4") }
+    /// Where session `id`'s `kind` of video is kept.
+    public func path(session id: Int64, _ kind: DerivedVideo = .annotated) -> String { library.derived(session: id, kind.fileName) }
 
     /// The video of session `id` if it is drawn; else its progress, starting it when nobody has.
     /// A failure is reported once; the request after it tries again.
     /// - Parameters:
     ///   - source: The analysed video on disk.
-    public func request(session id: Int64, source: String) -> Status {
-        let path = path(session: id)
+    public func request(session id: Int64, _ kind: DerivedVideo = .annotated, source: String) -> Status {
+        let path = path(session: id, kind), key = Key(id: id, kind: kind)
         if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
-        if let p = progress[id] { return .drawing(progress: p) }
-        if let failure = failures.removeValue(forKey: id) { return .failed(failure) }
-        progress[id] = 0
+        if let p = progress[key] { return .drawing(progress: p) }
+        if let failure = failures.removeValue(forKey: key) { return .failed(failure) }
+        progress[key] = 0
         let previous = tail
         let library = self.library
         tail = Task.detached(priority: .utility) { [self] in
             await previous?.value
-            let failure = await Self.draw(session: id, source: source, library: library) { p in
-                Task { await self.report(id, p) }
+            let failure = await Self.draw(kind, session: id, source: source, library: library) { p in
+                Task { await self.report(key, p) }
             }
-            await finish(id, failure: failure)
+            await finish(key, failure: failure)
         }
         return .drawing(progress: 0)
     }
 
     /// Removes session `id`'s video (the session is being deleted).
     public func remove(session id: Int64) {
-        try? FileManager.default.removeItem(atPath: path(session: id))
-        failures[id] = nil
+        for kind in DerivedVideo.allCases {
+            try? FileManager.default.removeItem(atPath: path(session: id, kind))
+            failures[Key(id: id, kind: kind)] = nil
+        }
     }
 
-    private func report(_ id: Int64, _ p: Double) { if progress[id] != nil { progress[id] = p } }
+    private func report(_ key: Key, _ p: Double) { if progress[key] != nil { progress[key] = p } }
 
-    private func finish(_ id: Int64, failure: (any UserFacingError)?) {
-        progress[id] = nil
-        if let failure { failures[id] = failure }
+    private func finish(_ key: Key, failure: (any UserFacingError)?) {
+        progress[key] = nil
+        if let failure { failures[key] = failure }
     }
 
     /// Draws the video through the media library; returns why it could not (nothing is left behind then).
-    private static func draw(session id: Int64, source: String, library: MediaLibrary,
+    private static func draw(_ kind: DerivedVideo, session id: Int64, source: String, library: MediaLibrary,
                              progress: @escaping @Sendable (Double) -> Void) async -> (any UserFacingError)? {
         let step = Throttle(interval: 0.25)
         do {
-            _ = try await library.drawAnnotatedVideo(session: id, source: source) { p in if step.shouldFire() { progress(p) } }
+            _ = try await library.drawVideo(kind, session: id, source: source) { p in if step.shouldFire() { progress(p) } }
             return nil
         } catch let error as StoreError where error.kind == .notFound {
             return RequestError(.notFound, "There is no session \(id).")
         } catch let error as any UserFacingError {
             return error
         } catch {
-            return PipelineError(.failed, "The annotated video could not be drawn: \(error).")
+            return PipelineError(.failed, "The \(kind.rawValue) video could not be drawn: \(error).")
         }
     }
 }
@@ -97,4 +101,15 @@ final class Throttle: @unchecked Sendable {   // state guarded by `lock`
         last = now
         return true
     }
+}
+
+/// The videos drawn from a stored session for the web app's downloads.
+public enum DerivedVideo: String, CaseIterable, Sendable {
+    /// The analysed part with the skeleton, the wrist arc and the contact frames drawn.
+    case annotated
+    /// Each shot's swing, joined, with a chapter at every shot (``SessionHighlights``).
+    case highlights
+
+    /// Its file name beside the session's media (`annotated.mp4`).
+    public var fileName: String { "\(rawValue).mp4" }
 }

@@ -99,36 +99,43 @@ public struct MediaLibrary: Sendable {
         return path
     }
 
-    /// The longer side of the annotated video (a download to watch, not to measure).
+    /// The longer side of the annotated video and the highlights (downloads to watch, not to measure).
     public static let annotatedMaxSide = 1280
 
-    /// Draws session `id`'s annotated video (the skeleton, the wrist arc and the contact frames over the
-    /// analysed part, as `analyze --save-video` writes it) into a temporary file, kept as
-    /// `session-<id>.annotated.mp4` only when complete and the session still exists. Nothing is left behind
-    /// when it throws.
+    /// Draws session `id`'s `kind` of video — the annotated video (the skeleton, the wrist arc and the contact
+    /// frames over the analysed part, as `analyze --save-video` writes it) or its highlights (as
+    /// `analyze --save-highlights`) — into a temporary file, kept as `session-<id>.<kind>.mp4` only when
+    /// complete and the session still exists. Nothing is left behind when it throws.
     /// - Returns: The kept video's path.
     /// - Throws: ``StoreError/notFound(_:)`` when the session is gone (before or during the drawing), the
-    ///   media's errors when its video cannot be read or written.
-    public func drawAnnotatedVideo(session id: Int64, source: String, progress: @escaping @Sendable (Double) -> Void) async throws -> String {
-        let path = derived(session: id, "annotated.mp4")
-        let temporary = directory.appendingPathComponent(".upload-annotated-\(UUID().uuidString).part").path
+    ///   media's errors when its video cannot be read or written, `PipelineError.noContacts` for highlights of
+    ///   a session without shots.
+    public func drawVideo(_ kind: DerivedVideo, session id: Int64, source: String,
+                          progress: @escaping @Sendable (Double) -> Void) async throws -> String {
+        let path = derived(session: id, kind.fileName)
+        let temporary = directory.appendingPathComponent(".upload-\(kind.rawValue)-\(UUID().uuidString).part").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let gone = StoreError.notFound("There is no session \(id).")
         guard let (document, frames) = try await SessionArchive.shotFrames(id: id, in: store) else { throw gone }
         let maxSide = Self.annotatedMaxSide
         try await Task.detached {
-            try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in progress(p) }
+            switch kind {
+            case .annotated:
+                try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in progress(p) }
+            case .highlights:
+                try SessionHighlights.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in progress(p) }
+            }
         }.value
         guard try await store.sessionRecord(id: id) != nil else { throw gone }
         guard rename(temporary, path) == 0 else {
-            throw StoreError.databaseError("The annotated video could not be kept: \(String(cString: strerror(errno))).")
+            throw StoreError.databaseError("The \(kind.rawValue) video could not be kept: \(String(cString: strerror(errno))).")
         }
         return path
     }
 
     /// Forgets what was drawn from session `id`'s shots (after an edit: drawn again when next asked for).
     public func forgetDrawings(session id: Int64) {
-        try? FileManager.default.removeItem(atPath: derived(session: id, "annotated.mp4"))
+        for kind in DerivedVideo.allCases { try? FileManager.default.removeItem(atPath: derived(session: id, kind.fileName)) }
     }
 
     // MARK: Endings
@@ -138,7 +145,7 @@ public struct MediaLibrary: Sendable {
     /// - Throws: ``StoreError/notFound(_:)`` when there is no such session.
     public func deleteSession(_ id: Int64, _ record: SessionRecord) async throws {
         try await store.deleteSession(id: id)
-        for name in ["thumb.jpg", "annotated.mp4"] { try? FileManager.default.removeItem(atPath: derived(session: id, name)) }
+        for name in ["thumb.jpg"] + DerivedVideo.allCases.map(\.fileName) { try? FileManager.default.removeItem(atPath: derived(session: id, name)) }
         if owns(record.filePath) { await discardIfUnused(record.filePath) }
     }
 

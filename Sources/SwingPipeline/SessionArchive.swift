@@ -1,6 +1,7 @@
 import Foundation
 import SwingBiomech
 import SwingCore
+import SwingMedia
 import SwingStore
 import SwingVision
 
@@ -127,6 +128,25 @@ public enum SessionArchive {
             throw StoreError.notFound("Session \(id) has no frame with a person in it: there is no pose to export.")
         }
         return text
+    }
+
+    /// Writes session `id`'s highlights (``SessionHighlights``) to `output` from its video — `source` when it
+    /// moved, else where it was analysed; `nil` if there is no session `id`. The engine work runs on its own
+    /// thread, off the cooperative pool.
+    /// - Throws: `MediaError.fileNotFound` when the video is not there, and what ``SessionHighlights/write``
+    ///   throws.
+    public static func writeHighlights(id: Int64, source: String? = nil, to output: String, overlay: Bool, in db: any Store,
+                                       progress: ProgressHandler? = nil) async throws -> SessionHighlights.Reel? {
+        guard let (document, frames) = try await shotFrames(id: id, in: db),
+              let record = try await db.sessionRecord(id: id) else { return nil }
+        let video = source ?? record.filePath
+        guard FileManager.default.fileExists(atPath: video) else {
+            throw MediaError(.fileNotFound, "The video of session \(id) is not at \(video) any more; say where it is now (--video).")
+        }
+        return try await Task.detached {
+            try SessionHighlights.write(document, shotFrames: frames, source: video, to: output, maxSide: nil,
+                                        overlay: overlay, progress: progress)
+        }.value
     }
 
     private static func decodeStored(_ text: String, id: Int64) throws -> SessionDocument {

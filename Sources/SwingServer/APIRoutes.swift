@@ -59,19 +59,22 @@ struct APIRoutes: Sendable {
             return try await FileResponses.send(record.filePath, request: request, context: context,
                                                 headers: [.contentDisposition: Self.attachment(record.fileName)])
         }
-        api.get("sessions/:id/annotated.mp4") { request, context in
-            let (id, record) = try await session(context)
-            switch await state.annotated.request(session: id, source: record.filePath) {
-            case .ready(let path):
-                return try await FileResponses.send(path, request: request, context: context,
-                                                    headers: [.contentDisposition: Self.attachment("session-\(id)-annotated.mp4")],
-                                                    contentType: "video/mp4")
-            case .drawing(let progress):
-                // Still being drawn: 202 with how far it got; ask again (the page polls, then downloads).
-                return JSONResponse.bytes(try JSONResponse.encoder.encode(Drawing(progress: progress)), status: .accepted,
-                                          headers: [.retryAfter: "1", .cacheControl: "no-store"])
-            case .failed(let error):
-                throw error
+        // The videos drawn from the session: drawn on first request (202 with progress), then the MP4.
+        for kind in DerivedVideo.allCases {
+            api.get("sessions/:id/\(kind.fileName)") { request, context in
+                let (id, record) = try await session(context)
+                switch await state.annotated.request(session: id, kind, source: record.filePath) {
+                case .ready(let path):
+                    return try await FileResponses.send(path, request: request, context: context,
+                                                        headers: [.contentDisposition: Self.attachment("session-\(id)-\(kind.fileName)")],
+                                                        contentType: "video/mp4")
+                case .drawing(let progress):
+                    // Still being drawn: 202 with how far it got; ask again (the page polls, then downloads).
+                    return JSONResponse.bytes(try JSONResponse.encoder.encode(Drawing(progress: progress)), status: .accepted,
+                                              headers: [.retryAfter: "1", .cacheControl: "no-store"])
+                case .failed(let error):
+                    throw error
+                }
             }
         }
         api.get("sessions/:id/export.json") { _, context in

@@ -54,9 +54,9 @@ struct ContactsBench: ParsableCommand {
             var times: [Double] = [], cpu: [Double] = []
             var count = 0
             for _ in 0..<max(1, repeats) {
-                let start = DispatchTime.now().uptimeNanoseconds, c0 = Self.processCPUSeconds()
+                let start = DispatchTime.now().uptimeNanoseconds, c0 = CPUTime.seconds()
                 count = try detector.detect(samples: samples, sampleRate: rate).count
-                cpu.append(Self.processCPUSeconds() - c0)
+                cpu.append(CPUTime.seconds() - c0)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
             let median = times.sorted()[times.count / 2], cpuMedian = cpu.sorted()[cpu.count / 2]
@@ -89,14 +89,6 @@ struct ContactsBench: ParsableCommand {
                          score.maxError * 1000, med * 1000))
         }
         if let total { print(String(format: "all        F1 %.3f", total.f1)) }
-    }
-
-    /// CPU time of the whole process: detect() splits its long passes between two threads, so the CPU
-    /// it costs is every thread's (more than the wall time on two cores).
-    static func processCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The named parameter variants used to measure each robustness addition.

@@ -70,26 +70,18 @@ struct MediaBench: ParsableCommand {
         print(String(format: "media: ffmpeg CLI same conversion (peer): %.2f s; ratio SwingMedia/ffmpeg speed = %.2f", pdt, pdt / dt))
     }
 
-    /// CPU seconds (user + system, all threads) used so far by this process or by its finished children.
-    /// On a shared machine wall time mostly measures the neighbours; CPU time measures the work.
-    private func cpuSeconds(children: Bool) -> Double {
-        var u = rusage()
-        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &u)
-        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
-    }
-
     private func timeFrames(_ path: String, size: (Int, Int)?) throws -> (frames: Int, seconds: Double, cpu: Double) {
         let reader = try VideoFrameReader(path: path, targetSize: size)
-        let t0 = Date(), c0 = cpuSeconds(children: false)
+        let t0 = Date(), c0 = CPUTime.seconds()
         var n = 0
         while try reader.nextFrame() != nil { n += 1 }
-        return (n, Date().timeIntervalSince(t0), cpuSeconds(children: false) - c0)
+        return (n, Date().timeIntervalSince(t0), CPUTime.seconds() - c0)
     }
 
     private func timeFFmpeg(_ path: String) throws -> (seconds: Double, cpu: Double) {
-        let t0 = Date(), c0 = cpuSeconds(children: true)
+        let t0 = Date(), c0 = CPUTime.seconds(children: true)
         try TestFiles.ffmpeg(["-threads", "0", "-i", path, "-an", "-pix_fmt", "rgb24", "-f", "null", "-"])
-        return (Date().timeIntervalSince(t0), cpuSeconds(children: true) - c0)
+        return (Date().timeIntervalSince(t0), CPUTime.seconds(children: true) - c0)
     }
 
     private func generateClip() throws -> String {

@@ -14,6 +14,7 @@ struct SwingBench: AsyncParsableCommand {
             ContactsBench.self,
             YOLOBench.self,
             TennisBench.self,
+            HighlightsBench.self,
         ]
     )
 }

@@ -18,12 +18,13 @@ import SwingStore
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let json = home.appendingPathComponent("s.json"), csv = home.appendingPathComponent("s.csv")
-        let annotated = home.appendingPathComponent("s.mp4")
+        let annotated = home.appendingPathComponent("s.mp4"), highlights = home.appendingPathComponent("h.mp4")
         // Pose runs at half the display size: every image coordinate a user sees must still be in display pixels.
         // At the heard times (--sound-delay-ms 0): the demo's walkers swing no racket, and windows reaching
         // 0.3 s earlier would take in a walker crossing another, whose joined track the arc check below is not about.
         let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path,
-                                             "--max-pose-side", "640", "--save-video", annotated.path, "--sound-delay-ms", "0"],
+                                             "--max-pose-side", "640", "--save-video", annotated.path, "--sound-delay-ms", "0",
+                                             "--save-highlights", highlights.path],
                                             environment: env)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         let analyzed = try Data(contentsOf: json)
@@ -66,6 +67,28 @@ import SwingStore
         let missing = home.appendingPathComponent("no/such/folder/s.trc")
         let refused = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", missing.path], environment: env)
         #expect(refused.status == 17 && refused.stderr.contains("no/such/folder"), "\(refused.status): \(refused.stderr)")
+
+        // The highlights: a chapter per shot, named by number and stroke; `sessions export --highlights` cuts the
+        // same reel from the stored session, and says so when the video is not where it was.
+        struct Probe: Decodable {
+            struct Chapter: Decodable { var tags: [String: String] }
+            struct Format: Decodable { var duration: String }
+            var chapters: [Chapter]; var format: Format
+        }
+        func probe(_ url: URL) throws -> Probe {
+            try JSONDecoder().decode(Probe.self, from: Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-show_format", "-of", "json", url.path]))
+        }
+        let reel = try probe(highlights)
+        #expect(reel.chapters.map { $0.tags["title"] } == document.session.shots.map { "Shot \($0.index) · \(($0.stroke?.rawValue ?? "").capitalized)" })
+        let clips = SessionHighlights.clips(document)
+        #expect(abs((Double(reel.format.duration) ?? 0) - clips.reduce(0) { $0 + $1.end - $1.start }) < 0.25)
+        let again = home.appendingPathComponent("again.mp4")
+        let exportedReel = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--highlights", again.path], environment: env)
+        #expect(exportedReel.status == 0 && exportedReel.stdout.contains("Highlights of session \(id)"), "\(exportedReel.stderr)")
+        #expect(try probe(again).chapters.map { $0.tags["title"] } == reel.chapters.map { $0.tags["title"] })
+        let moved = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--highlights", again.path, "--video", "/nonexistent/clip.mp4"],
+                                              environment: env)
+        #expect(moved.status == 10 && moved.stderr.contains("--video"), "\(moved.status): \(moved.stderr)")
 
         // `sessions show` is the same table as analyze's summary (without the timings).
         let shown = try SwingmasterBinary.run(["sessions", "show", "\(id)"], environment: env)

@@ -100,6 +100,21 @@ import Testing
             range[.range] = "bytes=0-0"
             let first = try await client.execute(uri: "/api/sessions/\(sessionId)/annotated.mp4", method: .get, headers: range, body: nil)
             #expect(first.status == .partialContent && first.body.readableBytes == 1)
+            // The highlights: made on first request too, one chapter per shot, offered as a download.
+            var reel: TestResponse?
+            let until = Date().addingTimeInterval(120)
+            while Date() < until {
+                let r = try await client.execute(uri: "/api/sessions/\(sessionId)/highlights.mp4", method: .get, headers: [:], body: nil)
+                if r.status != .accepted { reel = r; break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let cut = try #require(reel, "the highlights were not cut within 2 minutes")
+            #expect(cut.status == .ok && cut.headers[.contentDisposition]?.contains("session-\(sessionId)-highlights.mp4") == true)
+            let reelPath = server.home.appendingPathComponent("highlights.mp4")
+            try Data(buffer: cut.body).write(to: reelPath)
+            let chapters = try Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", reelPath.path])
+            let storedDocument = try #require(try await SessionArchive.document(id: Int64(sessionId), in: db))
+            #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n").count == storedDocument.session.shots.count)
             let (unknown, sentence) = try await client.json("/api/sessions/999/annotated.mp4")
             #expect(unknown == .notFound && (sentence["error"] as? String)?.isEmpty == false)
 

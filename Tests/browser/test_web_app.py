@@ -343,6 +343,16 @@ class WebAppTests(PageHelpers, unittest.TestCase):
             d.execute_script("document.getElementById('body-card').scrollIntoView()")
             self.assertTrue(no_horizontal_scroll(d), f"the results scroll sideways at {width} px")
             screenshot(d, "results-body")
+            if width == DESKTOP[0]:
+                # The highlights: cut on the server with its progress shown, then downloaded; the browser plays them.
+                self.by_id("dl-highlights").click()
+                wait(d, lambda d: "downloading" in d.find_element(By.ID, "dl-status").text
+                     or "error" in d.find_element(By.ID, "dl-status").get_attribute("class"), 180, "the highlights were never ready")
+                self.assertIn("Your highlights are downloading", self.by_id("dl-status").text)
+                d.execute_script("""const v = document.createElement('video'); v.id = 'reel'; v.muted = true;
+                  v.src = `/api/sessions/${arguments[0]}/highlights.mp4`; document.body.append(v); v.play();""", sid)
+                wait(d, lambda d: d.execute_script("return document.getElementById('reel').currentTime") > 0.3, 60,
+                     "the browser did not play the highlights")
 
             # The shot: a tile per measure with its value at contact and its range over the swing, the joint
             # angles charted over the swing and drawn on the skeleton, and their definitions.

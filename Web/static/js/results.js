@@ -26,6 +26,9 @@ async function load() {
   document.getElementById('dl-mot').href = `/api/sessions/${id}/export.mot`;
   document.getElementById('dl-video').href = `/api/sessions/${id}/original`;
   document.getElementById('dl-annotated').href = `/api/sessions/${id}/annotated.mp4`;
+  document.getElementById('dl-highlights').href = `/api/sessions/${id}/highlights.mp4`;
+  // Highlights need a shot to cut.
+  document.getElementById('dl-highlights').hidden = session.shots.length === 0;
 }
 
 // One button per stroke type the session has, beside "All strokes": each stroke is judged on its own.
@@ -104,38 +107,44 @@ function heardLine() {
   return notShots ? `${heard} · ${notShots} not counted` : heard;
 }
 
-// The video with the skeleton is drawn on the server the first time it is asked for (202 with progress
-// until then): show how far it got, then download it.
+// The video with the skeleton and the highlights are made on the server the first time they are asked for
+// (202 with progress until then): show how far it got, then download it.
 let drawing = false;
-document.getElementById('dl-annotated').addEventListener('click', async (event) => {
-  event.preventDefault();
-  if (drawing) return;
-  drawing = true;
-  const link = event.currentTarget, status = document.getElementById('dl-status');
-  status.classList.remove('error');
-  link.setAttribute('aria-disabled', 'true');
-  try {
-    for (;;) {
-      const res = await fetch(link.href, { headers: { Range: 'bytes=0-0' } });
-      if (res.status === 202) {
-        const { progress } = await res.json();
-        status.textContent = `Drawing the skeleton on your video… ${Math.round(progress * 100)} %`;
-        await new Promise((r) => setTimeout(r, 1000));
-        continue;
+const drawn = {
+  'dl-annotated': { making: 'Drawing the skeleton on your video…', ready: 'Your video with the skeleton is downloading.' },
+  'dl-highlights': { making: 'Cutting your shots into highlights…', ready: 'Your highlights are downloading.' },
+};
+for (const [id, words] of Object.entries(drawn)) {
+  document.getElementById(id).addEventListener('click', async (event) => {
+    event.preventDefault();
+    if (drawing) return;
+    drawing = true;
+    const link = event.currentTarget, status = document.getElementById('dl-status');
+    status.classList.remove('error');
+    link.setAttribute('aria-disabled', 'true');
+    try {
+      for (;;) {
+        const res = await fetch(link.href, { headers: { Range: 'bytes=0-0' } });
+        if (res.status === 202) {
+          const { progress } = await res.json();
+          status.textContent = `${words.making} ${Math.round(progress * 100)} %`;
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
+        if (!res.ok) throw new Error((await res.json().catch(() => null))?.error ?? `The server answered ${res.status}.`);
+        status.textContent = words.ready;
+        location.href = link.href;
+        break;
       }
-      if (!res.ok) throw new Error((await res.json().catch(() => null))?.error ?? `The server answered ${res.status}.`);
-      status.textContent = 'Your video with the skeleton is downloading.';
-      location.href = link.href;
-      break;
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add('error');
+    } finally {
+      drawing = false;
+      link.removeAttribute('aria-disabled');
     }
-  } catch (e) {
-    status.textContent = e.message;
-    status.classList.add('error');
-  } finally {
-    drawing = false;
-    link.removeAttribute('aria-disabled');
-  }
-});
+  });
+}
 
 // -- Who was measured (issue #39): the person the player tapped, and tapping again to measure another ------------
 
