@@ -9,7 +9,8 @@ import SwingMedia
 /// --highlights`, the results page's "Highlights" download). Contacts that are not shots are left out.
 ///
 /// Frames keep their own durations (a phone's dropped and stretched frames stay as they were); the joins
-/// close each clip's gap, so the reel is as long as its clips.
+/// close each clip's gap, so the reel is as long as its clips. The sound of each clip is copied in as it was
+/// recorded (not re-encoded), when the container can hold it.
 public enum SessionHighlights {
     /// Seconds of each shot kept before its instant (the preparation) and after it (the follow-through).
     public static let before = 1.5
@@ -49,6 +50,8 @@ public enum SessionHighlights {
         public var seconds: Double
         public var clips: [Clip]
         public var chapters: [VideoChapter]
+        /// Whether the reel has the session's sound.
+        public var hasSound: Bool
     }
 
     /// Writes the highlights of `document` from `source` to `output` (H.264 MP4).
@@ -73,20 +76,21 @@ public enum SessionHighlights {
         let timeline = try FrameTimeline(path: source)
         // Each clip's frames and where they land in the reel: a frame keeps its own duration, and the next
         // clip starts where this one's last frame stops being shown.
-        var placed: [(clip: Clip, first: Double, offset: Double)] = []
+        var placed: [(clip: Clip, first: Double, offset: Double, length: Double)] = []
         var offset = 0.0
         for clip in clips {
             let frames = timeline.times.indices.filter { timeline.times[$0] >= clip.start - 1e-6 && timeline.times[$0] <= clip.end + 1e-6 }
             guard let a = frames.first, let b = frames.last else { continue }
-            placed.append((clip, timeline.times[a], offset))
-            offset += timeline.endOfFrame(b) - timeline.times[a]
+            let length = timeline.endOfFrame(b) - timeline.times[a]
+            placed.append((clip, timeline.times[a], offset, length))
+            offset += length
         }
         guard !placed.isEmpty else {
             throw PipelineError(.noContacts, "No frame of the video lies around the session's shots, so there are no highlights to cut.")
         }
         let total = offset
         var chapters: [VideoChapter] = []
-        for (clip, first, offset) in placed {
+        for (clip, first, offset, _) in placed {
             for i in clip.shots {
                 let shot = s.shots[i]
                 let start = offset + max(0, shot.contactTime - before - first)
@@ -99,12 +103,12 @@ public enum SessionHighlights {
                                           timeline: timeline)
         let size = reader.outputSize
         let writer = try VideoWriter(path: output, width: size.width, height: size.height, fps: s.fps > 0 ? s.fps : 30,
-                                     faststart: true, frameTimes: true, chapters: chapters)
+                                     faststart: true, frameTimes: true, chapters: chapters, audioFrom: source)
         let layers = SessionOverlay.Layers(document, shotFrames: shotFrames)
         let scale = (x: Double(size.width) / Double(display.width), y: Double(size.height) / Double(display.height))
         let thickness = max(2, min(size.width, size.height) / 240)
         var written = 0.0
-        for (clip, first, offset) in placed {
+        for (clip, first, offset, length) in placed {
             try reader.frames(from: clip.start, to: clip.end) { frame in
                 if Task.isCancelled { return false }
                 var image = frame.image
@@ -123,8 +127,10 @@ public enum SessionHighlights {
                 return true
             }
             if Task.isCancelled { throw PipelineError.cancelled("Highlights", nothing: "written") }
+            // The clip's sound, as heard: the hit is in it.
+            try writer.appendAudio(from: first, to: first + length, at: offset)
         }
         try writer.finish(end: total)
-        return Reel(seconds: total, clips: placed.map(\.clip), chapters: chapters)
+        return Reel(seconds: total, clips: placed.map(\.clip), chapters: chapters, hasSound: writer.hasAudio)
     }
 }

@@ -97,6 +97,11 @@ struct HighlightsTests {
         }
         #expect(Double(nearest) >= 0.95 * Double(expected.count), "\(nearest) of \(expected.count) frames are their source frame")
 
+        // The clips' sound, copied in: as long as the picture (within a packet per join), still a tone.
+        #expect(reel.hasSound)
+        let sound = try AudioExtractor.extract(out)
+        #expect(abs(sound.duration - reel.seconds) < 0.1 + 0.03 * Double(reel.clips.count), "sound \(sound.duration) s, picture \(reel.seconds) s")
+
         // The chapters as a player's app reads them (ffprobe): one per shot, at the shot's preparation.
         let probe = try Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", out])
         struct Chapters: Decodable {
