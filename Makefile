@@ -44,7 +44,7 @@ PG_SUITES := StoreConformanceTests|WorkerProcessTests|MigrateCommandTests
 # `make test ASAN_FOLLOWS=1` (what .ci/run types, since it runs `make test-asan` next) leaves out the suites
 # test-asan runs whole under AddressSanitizer: they run once, instrumented, instead of twice. A plain
 # `make test` runs everything.
-ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests
+ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests|HighlightsTests
 MAIN_SKIP := SwingSweepTests\.|DownloadStreamingTests|$(PG_SUITES)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
 test: setup-test check-layers
 	$(SWIFT) build --build-tests
@@ -58,7 +58,8 @@ test: setup-test check-layers
 # The suites below run under AddressSanitizer: the media, vision, pose and audio suites (the audio filters
 # split long passes between threads over raw pointers), the frame-size sweep, and the CLI suites that run
 # the AddressSanitizer build of the binary (found beside their test executable) — the fault suite (every
-# command against hostile inputs), the honest-media suite (files cut short) and the binary's own suite.
+# command against hostile inputs), the honest-media suite (files cut short) and the binary's own suite —
+# and the highlights suite (chapters handed to the muxer, sound packets copied between files).
 # Any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a
 # leak outside the system libraries listed in .ci/lsan.supp. This list is the one the docs point to.
 # Swift's crash backtracer is off: under ASan it deadlocks instead of reporting (a leak report once hung
