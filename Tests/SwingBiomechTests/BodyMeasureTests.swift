@@ -17,13 +17,8 @@ struct BodyMeasureTests {
 
     static func tracks(fps: Double, hand: String, size: Double, seed: Int, dir: URL) throws -> (PoseTrack, [ContactEvent], Truth) {
         let prefix = dir.appendingPathComponent("angles-\(Int(fps))-\(hand)-\(size)-\(seed)").path
-        _ = try Subprocess.output(ReferenceCrossCheckTests.python, [
-            ReferenceCrossCheckTests.packageRoot.appendingPathComponent("tools/make_angle_tracks.py").path, prefix,
-            "--fps", "\(fps)", "--hand", hand, "--size", "\(size)", "--seed", "\(seed)", "--contacts", "4"])
-        let track = try MeasureIO.decodeTrack(Data(contentsOf: URL(fileURLWithPath: prefix + ".track.json")))
-        let contacts = try MeasureIO.decodeContacts(Data(contentsOf: URL(fileURLWithPath: prefix + ".contacts.json")))
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".truth.json")))
-        return (track, contacts, truth)
+        return try GeneratedTracks.make("make_angle_tracks.py", prefix: prefix, [
+            "--fps", "\(fps)", "--hand", hand, "--size", "\(size)", "--seed", "\(seed)", "--contacts", "4"], truth: Truth.self)
     }
 
     /// The largest difference between `a` and the truth `b` for each measure; every measure must be present.

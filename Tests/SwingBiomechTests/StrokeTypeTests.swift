@@ -22,12 +22,8 @@ struct StrokeTypeTests {
 
     static func tracks(fps: Double, hand: String, seed: Int, dir: URL) throws -> (PoseTrack, [ContactEvent], Truth, URL) {
         let prefix = dir.appendingPathComponent("strokes-\(Int(fps))-\(hand)-\(seed)").path
-        _ = try Subprocess.output(ReferenceCrossCheckTests.python, [
-            ReferenceCrossCheckTests.packageRoot.appendingPathComponent("tools/make_stroke_tracks.py").path, prefix,
-            "--fps", "\(fps)", "--hand", hand, "--seed", "\(seed)", "--segments", "\(segments(fps: fps))"])
-        let track = try MeasureIO.decodeTrack(Data(contentsOf: URL(fileURLWithPath: prefix + ".track.json")))
-        let contacts = try MeasureIO.decodeContacts(Data(contentsOf: URL(fileURLWithPath: prefix + ".contacts.json")))
-        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".truth.json")))
+        let (track, contacts, truth) = try GeneratedTracks.make("make_stroke_tracks.py", prefix: prefix, [
+            "--fps", "\(fps)", "--hand", hand, "--seed", "\(seed)", "--segments", "\(segments(fps: fps))"], truth: Truth.self)
         return (track, contacts, truth, URL(fileURLWithPath: prefix))
     }
 
