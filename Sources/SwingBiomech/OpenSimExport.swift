@@ -12,10 +12,11 @@ import SwingCore
 public enum OpenSimExport {
     /// The TRC marker file of `track`'s posed frames (frames without a person are left out; each row keeps
     /// its own time, so gaps between swing windows stay gaps). `rate` is the video's frame rate, written as
-    /// the file's data and camera rate; `name` is the file name written on its first line. `nil` when no
-    /// frame has a person: OpenSim's TRC reader never returns from a file without frames.
-    public static func trc(_ track: PoseTrack, rate: Double, name: String) -> String? {
-        let posed = track.samples.filter { $0.world.count == BodyLandmark.count }
+    /// the file's data and camera rate; `name` is the file name written on its first line; `during`, when
+    /// given, keeps only the frames whose time is inside it (one shot's swing). `nil` when no frame kept has
+    /// a person: OpenSim's TRC reader never returns from a file without frames.
+    public static func trc(_ track: PoseTrack, rate: Double, name: String, during: ClosedRange<Double>? = nil) -> String? {
+        let posed = samples(track, during).filter { $0.world.count == BodyLandmark.count }
         guard !posed.isEmpty else { return nil }
         let markers = BodyLandmark.allCases
         let r = String(format: "%.6g", rate > 0 && rate.isFinite ? rate : 30)
@@ -37,10 +38,10 @@ public enum OpenSimExport {
 
     /// The MOT motion file of the body measures of `track`'s posed frames for a `hand`-handed player: one
     /// column per ``BodyMeasure`` (degrees; the stance in shoulder widths), a frame where a measure could not
-    /// be taken reads `nan`. `name` is written on its first line. `nil` when no frame has a person, like
-    /// ``trc(_:rate:name:)``.
-    public static func mot(_ track: PoseTrack, hand: Hand, name: String) -> String? {
-        let rows: [(Double, BodyAngles)] = track.samples.compactMap { s in
+    /// be taken reads `nan`. `name` is written on its first line; `during` keeps only the frames inside it.
+    /// `nil` when no frame kept has a person, like ``trc(_:rate:name:during:)``.
+    public static func mot(_ track: PoseTrack, hand: Hand, name: String, during: ClosedRange<Double>? = nil) -> String? {
+        let rows: [(Double, BodyAngles)] = samples(track, during).compactMap { s in
             BodyFrame(world: s.world, hand: hand).map { (s.time, BodyAngles(world: s.world, frame: $0, hand: hand)) }
         }
         guard !rows.isEmpty else { return nil }
@@ -52,5 +53,10 @@ public enum OpenSimExport {
                 + measures.map { angles[$0].map { String(format: "%.6f", $0) } ?? "nan" }.joined(separator: "\t") + "\n"
         }
         return out
+    }
+
+    private static func samples(_ track: PoseTrack, _ during: ClosedRange<Double>?) -> [PoseSample] {
+        guard let during else { return track.samples }
+        return track.samples.filter { during.contains($0.time) }
     }
 }

@@ -113,6 +113,9 @@ struct SessionsCommand: AsyncParsableCommand {
         var trc: String?
         @Option(help: ArgumentHelp("Write the body's angles over time to this OpenSim motion file (.mot).", valueName: "OUT.mot"))
         var mot: String?
+        @Option(help: ArgumentHelp("With --trc/--mot: only this shot's swing (its number in `sessions show`), not the whole session.",
+                                   valueName: "N"))
+        var shot: Int?
         @Option(help: ArgumentHelp("Write the session's highlights: each shot's swing, rallies kept whole, a chapter at every shot (MP4).",
                                    valueName: "OUT.mp4"))
         var highlights: String?
@@ -126,6 +129,10 @@ struct SessionsCommand: AsyncParsableCommand {
             guard json || csv || trc != nil || mot != nil || highlights != nil else {
                 throw ValidationError("Choose what to export: --json, --csv, --trc OUT.trc, --mot OUT.mot or --highlights OUT.mp4.")
             }
+            if let shot {
+                guard trc != nil || mot != nil else { throw ValidationError("--shot chooses the swing for --trc or --mot; give one of them.") }
+                guard shot >= 1 else { throw ValidationError("--shot is a shot's number, from 1 (see `swingmaster sessions show \(id)`).") }
+            }
             try OutputFile.refuseInputs([("--highlights", highlights)], inputs: [video].compactMap { $0 })
         }
 
@@ -136,7 +143,7 @@ struct SessionsCommand: AsyncParsableCommand {
             for (format, path) in [(OpenSimFormat.trc, trc), (.mot, mot)] {
                 guard let path else { continue }
                 let name = URL(fileURLWithPath: path).lastPathComponent
-                guard let text = try await SessionArchive.openSim(format, id: id, name: name, in: db) else {
+                guard let text = try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: db) else {
                     throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
                 }
                 try Console.write(Data(text.utf8), to: path)

@@ -108,11 +108,26 @@ public enum SessionArchive {
     }
 
     /// The session's pose as an OpenSim file (``OpenSimExport``): the world landmarks of every posed frame
-    /// (`.trc`) or the body measures over time (`.mot`); `nil` if there is no session `id`.
-    /// - Throws: `StoreError.notFound` when the session was stored before its pose was kept or has no frame
-    ///   with a person; `StoreError` when the database cannot be read or the stored pose is damaged.
-    public static func openSim(_ format: OpenSimFormat, id: Int64, name: String, in db: any Store) async throws -> String? {
+    /// (`.trc`) or the body measures over time (`.mot`) — of the whole session, or of shot `shot`'s swing
+    /// (1-based: its posed frames, from the preparation to the follow-through); `nil` if there is no session `id`.
+    /// - Throws: `StoreError.notFound` when the session was stored before its pose was kept, has no such shot,
+    ///   or has no frame with a person in what was asked for; `StoreError` when the database cannot be read
+    ///   or the stored pose is damaged.
+    public static func openSim(_ format: OpenSimFormat, id: Int64, shot: Int? = nil, name: String,
+                               in db: any Store) async throws -> String? {
         guard let document = try await document(id: id, in: db) else { return nil }
+        var during: ClosedRange<Double>?
+        if let shot {
+            let count = document.session.shots.count
+            guard (1...max(count, 1)).contains(shot), count > 0 else {
+                throw StoreError.notFound("Session \(id) has no shot \(shot) (it has \(count)).")
+            }
+            let times = try await db.shot(sessionId: id, index: document.session.shots[shot - 1].index)?.frames?.map(\.time) ?? []
+            guard let first = times.min(), let last = times.max() else {
+                throw StoreError.notFound("Shot \(shot) of session \(id) has no frame with a person in it: there is no pose to export.")
+            }
+            during = first...last
+        }
         guard let stored = try await db.sessionTrack(id: id) else {
             throw StoreError.notFound("Session \(id) was stored before its pose was kept; analyse its video again to export it.")
         }
@@ -121,8 +136,8 @@ public enum SessionArchive {
             throw StoreError.databaseError("The stored pose of session \(id) is damaged: \(error).")
         }
         let text = switch format {
-        case .trc: OpenSimExport.trc(track, rate: document.session.fps, name: name)
-        case .mot: OpenSimExport.mot(track, hand: document.session.hand, name: name)
+        case .trc: OpenSimExport.trc(track, rate: document.session.fps, name: name, during: during)
+        case .mot: OpenSimExport.mot(track, hand: document.session.hand, name: name, during: during)
         }
         guard let text else {
             throw StoreError.notFound("Session \(id) has no frame with a person in it: there is no pose to export.")
@@ -167,7 +182,7 @@ public enum SessionArchive {
     }
 }
 
-/// The two OpenSim files a session exports (``SessionArchive/openSim(_:id:name:in:)``): markers (`.trc`) and
+/// The two OpenSim files a session exports (``SessionArchive/openSim(_:id:shot:name:in:)``): markers (`.trc`) and
 /// the body measures over time (`.mot`).
 public enum OpenSimFormat: String, CaseIterable, Sendable {
     case trc, mot

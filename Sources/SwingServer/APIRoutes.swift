@@ -89,12 +89,18 @@ struct APIRoutes: Sendable {
                                                    .contentDisposition: Self.attachment("session-\(id).csv")],
                             body: .init(byteBuffer: ByteBuffer(string: csv)))
         }
-        // The pose for OpenSim: markers (.trc) and the body measures over time (.mot).
+        // The pose for OpenSim: markers (.trc) and the body measures over time (.mot), of the session or,
+        // with ?shot=N, of one shot's swing.
         for format in OpenSimFormat.allCases {
-            api.get("sessions/:id/export.\(format.rawValue)") { _, context in
+            api.get("sessions/:id/export.\(format.rawValue)") { request, context in
                 let id = try Self.id(context, "id", what: "session")
-                let name = "session-\(id).\(format.rawValue)"
-                guard let text = try await SessionArchive.openSim(format, id: id, name: name, in: db) else { throw Self.noSession(id) }
+                let text = request.uri.queryParameters["shot"].map(String.init)
+                let shot = try text.map { text in
+                    guard let n = Int(text), n >= 1 else { throw APIError(.badRequest, "Give the shot by its number, from 1, not \(text.prefix(40)).") }
+                    return n
+                }
+                let name = "session-\(id)" + (shot.map { "-shot-\($0)" } ?? "") + ".\(format.rawValue)"
+                guard let text = try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: db) else { throw Self.noSession(id) }
                 return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
                                                        .contentDisposition: Self.attachment(name)],
                                 body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -51,6 +51,28 @@ struct OpenSimExportTests {
         }
     }
 
+    @Test("One swing's file keeps exactly the posed frames inside its window, with their own times",
+          .enabled(if: available, "needs the Python venv (make setup-test)"), arguments: [(2, 9), (0, 0), (10, 40)])
+    func oneSwingKeepsItsWindow(from: Int, to: Int) throws {
+        let dir = try TestFiles.temporaryDirectory("opensim-window")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (track, _, _) = try BodyMeasureTests.tracks(fps: 60, hand: "right", size: 1.0, seed: 3, dir: dir)
+        let samples = track.samples
+        let window = samples[from].time...samples[min(to, samples.count - 1)].time
+        let inside = samples.filter { window.contains($0.time) && $0.hasPose }
+        let trc = try #require(OpenSimExport.trc(track, rate: 60, name: "w.trc", during: window))
+        // The rows follow the header's blank line.
+        let rows = try #require(trc.components(separatedBy: "\n\n").last).split(separator: "\n")
+        #expect(rows.count == inside.count)
+        #expect(rows.map { Double($0.split(separator: "\t")[1]) ?? .nan }.enumerated().allSatisfy { abs($1 - inside[$0].time) < 1e-6 })
+        let mot = try #require(OpenSimExport.mot(track, hand: .right, name: "w.mot", during: window))
+        #expect(mot.contains("nRows=\(inside.count)\n"))
+        // A window between frames holds none: no file, as for a track with nobody in it.
+        let between = (samples[0].time + samples[1].time) / 2
+        #expect(OpenSimExport.trc(track, rate: 60, name: "e.trc", during: between...between) == nil)
+        #expect(OpenSimExport.mot(track, hand: .right, name: "e.mot", during: between...between) == nil)
+    }
+
     @Test("A track with nobody in it gives no file: OpenSim's TRC reader never returns from one without frames")
     func anEmptyTrackGivesNoFile() throws {
         let track = try PoseTrack(samples: [PoseSample(time: 0, world: []), PoseSample(time: 0.1, world: [])])

@@ -64,6 +64,23 @@ import SwingStore
         let read = try OpenSimReader.read(trc: trc, mot: mot)
         #expect(read.trc?.frames == posed.count && read.trc?.markers.count == 33 && read.trc?.dataRate == document.session.fps)
         #expect(read.mot?.rows == posed.count && read.mot?.columns == BodyMeasure.allCases.map(\.rawValue))
+        // One shot's swing: exactly the frames the shot view shows, and OpenSim reads it; a shot the session
+        // does not have is refused in one sentence and writes nothing.
+        let measured = try #require(document.session.shots.firstIndex { $0.status == .ok }) + 1
+        let swing = try #require(try await SessionArchive.shotView(id: id, number: measured, in: db)).frames
+        let shotTRC = home.appendingPathComponent("shot.trc"), shotMOT = home.appendingPathComponent("shot.mot")
+        let oneShot = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "\(measured)", "--trc", shotTRC.path,
+                                                 "--mot", shotMOT.path], environment: env)
+        #expect(oneShot.status == 0, "\(oneShot.stderr)")
+        let readShot = try OpenSimReader.read(trc: shotTRC, mot: shotMOT)
+        #expect(readShot.trc?.frames == swing.count && readShot.mot?.rows == swing.count && swing.count > 2)
+        #expect(readShot.trc.map { abs($0.times[0] - (swing.first?.time ?? -1)) < 1e-6 && abs($0.times[1] - (swing.last?.time ?? -1)) < 1e-6 } == true)
+        let noShot = home.appendingPathComponent("none.trc")
+        let past = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "99", "--trc", noShot.path], environment: env)
+        #expect(past.status == 41 && past.stderr.contains("no shot 99"), "\(past.status): \(past.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: noShot.path))
+        let alone = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "1", "--csv"], environment: env)
+        #expect(alone.status == 64 && alone.stderr.contains("--trc or --mot"), "\(alone.status): \(alone.stderr)")
         let missing = home.appendingPathComponent("no/such/folder/s.trc")
         let refused = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", missing.path], environment: env)
         #expect(refused.status == 17 && refused.stderr.contains("no/such/folder"), "\(refused.status): \(refused.stderr)")

@@ -66,6 +66,15 @@ import Testing
                 #expect(r.status == .ok && String(buffer: r.body) == expected)
                 #expect(r.headers[.contentDisposition]?.contains("session-\(sessionId).\(format.rawValue)") == true)
             }
+            // One shot's swing (?shot=N), named after it; a shot that is not there is a 404, a bad number a 400.
+            let one = try await client.execute(uri: "/api/sessions/\(sessionId)/export.trc?shot=1", method: .get, headers: [:], body: nil)
+            let oneExpected = try await SessionArchive.openSim(.trc, id: Int64(sessionId), shot: 1, name: "session-\(sessionId)-shot-1.trc", in: db)
+            #expect(one.status == .ok && String(buffer: one.body) == oneExpected)
+            #expect(one.headers[.contentDisposition]?.contains("session-\(sessionId)-shot-1.trc") == true)
+            for (query, status) in [("shot=999", HTTPResponse.Status.notFound), ("shot=0", .badRequest), ("shot=two", .badRequest)] {
+                let (code, body) = try await client.json("/api/sessions/\(sessionId)/export.mot?\(query)")
+                #expect(code == status && (body["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(query)")
+            }
             let (noSuch, why) = try await client.json("/api/sessions/999/export.trc")
             #expect(noSuch == .notFound && (why["error"] as? String).map(ErrorSentence.isWellFormed) == true)
 

@@ -366,6 +366,13 @@ class WebAppTests(PageHelpers, unittest.TestCase):
                 self.assertIn(f"{shown(m, lo)} to {shown(m, hi)} over the swing", tile)
             self.assertTrue(self.canvas_has_pixels("angle-series"), "the angles over the swing are not drawn")
             self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#definitions dt")), len(measures))
+            # This swing for OpenSim: the links give the shot's frames only (a TRC row per posed frame).
+            trc = d.execute_async_script("""const done = arguments[arguments.length - 1];
+              fetch(document.getElementById('dl-shot-trc').href).then((r) => r.text()).then(done, (e) => done(String(e)));""")
+            rows = trc.split("\n\n")[-1].strip().split("\n")
+            frames = SERVER.api(f"/api/sessions/{sid}/shots/{shot['index']}")["frames"]
+            self.assertEqual(len(rows), len(frames), "the swing's TRC does not hold the swing's frames")
+            self.assertIn(f"session-{sid}-shot-{shot['index']}.trc", trc.split("\n")[0])
             wait(d, lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2, 60)
             d.execute_script("const v = document.getElementById('video'); v.currentTime = arguments[0]", shot["contactTime"])
             # The joint angles are drawn on the skeleton: the elbow's violet wedge and value (no other drawing there

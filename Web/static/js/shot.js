@@ -48,6 +48,8 @@ function body() {
     const range = shot.angleRange?.[m.id];
     return stat(m.label, fmt.measure(m, shot.angles[m.id]), range ? `${fmt.measure(m, range[0])} to ${fmt.measure(m, range[1])} over the swing` : '');
   }));
+  $('dl-shot-trc').href = `/api/sessions/${sessionId}/export.trc?shot=${number}`;
+  $('dl-shot-mot').href = `/api/sessions/${sessionId}/export.mot?shot=${number}`;
   $('definitions').replaceChildren(...measures.flatMap((m) => [el('dt', {}, m.label), el('dd', {}, m.definition)]));
   $('angle-legend').replaceChildren(...drawn.map((m, i) => el('span', { class: 'key' },
     el('span', { class: 'dot', style: `background:${angleColors[i % angleColors.length]}` }), m.label)));
