@@ -99,8 +99,7 @@ let package = Package(
         .target(
             name: "SwingServer",
             dependencies: [
-                "SwingCore", "SwingMedia", "SwingAudio", "SwingBiomech", "SwingPipeline", "SwingStore",
-                "SwingVision", "SwingInference",
+                "SwingCore", "SwingPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -151,7 +150,7 @@ let package = Package(
         .testTarget(name: "SwingServerTests", dependencies: ["SwingTestSupport", "SwingServer", "SwingStore", "SwingPipeline", "SwingMedia", "SwingVision", "SwingCore", "SwingBiomech", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingBiomechTests", dependencies: ["SwingBiomech", "SwingCore", "SwingTestSupport"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
-        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingStore", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport", "SwingBiomech", "SwingMedia", "SwingPipeline"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]

@@ -57,7 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.port = port
         config.workers = workers
         config.leaseSeconds = leaseSeconds
-        if let database { config.database = try StoreAddress(parsing: database) } else { config.database = try StoreAddress.standard() }
+        // Checked here, so a wrong address is refused before anything starts.
+        config.database = (try database.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()).text
         config.media = media.map { URL(fileURLWithPath: $0, isDirectory: true) }
         config.maxUploadBytes = Int64(maxUploadMB) << 20
         config.maxConcurrentUploads = maxConcurrentUploads

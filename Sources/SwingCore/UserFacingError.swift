@@ -101,6 +101,8 @@ public enum StatusCode {
         case input
         /// Something the request names is not there (404).
         case missing
+        /// The request lost a race with another change of the same thing (409).
+        case conflict
         /// Anything else (500).
         case server
     }
@@ -110,8 +112,10 @@ public enum StatusCode {
         switch code {
         case fileNotFound, notFound:
             return .missing
+        case conflict:
+            return .conflict
         case unreadableMedia...invalidTimeRange, modelUnreadable, modelUnsupported, invalidClassFilter, imageUnreadable,
-             noPerson, noContacts, checksumMismatch, invalidInterpreterInput, invalidParameter...69:
+             noPerson, noContacts, invalidEdit, checksumMismatch, invalidInterpreterInput, invalidParameter...69:
             return .input
         default:
             return .server

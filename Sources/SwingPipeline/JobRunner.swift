@@ -199,17 +199,9 @@ extension JobRunner {
         let db = library.store
         return { job, report in
             let stored = try await db.dominantHand()
-            let hand = job.hand.flatMap(Hand.init(rawValue:)) ?? stored ?? .right
-            var options = AnalysisOptions()
-            if job.start != nil || job.duration != nil { options.range = TimeRange(start: job.start ?? 0, duration: job.duration) }
-            options.biomech = BiomechParameters(hand: hand, soundDelayMs: nil)   // measured from the body
-            options.biomech.swingCheck = job.swingCheck
-            options.poseSampling.workers = poseWorkers
-            if let level = job.sensitivity.flatMap(ContactSensitivity.init(rawValue:)) {
-                options.sensitivity = level
-                options.detector = level.apply(to: options.detector)
-            }
-            if let mark = job.playerMark { options.player = .marked(mark) }
+            let request = job.request
+            let hand = request.hand ?? stored ?? .right
+            let options = request.options(hand: hand, poseWorkers: poseWorkers)
             let analyzer = try SessionAnalyzer(options: options)
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first
@@ -289,13 +281,5 @@ final class ClaimTimes: @unchecked Sendable {   // state guarded by `lock`
         guard !sorted.isEmpty else { return "no job claimed" }
         func ms(_ q: Double) -> String { String(format: "%.2f", sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000) }
         return "\(sorted.count) jobs claimed; claim p50 \(ms(0.5)) ms, p99 \(ms(0.99)) ms, max \(ms(1)) ms"
-    }
-}
-
-extension JobRecord {
-    /// Where the player said they are, from the job's columns (`nil` when they did not).
-    public var playerMark: PlayerMark? {
-        guard let playerX, let playerY else { return nil }
-        return PlayerMark(x: playerX, y: playerY, time: playerTime)
     }
 }

@@ -3,16 +3,17 @@ import SwingCore
 import SwingMedia
 import SwingStore
 
-/// The uploads folder and everything made from it, below the server so `serve` and `worker` share one
-/// set of rules: which files it owns, the engine's checks on an upload (a refused one is not kept), the
-/// browser-playable copy, the pictures and videos drawn from a session, and what goes when a session or a
-/// job ends. Files are named `<sha256>.<ext>` (uploads), `<upload>.playback.mp4` (its copy) and
-/// `session-<id>.<name>` (drawn from a session).
+/// The sessions' store and the uploads folder with everything made from it, below the server so `serve` and
+/// `worker` share one set of rules: which files it owns, the engine's checks on an upload (a refused one is
+/// not kept), the browser-playable copy, the pictures and videos drawn from a session, and what goes when a
+/// session or a job ends; and every read and write of the store the server makes (MediaLibrary+Store.swift),
+/// so the server never names the store. Files are named `<sha256>.<ext>` (uploads), `<upload>.playback.mp4`
+/// (its copy) and `session-<id>.<name>` (drawn from a session).
 public struct MediaLibrary: Sendable {
     /// The uploads folder (`serve --media`, `worker --media`).
     public let directory: URL
-    /// The store that says which files are still in use.
-    public let store: any Store
+    /// The store of sessions and jobs, which also says which files are still in use.
+    let store: any Store
 
     public init(directory: URL, store: any Store) {
         self.directory = directory
@@ -80,21 +81,22 @@ public struct MediaLibrary: Sendable {
         return true
     }
 
-    /// What a browser plays for `session`: its playback copy when one was made, else the file itself.
-    public func playable(_ session: SessionRecord) async throws -> String {
-        try await store.playbackPath(forMedia: session.filePath) ?? session.filePath
+    /// What a browser plays for `video`: its playback copy when one was made, else the file itself.
+    public func playable(_ video: SessionVideo) async throws -> String {
+        try await store.playbackPath(forMedia: video.path) ?? video.path
     }
 
     // MARK: Drawn from a session
 
-    /// Session `id`'s picture at its first contact (320 px), made once and kept.
+    /// The picture of `video`'s session at its first contact (320 px), made once and kept.
     /// - Throws: `StoreError`; ``MediaError`` when the video has no frame to show.
-    public func thumbnail(session id: Int64, of record: SessionRecord) async throws -> String {
+    public func thumbnail(of video: SessionVideo) async throws -> String {
+        let id = video.session
         let path = derived(session: id, "thumb.jpg")
         if FileManager.default.fileExists(atPath: path) { return path }
         // At the first contact: the player mid-stroke says more than the first frame.
         let time = try await store.shot(sessionId: id, index: 1)?.shot.time ?? 1
-        let source = record.filePath
+        let source = video.path
         try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
         return path
     }
@@ -140,13 +142,14 @@ public struct MediaLibrary: Sendable {
 
     // MARK: Endings
 
-    /// Deletes session `id` with what was drawn from it, and its upload (with the playback copy) when no
+    /// Deletes `video`'s session with what was drawn from it, and its upload (with the playback copy) when no
     /// other session or job uses it.
     /// - Throws: ``StoreError/notFound(_:)`` when there is no such session.
-    public func deleteSession(_ id: Int64, _ record: SessionRecord) async throws {
+    public func deleteSession(_ video: SessionVideo) async throws {
+        let id = video.session
         try await store.deleteSession(id: id)
         for name in ["thumb.jpg"] + DerivedVideo.allCases.map(\.fileName) { try? FileManager.default.removeItem(atPath: derived(session: id, name)) }
-        if owns(record.filePath) { await discardIfUnused(record.filePath) }
+        if owns(video.path) { await discardIfUnused(video.path) }
     }
 
     /// Removes upload `path` and its playback copy unless a session or unfinished job uses it (a failed

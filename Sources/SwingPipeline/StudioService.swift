@@ -8,7 +8,7 @@ import SwingVision
 /// inference queue every picture waits its turn in, tennis mode's BlazePose and the video jobs.
 ///
 /// A request names a model and its settings as a query (`model=ID&conf=…&classes=…&mode=tennis`);
-/// ``open(_:db:)`` loads the model and checks every setting, refusing with a ``RequestError`` before any
+/// ``open(_:)`` loads the model and checks every setting, refusing with a ``RequestError`` before any
 /// picture is read.
 public struct StudioService: Sendable {
     public let catalog: ModelCatalog
@@ -22,10 +22,18 @@ public struct StudioService: Sendable {
     /// (the same as `loaded` unless its schedule wants other thread counts).
     public let pose = LoadedPose(threads: TennisSchedule.standard.threads)
     public let tennisModels: LoadedModels
+    /// The catalog files' SHA-256, each computed once per file version.
+    public let checksums = ModelChecksums()
+    /// Models being downloaded for the browser.
+    public let downloads = ModelDownloads()
+    /// Where the models' preferences, defaults and runs are kept.
+    let store: any Store
 
     /// The studio of the Swingmaster home `home`: its catalog (unless `catalog` is given) and its video
-    /// jobs' folder, `HOME/cache/detect-jobs` (emptied: jobs of an earlier run are gone).
-    public init(home: URL, catalog: ModelCatalog? = nil) {
+    /// jobs' folder, `HOME/cache/detect-jobs` (emptied: jobs of an earlier run are gone); the models'
+    /// settings and runs in `library`'s store.
+    public init(home: URL, library: MediaLibrary, catalog: ModelCatalog? = nil) {
+        self.store = library.store
         self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
             bundledDirectories: CatalogLocations.standard().bundledDirectories, home: home))
         loaded = LoadedModels()
@@ -38,7 +46,7 @@ public struct StudioService: Sendable {
     /// defaults overridden by the query's `conf`, `iou`, `maxDet`, `classes`, `interpret`, `track`.
     /// - Throws: ``RequestError``: `invalid` for a missing model or a bad value, `notFound` for an unknown
     ///   model, `unprocessable` for a model that is not a YOLO export; the engine's error when it cannot load.
-    public func open(_ query: [String: String], db: any Store) async throws -> OpenModel {
+    public func open(_ query: [String: String]) async throws -> OpenModel {
         let tennis = try Self.tennisMode(query)
         guard let id = query["model"], !id.isEmpty else {
             throw RequestError(.invalid, "Name the model with model=ID (GET /api/models lists them).")
@@ -51,7 +59,7 @@ public struct StudioService: Sendable {
                 ? "The model \(entry.id) is a BlazePose model for the session analysis; the studio runs YOLO models."
                 : "The model \(entry.id) cannot run in the studio: \(entry.problem ?? "it is not an Ultralytics YOLO export").")
         }
-        let model = try await ResolvedModel.resolve(entry.id, db: db, catalog: catalog)
+        let model = try await ResolvedModel.resolve(entry.id, db: store, catalog: catalog)
         let predictor = try await (tennis ? tennisModels : loaded).predictor(path: entry.path)
         var settings = DetectionSettings(model: model)
         let mode = tennis ? try await tennisMode(for: predictor.info, id: entry.id) : nil
@@ -134,7 +142,7 @@ public struct StudioService: Sendable {
     /// - Parameter source: What the picture is, for the run's record (`image`).
     /// - Returns: The detection document with the interpreter's result.
     /// - Throws: The engine's error for a picture it cannot read or run.
-    public func detect(image: Data, open: OpenModel, db: any Store, source: String = "image") async throws -> InterpretedDetections {
+    public func detect(image: Data, open: OpenModel, source: String = "image") async throws -> InterpretedDetections {
         let startedAt = Date()
         let prediction: StudioPrediction
         if let tennis = open.tennis {
@@ -152,10 +160,20 @@ public struct StudioService: Sendable {
                 summary.add(interpretation.result)
                 stats.summary = summary.sentence
             }
-            try await open.model.recordUse(stats, in: db)
+            try await open.model.recordUse(stats, in: store)
         }
         return InterpretedDetections(document: document, interpretation: prediction.interpretation)
     }
+
+    /// Queues the reserved video job `id` for the upload at `upload` (``StudioVideoJobs/submit(id:fileName:upload:stride:video:open:queue:db:)``
+    /// on the studio's queue, the run recorded with the model when done).
+    public func submitVideo(id: Int, fileName: String, upload: String, stride: Int, video: StudioVideoJobs.Video,
+                            open: OpenModel) -> StudioVideoJobs.Job {
+        videoJobs.submit(id: id, fileName: fileName, upload: upload, stride: stride, video: video, open: open, queue: queue, db: store)
+    }
+
+    /// Records a camera stream's run with its model (nothing when no frame was answered).
+    public func record(_ live: LiveDetection) async { await live.record(in: store) }
 }
 
 /// The checksum of the last picture each model ran on.

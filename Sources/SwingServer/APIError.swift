@@ -14,8 +14,8 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         self.status = status; self.message = message; self.code = code ?? status.code
     }
 
-    /// The engine's error as the API reports it (``StatusCode/blame(of:)``): invalid media, models, thresholds
-    /// and interpreter input are 422, a missing thing 404, the rest 500.
+    /// The engine's error as the API reports it (``StatusCode/blame(of:)``): invalid media, models, thresholds,
+    /// edits and interpreter input are 422, a missing thing 404, a lost race 409, the rest 500.
     public init(_ error: any UserFacingError) {
         if let refusal = error as? RequestError {
             self.init(refusal)
@@ -23,6 +23,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         }
         let status: HTTPResponse.Status = switch StatusCode.blame(of: error.statusCode) {
         case .missing: .notFound
+        case .conflict: .conflict
         case .input: .unprocessableContent
         case .server: .internalServerError
         }

@@ -1,69 +1,67 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
-import SwingBiomech
 import SwingCore
-import SwingMedia
 import SwingPipeline
-import SwingStore
 
 /// `/api/…`: uploads, jobs (with Server-Sent Events), sessions, preferences. Ids are the only thing a
 /// request contributes to a file path, and they are numbers.
 struct APIRoutes: Sendable {
     let state: ServerState
-    var db: any Store { state.db }
+    var library: MediaLibrary { state.library }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.post("uploads", use: upload)
-        api.get("jobs") { _, _ in try JSONResponse.make(["jobs": try await db.recentJobs().map(JobView.init)]) }
-        api.get("jobs/:id") { _, context in try JSONResponse.make(JobView(try await job(context))) }
+        api.get("jobs") { _, _ in try JSONResponse.make(["jobs": try await library.recentJobs()]) }
+        api.get("jobs/:id") { _, context in try JSONResponse.make(try await job(context)) }
         api.get("jobs/:id/events", use: events)
         api.delete("jobs/:id") { _, context in
             let id = try Self.id(context, "id", what: "job")
-            guard let job = try await db.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
-            return try JSONResponse.make(JobView(job))
+            guard let job = try await library.cancelJob(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+            return try JSONResponse.make(job)
         }
         api.get("landmarks") { _, _ in try JSONResponse.make(Landmarks()) }
         api.get("vocabulary") { _, _ in try JSONResponse.make(Vocabulary()) }
-        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try await db.sessions().compactMap(SessionSummary.init)]) }
+        api.get("sessions") { _, _ in try JSONResponse.make(["sessions": try await library.sessionSummaries()]) }
         api.get("sessions/:id") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let bytes = try await SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            guard let bytes = try await library.documentJSON(id: id) else { throw Self.noSession(id) }
             return JSONResponse.bytes(bytes)
         }
         api.get("sessions/:id/shots/:n") { _, context in
             let id = try Self.id(context, "id", what: "session")
             let n = try Self.id(context, "n", what: "shot")
-            guard let bytes = try await SessionArchive.shotJSON(id: id, number: Int(n), in: db) else {
+            guard let bytes = try await library.shotJSON(id: id, number: Int(n)) else {
                 throw APIError(.notFound, "Session \(id) has no shot \(n).")
             }
             return JSONResponse.bytes(bytes)
         }
         api.get("sessions/:id/video") { request, context in
-            let (_, record) = try await session(context)
-            return try await FileResponses.send(try await state.library.playable(record), request: request, context: context)
+            let video = try await session(context)
+            return try await FileResponses.send(try await library.playable(video), request: request, context: context)
         }
         api.get("sessions/:id/thumbnail.jpg") { request, context in
-            let (id, record) = try await session(context)
+            let video = try await session(context)
             let path: String
-            do { path = try await state.library.thumbnail(session: id, of: record) } catch let error as StoreError {
+            do { path = try await library.thumbnail(of: video) } catch let error as any UserFacingError where error.statusCode == StatusCode.databaseError {
                 throw error
             } catch {
-                throw APIError(.notFound, "Session \(id) has no picture to show.")
+                throw APIError(.notFound, "Session \(video.session) has no picture to show.")
             }
             return try await FileResponses.send(path, request: request, context: context,
                                                 headers: [.cacheControl: "private, max-age=86400"], contentType: "image/jpeg")
         }
         api.get("sessions/:id/original") { request, context in
-            let (_, record) = try await session(context)
-            return try await FileResponses.send(record.filePath, request: request, context: context,
-                                                headers: [.contentDisposition: Self.attachment(record.fileName)])
+            let video = try await session(context)
+            return try await FileResponses.send(video.path, request: request, context: context,
+                                                headers: [.contentDisposition: Self.attachment(video.fileName)])
         }
         // The videos drawn from the session: drawn on first request (202 with progress), then the MP4.
         for kind in DerivedVideo.allCases {
             api.get("sessions/:id/\(kind.fileName)") { request, context in
-                let (id, record) = try await session(context)
-                switch await state.annotated.request(session: id, kind, source: record.filePath) {
+                let video = try await session(context)
+                let id = video.session
+                switch await state.annotated.request(session: id, kind, source: video.path) {
                 case .ready(let path):
                     return try await FileResponses.send(path, request: request, context: context,
                                                         headers: [.contentDisposition: Self.attachment("session-\(id)-\(kind.fileName)")],
@@ -79,12 +77,12 @@ struct APIRoutes: Sendable {
         }
         api.get("sessions/:id/export.json") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let bytes = try await SessionArchive.documentJSON(id: id, in: db) else { throw Self.noSession(id) }
+            guard let bytes = try await library.documentJSON(id: id) else { throw Self.noSession(id) }
             return JSONResponse.bytes(bytes, headers: [.contentDisposition: Self.attachment("session-\(id).json")])
         }
         api.get("sessions/:id/export.csv") { _, context in
             let id = try Self.id(context, "id", what: "session")
-            guard let csv = try await SessionArchive.csv(id: id, in: db) else { throw Self.noSession(id) }
+            guard let csv = try await library.csv(id: id) else { throw Self.noSession(id) }
             return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                    .contentDisposition: Self.attachment("session-\(id).csv")],
                             body: .init(byteBuffer: ByteBuffer(string: csv)))
@@ -100,28 +98,28 @@ struct APIRoutes: Sendable {
                     return n
                 }
                 let name = "session-\(id)" + (shot.map { "-shot-\($0)" } ?? "") + ".\(format.rawValue)"
-                guard let text = try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: db) else { throw Self.noSession(id) }
+                guard let text = try await library.openSim(format, id: id, shot: shot, name: name) else { throw Self.noSession(id) }
                 return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8",
                                                        .contentDisposition: Self.attachment(name)],
                                 body: .init(byteBuffer: ByteBuffer(string: text)))
             }
         }
         api.delete("sessions/:id") { _, context in
-            let (id, record) = try await session(context)
+            let video = try await session(context)
             // An upload goes with its last session (a second session of the same upload keeps it); a video
             // the CLI analysed is the user's own file and stays where it is.
-            try await state.library.deleteSession(id, record)
-            await state.annotated.remove(session: id)
+            try await library.deleteSession(video)
+            await state.annotated.remove(session: video.session)
             return Response(status: .noContent)
         }
-        api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try await db.dominantHand()?.rawValue)) }
+        api.get("preferences") { _, _ in try JSONResponse.make(Preferences(hand: try await library.dominantHand()?.rawValue)) }
         api.put("preferences") { request, context in
             let body = try await request.body.collect(upTo: 4096)
             guard let prefs = try? JSONDecoder().decode(Preferences.self, from: Data(buffer: body)),
                   let hand = prefs.hand.flatMap(Hand.init(rawValue:)) else {
                 throw APIError(.badRequest, #"Send {"hand": "right"} or {"hand": "left"}."#)
             }
-            try await db.setDominantHand(hand)
+            try await library.setDominantHand(hand)
             return try JSONResponse.make(Preferences(hand: hand.rawValue))
         }
     }
@@ -141,44 +139,6 @@ struct APIRoutes: Sendable {
         var joints = SkeletonJoints.names
         var bones = SkeletonJoints.bones
         var wrist = Dictionary(uniqueKeysWithValues: Hand.allCases.map { ($0.rawValue, SkeletonJoints.wristPosition(of: $0)) })
-    }
-
-    /// One row of `GET /api/sessions`.
-    struct SessionSummary: Encodable {
-        var id: Int64
-        var file: String
-        var createdAt: Date
-        var duration: Double
-        var shots: Int
-        var consistency: Double?
-        var meanForwardCm: Double?
-        var meanLateralCm: Double?
-        var meanHeightCm: Double?
-        var meanWristSpeedCmS: Double?
-        /// The same per stroke type the session has (keys `forehand`, `backhand`, `serve`), so the progress
-        /// page can follow one stroke across sessions.
-        var byStroke: [String: StrokeSummary]?
-
-        struct StrokeSummary: Encodable {
-            var shots: Int
-            var consistency, meanForwardCm, meanLateralCm, meanHeightCm, meanWristSpeedCmS: Double?
-            init(_ s: SessionStats) {
-                shots = s.shotCount; consistency = s.consistency
-                meanForwardCm = s.forward?.meanCm; meanLateralCm = s.lateral?.meanCm
-                meanHeightCm = s.height?.meanCm; meanWristSpeedCmS = s.wristSpeed?.meanCmS
-            }
-        }
-
-        /// `nil` for a record that was never stored (fetched records always have an id).
-        init?(_ r: SessionRecord) {
-            guard let id = r.id else { return nil }
-            self.id = id; file = r.fileName; createdAt = r.createdAt; duration = r.durationSeconds; shots = r.stats.shotCount
-            let stats = r.stats
-            consistency = stats.consistency
-            meanForwardCm = stats.forward?.meanCm; meanLateralCm = stats.lateral?.meanCm
-            meanHeightCm = stats.height?.meanCm; meanWristSpeedCmS = stats.wristSpeed?.meanCmS
-            byStroke = stats.byStroke?.mapValues(StrokeSummary.init)
-        }
     }
 
     // MARK: Uploads
@@ -242,16 +202,16 @@ struct APIRoutes: Sendable {
         state.metrics.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
         let fileName = name()
         // The engine's checks, with its sentences and codes; a refused file is not kept.
-        let range = (start != nil || duration != nil) ? TimeRange(start: start ?? 0, duration: duration) : nil
+        let analysis = AnalysisRequest(hand: hand.flatMap(Hand.init(rawValue:)), start: start, duration: duration,
+                                       swingCheck: swingCheck != "off",
+                                       sensitivity: sensitivity.flatMap(ContactSensitivity.init(rawValue:)) ?? .normal, player: player)
         let warnings: [String]
-        do { warnings = try await state.library.admit(stored.path, fileName: fileName, range: range) } catch let error as any UserFacingError {
+        do { warnings = try await library.admit(stored.path, fileName: fileName, range: analysis.range) } catch let error as any UserFacingError {
             throw APIError(error)
         }
-        let job = try await db.enqueueJob(JobRecord(mediaSHA256: stored.sha256, mediaPath: stored.path, fileName: fileName,
-                                              hand: hand, start: start, duration: duration, swingCheck: swingCheck != "off",
-                                              sensitivity: sensitivity == "normal" ? nil : sensitivity,
-                                              player: player.map { ($0.x, $0.y, $0.time) }, warnings: warnings))
-        return try JSONResponse.make(["job": JobView(job)], status: .accepted)
+        let job = try await library.enqueue(upload: stored.path, sha256: stored.sha256, fileName: fileName, request: analysis,
+                                            warnings: warnings)
+        return try JSONResponse.make(["job": job], status: .accepted)
     }
 
     /// The client's file name, reduced to a safe display name (it never names a file on disk).
@@ -290,26 +250,26 @@ struct APIRoutes: Sendable {
     /// `GET /api/jobs/{id}/events`: one `JOB` per change, read from the job row, until a final state.
     @Sendable func events(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try Self.id(context, "id", what: "job")
-        guard try await db.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
-        let db = self.db
+        guard try await library.job(id: id) != nil else { throw APIError(.notFound, "There is no job \(id).") }
+        let library = self.library
         // The store says when the row changes (PostgreSQL's NOTIFY from whichever process wrote it); the
         // timeout is the fallback when a signal is missed.
-        return EventStream.response(event: "job", read: { try await db.job(id: id).map(JobView.init) },
+        return EventStream.response(event: "job", read: { try await library.job(id: id) },
                                     isFinal: { $0.state.isFinal },
-                                    waitForChange: { await db.waitForJobChange(id: id, timeout: .milliseconds(500)) })
+                                    waitForChange: { await library.waitForJobChange(id: id, timeout: .milliseconds(500)) })
     }
 
-    private func job(_ context: BasicRequestContext) async throws -> JobRecord {
+    private func job(_ context: BasicRequestContext) async throws -> JobView {
         let id = try Self.id(context, "id", what: "job")
-        guard let job = try await db.job(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
+        guard let job = try await library.job(id: id) else { throw APIError(.notFound, "There is no job \(id).") }
         return job
     }
 
     /// The session the route's `:id` names (404 when there is none).
-    private func session(_ context: BasicRequestContext) async throws -> (id: Int64, record: SessionRecord) {
+    private func session(_ context: BasicRequestContext) async throws -> SessionVideo {
         let id = try Self.id(context, "id", what: "session")
-        guard let record = try await db.sessionRecord(id: id) else { throw Self.noSession(id) }
-        return (id, record)
+        guard let video = try await library.video(ofSession: id) else { throw Self.noSession(id) }
+        return video
     }
 
     static func noSession(_ id: Int64) -> APIError { APIError(.notFound, "There is no session \(id).") }

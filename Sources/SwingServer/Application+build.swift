@@ -7,7 +7,6 @@ import Logging
 import Mustache
 import SwingCore
 import SwingPipeline
-import SwingStore
 
 /// Why `serve` refuses to start (the ``CategorizedError`` shape; exit 64 like other usage errors).
 public struct ServerSetupError: CategorizedError {
@@ -28,12 +27,11 @@ public struct ServerSetupError: CategorizedError {
     public var statusCode: Int32 { StatusCode.usage }
 }
 
-/// What the routes share: the store, the uploaded media, pages and limits.
+/// What the routes share: the library (the store and the uploads folder), the upload streams, pages and limits.
 struct ServerState: Sendable {
     let configuration: ServerConfiguration
-    let db: any Store
     let media: MediaStore
-    /// The uploads folder's rules (shared with `swingmaster worker`).
+    /// The sessions, jobs and uploads, and the rules for them (shared with `swingmaster worker`).
     let library: MediaLibrary
     let uploads: UploadGate
     let pages: Pages
@@ -62,16 +60,15 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     try configuration.check()
     let home = configuration.home ?? SwingmasterHome.url()
-    let db = try await (configuration.database ?? .sqlite(home.appendingPathComponent(AppDatabase.fileName))).open()
     let web = try WebLocations(configuration)
     let media = MediaStore(directory: configuration.media ?? home.appendingPathComponent("media", isDirectory: true))
+    let library = try await MediaLibrary.open(database: configuration.database, home: home, directory: media.directory)
     media.removeAbandonedParts()
-    let library = MediaLibrary(directory: media.directory, store: db)
-    let state = ServerState(configuration: configuration, db: db, media: media, library: library,
+    let state = ServerState(configuration: configuration, media: media, library: library,
                             uploads: UploadGate(limit: configuration.maxConcurrentUploads),
                             pages: try await Pages(directory: web.templates), web: web,
                             annotated: AnnotatedVideos(library: library), metrics: ServerMetrics(),
-                            studio: StudioService(home: home, catalog: configuration.catalog),
+                            studio: StudioService(home: home, library: library),
                             modelFiles: ModelFiles(home: home))
     state.modelFiles.staging.removeAbandonedParts()
 
@@ -80,7 +77,7 @@ public func buildApplication(
     router.add(middleware: OriginCheckMiddleware())
     if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
     router.get("healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-    router.get("metrics") { _, _ in try await state.metrics.prometheusText(db: db) }
+    router.get("metrics") { _, _ in try await state.metrics.prometheusText(library: library) }
     APIRoutes(state: state).add(to: router.group("api"))
     EditRoutes(state: state).add(to: router.group("api"))
     PeopleRoutes(state: state).add(to: router.group("api"))

@@ -16,9 +16,9 @@ struct DetectRoutes: Sendable {
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.post("detect") { request, _ in
             let query = Self.query(request)
-            let open = try await studio.open(query, db: state.db)
+            let open = try await studio.open(query)
             let body = try await request.body.collect(upTo: Self.maxImageBytes)
-            let answer = try await studio.detect(image: Data(buffer: body), open: open, db: state.db)
+            let answer = try await studio.detect(image: Data(buffer: body), open: open)
             if open.tennis != nil { return JSONResponse.bytes(try JSONResponse.encoder.encode(TennisAnswer(answer: answer))) }
             return JSONResponse.bytes(try JSONResponse.encoder.encode(answer))
         }
@@ -35,11 +35,11 @@ struct DetectRoutes: Sendable {
     func add(to router: Router<BasicWebSocketRequestContext>) {
         router.ws("api/detect/live", shouldUpgrade: { request, _ in
             // Refuse before upgrading when the model or a setting is wrong: the browser gets the sentence.
-            _ = try await studio.open(Self.query(request), db: state.db)
+            _ = try await studio.open(Self.query(request))
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
             let open: OpenModel
-            do { open = try await studio.open(Self.query(context.request), db: state.db) } catch {
+            do { open = try await studio.open(Self.query(context.request)) } catch {
                 try await LiveSocket.send(LiveSocket.ErrorMessage(error: Self.sentence(error)), to: outbound)
                 return
             }
@@ -105,7 +105,7 @@ struct LiveSocket: Sendable {
             }
             try await group.waitForAll()
         }
-        await live.record(in: state.db)
+        await state.studio.record(live)
     }
 
     static func send(_ message: some Encodable, to outbound: WebSocketOutboundWriter) async throws {

@@ -61,7 +61,7 @@ struct DetectVideoRoutes: Sendable {
         let query = DetectRoutes.query(request)
         // Everything the query says is checked before a byte of the body is read.
         let stride = try StudioVideoJobs.stride(query["stride"])
-        let open = try await studio.open(query, db: state.db)
+        let open = try await studio.open(query)
         if open.settings.track && open.predictor.info.task == .classify {
             throw APIError(.badRequest, "Tracking needs a model that finds boxes (detect, segment, pose or obb); this one classifies whole images.")
         }
@@ -96,8 +96,7 @@ struct DetectVideoRoutes: Sendable {
             throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "The server cannot store the upload: \(String(cString: strerror(errno))).")
         }
         let video = try StudioVideoJobs.checkVideo(upload, name: fileName, stride: stride)
-        let job = jobs.submit(id: id, fileName: fileName, upload: upload, stride: stride, video: video, open: open,
-                              queue: studio.queue, db: state.db)
+        let job = studio.submitVideo(id: id, fileName: fileName, upload: upload, stride: stride, video: video, open: open)
         queued = true
         return try JSONResponse.make(["job": job], status: .accepted)
     }

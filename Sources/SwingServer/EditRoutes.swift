@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import SwingCore
 import SwingPipeline
-import SwingStore
 
 /// The player's corrections of a session (issue #27, docs/server.md "Editing a session"): a thin adapter
 /// over ``SessionEditor``, which re-measures in place and stores the next revision.
@@ -19,7 +18,6 @@ import SwingStore
 /// a race with another is 409, and nothing is stored either way.
 struct EditRoutes: Sendable {
     let state: ServerState
-    var db: any Store { state.db }
 
     struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
     struct ListenRequest: Decodable {
@@ -68,14 +66,10 @@ struct EditRoutes: Sendable {
 
     /// Runs the edit off the event loop (adding a contact poses its window) and answers with the document.
     func apply(_ changes: [SessionEditor.Change], to id: Int64) async throws -> Response {
-        let db = db
+        let library = state.library
         let bytes: Data
         do {
-            bytes = try await Task.detached { try await SessionEditor.apply(changes, toSession: id, in: db) }.value
-        } catch let error as StoreError where error.kind == .conflict {
-            throw APIError(.conflict, error.message, code: Int(error.statusCode))
-        } catch let error as PipelineError where error.kind == .invalidEdit {
-            throw APIError(.unprocessableContent, error.message, code: Int(error.statusCode))
+            bytes = try await Task.detached { try await library.edit(session: id, changes) }.value
         } catch let error as any UserFacingError {
             throw APIError(error)
         }
@@ -89,7 +83,7 @@ struct EditRoutes: Sendable {
         let bins = Int(request.uri.queryParameters["bins"].map(String.init) ?? "") ?? 600
         guard SoundEnvelope.binRange.contains(bins) else { throw APIError(.badRequest, "bins must be 10 to 4000.") }
         do {
-            guard let envelope = try await SoundEnvelope.of(session: id, bins: bins, in: db) else { throw APIRoutes.noSession(id) }
+            guard let envelope = try await state.library.envelope(ofSession: id, bins: bins) else { throw APIRoutes.noSession(id) }
             return try JSONResponse.make(envelope)
         } catch let error as SoundEnvelope.Unreadable {
             throw APIError(.unprocessableContent, error.description)

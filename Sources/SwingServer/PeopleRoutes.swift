@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import SwingCore
 import SwingPipeline
-import SwingStore
 
 /// The people in one frame, so the player can say which one they are (issue #39, docs/server.md "Who you
 /// are"): a thin adapter over ``PeopleFinder``, which finds them with the pose stage's own detection.
@@ -16,7 +15,6 @@ import SwingStore
 /// waiting at a time (429 beyond), one after the other.
 struct PeopleRoutes: Sendable {
     let state: ServerState
-    var db: any Store { state.db }
     var lookup: PeopleLookup { state.people }
 
     /// Pictures being looked at or waiting, at most: each holds a decoded frame (6 MB at 1080p) until its turn.
@@ -25,7 +23,7 @@ struct PeopleRoutes: Sendable {
     func add(to api: RouterGroup<BasicRequestContext>) {
         api.get("sessions/:id/people") { request, context in
             let id = try APIRoutes.id(context, "id", what: "session")
-            guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
+            guard let video = try await state.library.video(ofSession: id), let document = try await state.library.document(id: id) else {
                 throw APIRoutes.noSession(id)
             }
             let start = document.session.start ?? 0, end = start + document.session.duration
@@ -33,7 +31,7 @@ struct PeopleRoutes: Sendable {
             guard let t = text.flatMap(Double.init), t.isFinite, t >= start - 0.5, t <= end + 0.5 else {
                 throw APIError(.badRequest, "Give the moment as t=SECONDS within the session's video (\(Self.seconds(start))–\(Self.seconds(end)) s)\(text.map { ", not \($0.prefix(40))" } ?? "").")
             }
-            let path = record.filePath
+            let path = video.path
             let found = try await look { try await $0.people(inVideo: path, at: max(0, t)) }
             guard let found else {
                 throw APIError(.unprocessableContent, "The session's video has no frame at \(Self.seconds(t)) s.")

@@ -1,6 +1,4 @@
 import Foundation
-import SwingStore
-import SwingVision
 
 /// Everything `swingmaster serve` can be told: where to listen, how much to accept, where files live.
 public struct ServerConfiguration: Sendable {
@@ -22,8 +20,9 @@ public struct ServerConfiguration: Sendable {
     public var token: String?
     /// The Swingmaster home (database, media); `nil` = `SwingmasterHome.url()`.
     public var home: URL?
-    /// The store; `nil` = `HOME/swingmaster.sqlite`.
-    public var database: StoreAddress?
+    /// The store's address as `--database` takes it (`sqlite:PATH`, `postgres://user@host[:port]/database`);
+    /// `nil` = `HOME/swingmaster.sqlite`.
+    public var database: String?
     /// Where uploads are kept; `nil` = `HOME/media`. Workers on other machines read them from there, so
     /// with several machines it is a shared folder mounted at the same path on each.
     public var media: URL?
@@ -36,8 +35,6 @@ public struct ServerConfiguration: Sendable {
     /// the camera only on a secure origin, so a phone needs this to use the studio's camera.
     public var tlsCertificate: String?
     public var tlsKey: String?
-    /// The model catalog the studio uses; `nil` = the standard locations under ``home``.
-    public var catalog: ModelCatalog?
 
     public init() {}
 }

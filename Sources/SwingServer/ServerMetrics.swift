@@ -4,7 +4,6 @@ import Metrics
 import Prometheus
 import SwingCore
 import SwingPipeline
-import SwingStore
 
 /// The server's metrics for `GET /metrics`: swift-metrics counters, timers and gauges, exported in
 /// Prometheus' text format by swift-prometheus — requests by status and their durations, uploads (count,
@@ -65,13 +64,12 @@ struct ServerMetrics: JobMetrics {
     }
 
     /// The text `GET /metrics` answers, with the jobs in the store counted by state now.
-    func prometheusText(db: any Store) async throws -> Response {
-        let counts = try await db.jobCountsByState()
+    func prometheusText(library: MediaLibrary) async throws -> Response {
+        let (counts, queue) = try await library.jobCounts()
         for state in JobState.allCases {
             Gauge(label: Name.jobs, dimensions: [("state", state.rawValue)], factory: factory).record(counts[state] ?? 0)
         }
         // The queue as every process sharing the store sees it (read from the store, not this process).
-        let queue = try await db.queueStatus()
         Gauge(label: Name.queueDepth, factory: factory).record(queue.queued)
         Gauge(label: Name.queueOldest, factory: factory).record(queue.oldestQueuedSeconds)
         Gauge(label: Name.leaseExpiries, factory: factory).record(queue.leaseExpiries)

@@ -43,6 +43,14 @@ public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The address as ``init(parsing:)`` reads it back (with the password, unlike ``description``).
+    public var text: String {
+        switch self {
+        case .sqlite(let url): "sqlite:\(url.path)"
+        case .postgres(let url): url
+        }
+    }
+
     /// `url` with any password replaced by `***` (for logs and messages).
     static func redacted(_ url: String) -> String {
         guard var c = URLComponents(string: url), c.password != nil else { return url }

@@ -1,6 +1,5 @@
 import Foundation
 import SwingCore
-import SwingPipeline
 import SwingStore
 
 /// `JOB` of the HTTP API: `{"id", "state", "stage", "stageName", "progress", "sessionId", "error", …}`.

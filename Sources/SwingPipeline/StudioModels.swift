@@ -1,0 +1,337 @@
+import Foundation
+import SwingCore
+import SwingStore
+import SwingVision
+
+/// One model as the studio's API shows it: the catalog entry, its preferences and its stored defaults.
+public struct ModelView: Codable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var kind: CatalogModel.Kind
+    public var task: String?
+    public var typeHint: ModelTypeHint
+    public var source: CatalogModel.Source
+    public var url: String?
+    public var sizeBytes: Int64
+    public var inputSize: [Int]?
+    public var labels: [String]
+    public var sha256: String?
+    public var problem: String?
+    public var favorite: Bool
+    public var hidden: Bool
+    public var lastUsedAt: Date?
+    public var useCount: Int
+    public var defaults: ModelDefaults
+    /// The model's recent runs: 20 on `GET /api/models/{id}`, the latest ``StudioService/runsOnCard`` in the list.
+    public var runs: [RunView]?
+
+    /// Catalog model `m` with its `record` in the store (`nil`: never configured nor run) and its file's `sha256`.
+    public init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
+        id = m.id; name = m.name; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
+        sizeBytes = m.sizeBytes; inputSize = m.inputSize; labels = m.labels; self.sha256 = sha256; problem = m.problem
+        favorite = record?.isFavorite ?? false; hidden = record?.isHidden ?? false
+        lastUsedAt = record?.lastUsedAt; useCount = record?.usageCount ?? 0
+        defaults = ModelDefaults(record)
+    }
+}
+
+/// A model's studio defaults. In a `PATCH` every field is optional (a missing one falls back to the
+/// built-in default); in answers every field is filled.
+public struct ModelDefaults: Codable, Equatable, Sendable {
+    public var conf: Double?
+    public var iou: Double?
+    public var maxDet: Int?
+    public var lineWidth: Int?
+    public var interpreter: String?
+    public var interpreterOptions: JSONValue?
+
+    static let defaultLineWidth = 2
+    static let lineWidths = 1...20
+
+    public init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, lineWidth: Int? = nil, interpreter: String? = nil,
+         interpreterOptions: JSONValue? = nil) {
+        self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.lineWidth = lineWidth
+        self.interpreter = interpreter; self.interpreterOptions = interpreterOptions
+    }
+
+    /// The stored defaults with the built-in ones where nothing is stored.
+    init(_ r: ModelRecord?) {
+        let p = PredictionOptions()
+        conf = r?.confThreshold ?? p.conf
+        iou = r?.iouThreshold ?? p.iou
+        maxDet = r?.maxDetections ?? p.maxDet
+        lineWidth = r?.lineWidth ?? Self.defaultLineWidth
+        interpreter = r?.interpreter
+        interpreterOptions = r?.interpreterConfigJSON.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+    }
+
+    /// Refuses values out of range, an unknown interpreter, or options the interpreter cannot read.
+    func validate() throws {
+        let settings = DetectionSettings(conf: conf ?? PredictionOptions().conf, iou: iou ?? PredictionOptions().iou,
+                                         maxDet: maxDet ?? PredictionOptions().maxDet, interpret: interpreter)
+        try settings.validate(names: [:])
+        if let lineWidth, !Self.lineWidths.contains(lineWidth) {
+            throw RequestError(.invalid, "The line width (lineWidth) must be a whole number from \(Self.lineWidths.lowerBound) to \(Self.lineWidths.upperBound), not \(lineWidth).")
+        }
+        if let interpreterOptions {
+            guard case .object = interpreterOptions else {
+                throw RequestError(.invalid, #"The interpreter options (interpreterOptions) must be a JSON object such as {"minimumConfidence": 0.5}."#)
+            }
+            guard let interpreter else {
+                throw RequestError(.invalid, "Interpreter options (interpreterOptions) need an interpreter to configure.")
+            }
+            _ = try InterpreterRegistry.standard.interpreter(named: interpreter, configuration: try interpreterOptionsJSON().map { Data($0.utf8) })
+        }
+    }
+
+    /// The options as the store keeps them.
+    func interpreterOptionsJSON() throws -> String? {
+        try interpreterOptions.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    }
+}
+
+/// The body of `PATCH /api/models/{id}`.
+public struct ModelChange: Decodable, Sendable {
+    public var favorite: Bool?
+    public var hidden: Bool?
+    public var defaults: ModelDefaults?
+}
+
+/// One detection run of a model.
+public struct RunView: Codable, Equatable, Sendable {
+    public var id: Int64?
+    public var source: String?
+    public var startedAt: Date
+    public var endedAt: Date
+    public var frames: Int
+    public var detections: Int
+    public var meanFps: Double
+    public var averageInferenceMs: Double
+    public var interpreter: String?
+    /// What the interpreter saw over the run, in one line.
+    public var summary: String?
+    /// The model that ran (on `GET /api/detections`, which lists every model's runs).
+    public var model: String?
+
+    /// Run `r`, naming its `model` when given.
+    public init(_ r: DetectionSessionRecord, model: String? = nil) {
+        id = r.id; source = r.source; startedAt = r.startedAt; endedAt = r.endedAt; frames = r.frameCount
+        detections = r.detectionCount; meanFps = r.meanFps; averageInferenceMs = r.averageInferenceMs
+        interpreter = r.interpreter; summary = r.summary; self.model = model
+    }
+}
+
+/// SHA-256 of catalog files, computed once per file version (the catalog records it only for downloads).
+public final class ModelChecksums: @unchecked Sendable {
+    public init() {}
+
+    private let lock = NSLock()
+    private var known: [String: (size: Int64, modified: Date, sha256: String)] = [:]
+
+    public func sha256(of model: CatalogModel) -> String? {
+        if let recorded = model.sha256 { return recorded }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: model.path)
+        let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+        lock.lock()
+        let cached = known[model.path]
+        lock.unlock()
+        if let cached, cached.size == model.sizeBytes, cached.modified == modified { return cached.sha256 }
+        guard let hex = try? SHA256.hex(ofFile: model.path) else { return nil }
+        lock.lock()
+        known[model.path] = (model.sizeBytes, modified, hex)
+        lock.unlock()
+        return hex
+    }
+}
+
+/// Model downloads started from the browser (`POST /api/models` with a URL): each runs as a task whose
+/// progress the page follows over Server-Sent Events. At most ``limit`` run at once; finished ones are kept
+/// for a while so a page that reconnects still learns the outcome.
+public actor ModelDownloads {
+    /// What the page sees of one download.
+    public struct Job: Codable, Equatable, Sendable {
+        /// `running` until `done` or `failed` (a download is never queued or cancelled).
+        public typealias State = JobState
+        public var id: Int
+        public var url: String
+        public var state: State
+        public var bytesReceived: Int64 = 0
+        public var totalBytes: Int64?
+        /// The installed model (when `done`).
+        public var model: ModelView?
+        /// One sentence (when `failed`).
+        public var error: String?
+    }
+
+    public static let limit = 2
+    private var jobs: [Int: Job] = [:]
+    private var next = 1
+
+    /// Why a download was not started.
+    public enum Refusal: Error { case busy, sameURL(Int) }
+
+    /// Starts downloading `url` into `catalog`.
+    /// - Returns: the new job.
+    /// - Throws: ``Refusal`` when ``limit`` downloads are already running, or this URL is already downloading
+    ///   (both would write the same partial file).
+    func start(_ url: URL, sha256: String?, id: String?, catalog: ModelCatalog,
+               view: @escaping @Sendable (CatalogModel) async throws -> ModelView) throws -> Job {
+        let running = jobs.values.filter { $0.state == .running }
+        if let same = running.first(where: { $0.url == url.absoluteString }) { throw Refusal.sameURL(same.id) }
+        guard running.count < Self.limit else { throw Refusal.busy }
+        let job = Job(id: next, url: url.absoluteString, state: .running)
+        next += 1
+        jobs[job.id] = job
+        // Keep the newest 50 finished jobs.
+        for old in jobs.values.filter({ $0.state.isFinal }).sorted(by: { $0.id < $1.id }).dropLast(50) { jobs[old.id] = nil }
+        let jobId = job.id
+        Task.detached {
+            do {
+                let model = try await catalog.download(url, sha256: sha256, id: id) { progress in
+                    Task { await self.progress(jobId, progress) }
+                }
+                await self.finish(jobId, model: try await view(model))
+            } catch let error as any UserFacingError {
+                await self.fail(jobId, error.description)
+            } catch {
+                await self.fail(jobId, "The download failed.")
+            }
+        }
+        return job
+    }
+
+    public func job(_ id: Int) -> Job? { jobs[id] }
+
+    private func progress(_ id: Int, _ p: DownloadProgress) {
+        guard var job = jobs[id], job.state == .running else { return }
+        job.bytesReceived = max(job.bytesReceived, p.bytesReceived)
+        job.totalBytes = p.totalBytes
+        jobs[id] = job
+    }
+
+    private func finish(_ id: Int, model: ModelView) {
+        jobs[id]?.state = .done
+        jobs[id]?.model = model
+    }
+
+    private func fail(_ id: Int, _ sentence: String) {
+        jobs[id]?.state = .failed
+        jobs[id]?.error = sentence
+    }
+}
+
+/// The catalog joined with the store's preferences, defaults and runs: what `/api/models…` answers and changes
+/// (docs/studio.md). The catalog owns the files, the store the preferences.
+extension StudioService {
+    /// Runs listed with each model of ``models(task:includeHidden:)``.
+    public static let runsOnCard = 3
+
+    /// The catalog's models in the player's order (favourites, then the most recently used), hidden ones
+    /// only when asked, of one task (`detect`, `pose`, …) or all; each with its latest ``runsOnCard`` runs.
+    public func models(task: String?, includeHidden: Bool) async throws -> [ModelView] {
+        let records = try await Dictionary(store.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+        let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
+                                               includeHidden: includeHidden)
+        var views: [ModelView] = []
+        for model in ordered where task == nil || model.task == task {
+            var view = ModelView(model, record: records[model.id], sha256: checksums.sha256(of: model))
+            // A model never run has no query to make.
+            if (records[model.id]?.usageCount ?? 0) > 0 {
+                view.runs = try await store.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
+            }
+            views.append(view)
+        }
+        return views
+    }
+
+    /// The newest `limit` runs of model `modelId`, or of every model when `nil` (each naming its model).
+    public func runs(modelId: String?, limit: Int) async throws -> [RunView] {
+        try await store.detectionSessions(modelId: modelId, limit: limit).map { RunView($0, model: $0.modelId) }
+    }
+
+    /// The catalog model `id` names (any case).
+    /// - Throws: ``RequestError`` `.notFound` when there is none.
+    public func model(id: String) throws -> CatalogModel {
+        guard let model = catalog.models().first(where: { $0.id == id.lowercased() }) else {
+            throw RequestError(.notFound, "There is no model '\(id.prefix(60))' in the catalog.")
+        }
+        return model
+    }
+
+    /// Model `id` as the API shows it, with its newest 20 runs.
+    /// - Throws: ``RequestError`` `.notFound` when there is no such model.
+    public func view(ofModel id: String) async throws -> ModelView { try await view(of: model(id: id), runs: true) }
+
+    func view(of model: CatalogModel, runs: Bool) async throws -> ModelView {
+        var view = ModelView(model, record: try await store.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
+        if runs { view.runs = try await store.detectionSessions(modelId: model.id, limit: 20).map { RunView($0) } }
+        return view
+    }
+
+    /// Applies `change` to model `id`'s preferences and defaults.
+    /// - Returns: The model as the API shows it now.
+    /// - Throws: ``RequestError`` `.notFound` for no such model, `.invalid` for a default out of range or an
+    ///   interpreter that cannot take its options; nothing is changed then.
+    public func apply(_ change: ModelChange, toModel id: String) async throws -> ModelView {
+        let model = try model(id: id)
+        if let defaults = change.defaults {
+            try defaults.validate()
+            try await store.setDefaults(conf: defaults.conf, iou: defaults.iou, maxDetections: defaults.maxDet,
+                                        lineWidth: defaults.lineWidth, interpreter: defaults.interpreter,
+                                        interpreterConfigJSON: try defaults.interpreterOptionsJSON(), id: model.id)
+        }
+        if let favorite = change.favorite { try await store.setFavorite(favorite, id: model.id) }
+        if let hidden = change.hidden { try await store.setHidden(hidden, id: model.id) }
+        return try await view(of: model, runs: true)
+    }
+
+    /// Removes model `id`'s file and record, and unloads it.
+    /// - Throws: ``RequestError`` `.notFound` for no such model, `.conflict` for one that ships with
+    ///   Swingmaster; the catalog's error.
+    public func remove(model id: String) async throws {
+        let model = try model(id: id)
+        guard model.source != .bundled else {
+            throw RequestError(.conflict, "The model \(model.id) ships with Swingmaster and cannot be removed; hide it instead.")
+        }
+        try catalog.remove(id: model.id)
+        try await store.removeModelRecord(id: model.id)
+        await loaded.forget(path: model.path)
+        await tennisModels.forget(path: model.path)
+    }
+
+    /// The largest model file the catalog installs, bytes.
+    public static var maxModelBytes: Int64 { ModelCatalog.maxModelBytes }
+
+    /// Installs the checked model file at `staged` (named `name` by the player; its id from the name's stem).
+    /// - Throws: ``RequestError`` `.conflict` when the catalog has a model of that id, `.unprocessable` with
+    ///   the catalog's sentence when the file is not a model it can run.
+    public func add(fileAt staged: URL, name: String) async throws -> ModelView {
+        let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        let model: CatalogModel
+        do {
+            model = try catalog.add(fileAt: staged, id: stem, displayName: name)
+        } catch let error as CatalogError where error.kind == .duplicateId {
+            throw RequestError(.conflict, "The catalog already has a model called \(ModelCatalog.makeId(stem)); rename the file or remove that model first.",
+                               code: error.statusCode)
+        } catch let error as CatalogError {
+            throw RequestError(.unprocessable, error.message, code: error.statusCode)
+        }
+        return try await view(of: model, runs: false)
+    }
+
+    /// Starts downloading the model at `url` into the catalog (``ModelDownloads``).
+    /// - Throws: ``RequestError`` `.conflict` when this URL is already downloading, `.busy` when
+    ///   ``ModelDownloads/limit`` downloads run.
+    public func download(_ url: URL, sha256: String?, id: String?) async throws -> ModelDownloads.Job {
+        let store = self.store, checksums = self.checksums
+        do {
+            return try await downloads.start(url, sha256: sha256, id: id, catalog: catalog, view: { model in
+                ModelView(model, record: try await store.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
+            })
+        } catch ModelDownloads.Refusal.sameURL(let id) {
+            throw RequestError(.conflict, "This URL is already downloading (download \(id)); follow that one.")
+        } catch ModelDownloads.Refusal.busy {
+            throw RequestError(.busy, "\(ModelDownloads.limit) downloads are already running; try again when one has finished.")
+        }
+    }
+}
