@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingPipeline
 import SwingStore
 import SwingVision
 
@@ -34,7 +35,8 @@ struct ModelsCommand: AsyncParsableCommand {
             let models = ModelPreferences.ordered(catalog.models(), preferences: prefs, includeHidden: all)
             let byId = Dictionary(records.map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
             if json {
-                try Console.printJSON(models.map { ModelView(model: $0, record: byId[$0.id]) })
+                let checksums = ModelChecksums()
+                try Console.printJSON(models.map { ModelView($0, record: byId[$0.id], sha256: checksums.sha256(of: $0)) })
                 return
             }
             guard !models.isEmpty else {
@@ -52,14 +54,16 @@ struct ModelsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Everything known about one model, as JSON.")
         @OptionGroup var store: StoreOptions
         @OptionGroup var model: ModelId
-        @Option(name: .customLong("sessions"), help: "Include this many of the newest detection sessions (runs of `detect`/`analyze --detector`).")
+        @Option(name: .customLong("sessions"), help: "Include this many of the model's newest runs (`runs`: each use by `detect`, `analyze --detector` or the studio).")
         var sessionLimit = ModelsCommand.defaultSessionLimit
         func run() async throws {
             let m = try ModelCatalog().model(id: model.id)
             let db = try await store.open()
             let record = try await db.modelRecord(id: m.id)
             let runs = try await db.detectionSessions(modelId: m.id)
-            try Console.printJSON(ModelView(model: m, record: record, detectionSessions: Array(runs.prefix(max(sessionLimit, 0)))))
+            var view = ModelView(m, record: record, sha256: ModelChecksums().sha256(of: m))
+            view.runs = runs.prefix(max(sessionLimit, 0)).map { RunView($0) }
+            try Console.printJSON(view)
         }
     }
 
@@ -176,30 +180,6 @@ struct ModelsCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// A catalog model plus its stored preferences, as `models info` / `list --json` print it.
-struct ModelView: Encodable {
-    var model: CatalogModel
-    var record: ModelRecord?
-    /// Newest first; `nil` (not encoded) in `models list --json`.
-    var detectionSessions: [DetectionSessionRecord]? = nil
-
-    func encode(to encoder: any Encoder) throws {
-        try model.encode(to: encoder)
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(record?.isFavorite ?? false, forKey: .favorite)
-        try c.encode(record?.isHidden ?? false, forKey: .hidden)
-        try c.encodeIfPresent(record?.confThreshold, forKey: .conf)
-        try c.encodeIfPresent(record?.iouThreshold, forKey: .iou)
-        try c.encodeIfPresent(record?.lastUsedAt, forKey: .lastUsedAt)
-        try c.encode(record?.usageCount ?? 0, forKey: .usageCount)
-        try c.encodeIfPresent(record?.interpreterConfigJSON, forKey: .interpreterConfig)
-        try c.encodeIfPresent(detectionSessions, forKey: .detectionSessions)
-    }
-
-    enum Keys: String, CodingKey { case favorite, hidden, conf, iou, lastUsedAt, usageCount, interpreterConfig, detectionSessions }
-}
-
 
 /// Plain-text table for `models list`.
 enum ModelsFormat {

@@ -3,15 +3,20 @@ import SwingCore
 import SwingStore
 import SwingVision
 
-/// One model as the studio's API shows it: the catalog entry, its preferences and its stored defaults.
+/// One model as the studio's API and `swingmaster models list --json` / `models info` show it: the catalog
+/// entry, its preferences, its stored defaults and its latest runs.
 public struct ModelView: Codable, Equatable, Sendable {
     public var id: String
     public var name: String
+    /// The model file on the machine that runs it.
+    public var path: String
     public var kind: CatalogModel.Kind
     public var task: String?
     public var typeHint: ModelTypeHint
     public var source: CatalogModel.Source
     public var url: String?
+    /// When a downloaded model was fetched.
+    public var downloadedAt: Date?
     public var sizeBytes: Int64
     public var inputSize: [Int]?
     public var labels: [String]
@@ -22,12 +27,14 @@ public struct ModelView: Codable, Equatable, Sendable {
     public var lastUsedAt: Date?
     public var useCount: Int
     public var defaults: ModelDefaults
-    /// The model's recent runs: 20 on `GET /api/models/{id}`, the latest ``StudioService/runsOnCard`` in the list.
+    /// The model's recent runs, newest first: 20 on `GET /api/models/{id}`, the latest ``StudioService/runsOnCard``
+    /// in the list, `models info --sessions N`'s N.
     public var runs: [RunView]?
 
     /// Catalog model `m` with its `record` in the store (`nil`: never configured nor run) and its file's `sha256`.
     public init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
-        id = m.id; name = m.name; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
+        id = m.id; name = m.name; path = m.path; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
+        downloadedAt = m.downloadedAt
         sizeBytes = m.sizeBytes; inputSize = m.inputSize; labels = m.labels; self.sha256 = sha256; problem = m.problem
         favorite = record?.isFavorite ?? false; hidden = record?.isHidden ?? false
         lastUsedAt = record?.lastUsedAt; useCount = record?.usageCount ?? 0

@@ -132,18 +132,18 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let add = try SwingmasterBinary.run(["models", "add", Self.model, "--id", "racket-ball"], environment: env)
         try #require(add.status == 0, "\(add.stderr)")
-        #expect(try Self.modelInfo("racket-ball", home: home)["usageCount"] as? Int == 0)
+        #expect(try Self.modelInfo("racket-ball", home: home)["useCount"] as? Int == 0)
 
         let first = try SwingmasterBinary.run(["detect", Self.clip, "--model", "Racket-Ball", "--json"], environment: env)
         #expect(first.status == 0, "\(first.stderr)")
         let found = try Self.detections(first)
         #expect(found.contains { $0["label"] as? String == "tennis racket" } && found.contains { $0["label"] as? String == "sports ball" })
         var info = try Self.modelInfo("racket-ball", home: home)
-        #expect(info["usageCount"] as? Int == 1 && info["lastUsedAt"] != nil)
-        var sessions = try #require(info["detectionSessions"] as? [[String: Any]])
+        #expect(info["useCount"] as? Int == 1 && info["lastUsedAt"] != nil)
+        var sessions = try #require(info["runs"] as? [[String: Any]])
         let frames = try #require((try JSONSerialization.jsonObject(with: first.data) as? [String: Any])?["results"] as? [Any]).count
         #expect(sessions.count == 1)
-        #expect(sessions.first?["frameCount"] as? Int == frames && sessions.first?["detectionCount"] as? Int == found.count)
+        #expect(sessions.first?["frames"] as? Int == frames && sessions.first?["detections"] as? Int == found.count)
         #expect((sessions.first?["averageInferenceMs"] as? Double ?? 0) > 0)
 
         // The stand-in scores 0.9: a stored --conf above that removes every detection…
@@ -181,9 +181,9 @@ import Testing
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(try Self.detections(plain).count == found.count)
         info = try Self.modelInfo("racket-ball", home: home)
-        sessions = try #require(info["detectionSessions"] as? [[String: Any]])
-        #expect(info["usageCount"] as? Int == 3 && sessions.count == 3, "\(info)")
-        #expect(sessions.map { $0["detectionCount"] as? Int } == [0, 0, found.count])   // newest first
+        sessions = try #require(info["runs"] as? [[String: Any]])
+        #expect(info["useCount"] as? Int == 3 && sessions.count == 3, "\(info)")
+        #expect(sessions.map { $0["detections"] as? Int } == [0, 0, found.count])   // newest first
     }
 
     @Test func plainFileRunsNeverCreateADatabase() throws {
@@ -213,10 +213,10 @@ import Testing
         #expect(show.stdout.contains("[visual]") && show.stdout.contains("[audio]"), "\(show.stdout)")
 
         var info = try Self.modelInfo("standin", home: home)
-        #expect(info["usageCount"] as? Int == 1)
-        let sessions = try #require(info["detectionSessions"] as? [[String: Any]])
-        #expect(sessions.count == 1 && sessions.first?["frameCount"] as? Int == session.visualDetector?.framesProcessed)
-        #expect(sessions.first?["detectionCount"] as? Int == session.visualDetector?.detectionCount)
+        #expect(info["useCount"] as? Int == 1)
+        let sessions = try #require(info["runs"] as? [[String: Any]])
+        #expect(sessions.count == 1 && sessions.first?["frames"] as? Int == session.visualDetector?.framesProcessed)
+        #expect(sessions.first?["detections"] as? Int == session.visualDetector?.detectionCount)
 
         // Stored preferences reach analyze too: above the stand-in's 0.9 nothing is seen, and --no-store
         // leaves the usage count alone.
@@ -226,7 +226,7 @@ import Testing
         #expect(strict?.shots.map(\.source) == truth.events.filter(\.audible).map { _ in "audio" })
         #expect(strict?.visualDetector?.detectionCount == 0)
         info = try Self.modelInfo("standin", home: home)
-        #expect(info["usageCount"] as? Int == 1)
+        #expect(info["useCount"] as? Int == 1)
     }
 
     @Test func badDetectorModelsFailClearlyAndStoreNothing() throws {
@@ -254,7 +254,7 @@ import Testing
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
         let info = try Self.modelInfo("not-yolo", home: home)
-        #expect(info["usageCount"] as? Int == 0 && (info["detectionSessions"] as? [Any])?.isEmpty == true, "\(info)")
+        #expect(info["useCount"] as? Int == 0 && (info["runs"] as? [Any])?.isEmpty == true, "\(info)")
     }
 
     @Test func ctrlCDuringAFusedAnalysisStoresNothing() throws {
@@ -273,6 +273,6 @@ import Testing
         let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
         let info = try Self.modelInfo("standin", home: home)
-        #expect(info["usageCount"] as? Int == 0 && (info["detectionSessions"] as? [Any])?.isEmpty == true, "\(info)")
+        #expect(info["useCount"] as? Int == 0 && (info["runs"] as? [Any])?.isEmpty == true, "\(info)")
     }
 }

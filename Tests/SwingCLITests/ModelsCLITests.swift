@@ -24,7 +24,11 @@ import Testing
         let list = try run(["list", "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: list.data) as? [[String: Any]])
         #expect(rows.map { $0["id"] as? String } == ["beta", "alpha"])        // favourite first
-        #expect(rows[1]["conf"] as? Double == 0.4 && rows[1]["iou"] as? Double == 0.6)
+        // The same model view as `GET /api/models`: the stored thresholds under `defaults`, the use count, the file.
+        let defaults = rows[1]["defaults"] as? [String: Any]
+        #expect(defaults?["conf"] as? Double == 0.4 && defaults?["iou"] as? Double == 0.6 && defaults?["maxDet"] as? Int == 300)
+        #expect(rows.allSatisfy { $0["useCount"] as? Int == 0 && ($0["sha256"] as? String)?.count == 64 })
+        #expect(rows.allSatisfy { FileManager.default.fileExists(atPath: $0["path"] as? String ?? "") })
         #expect(rows[0]["typeHint"] as? String == "tennis")
 
         #expect(try run(["hide", "alpha"]).status == 0)
