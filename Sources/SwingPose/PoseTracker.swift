@@ -54,6 +54,9 @@ public final class PoseTracker {
     public private(set) var framesProcessed = 0
     /// Frames on which the detector ran since the last reset.
     public private(set) var detectorRuns = 0
+    /// Frames whose tiles were searched for small people since the last reset (each costs a detector run per tile:
+    /// 28 in 720p).
+    public private(set) var tiledSearches = 0
     /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
     public private(set) var inferenceTime = StageTime()
@@ -77,7 +80,7 @@ public final class PoseTracker {
         peopleAtStart = []
         followed = nil
         resetFilters()
-        framesProcessed = 0; detectorRuns = 0; frameCounter = 0; inferenceTime = StageTime()
+        framesProcessed = 0; detectorRuns = 0; tiledSearches = 0; frameCounter = 0; inferenceTime = StageTime()
     }
 
     private func resetFilters() {
@@ -136,9 +139,11 @@ public final class PoseTracker {
 
     /// The people in `frame` (everyone found, and those the tracker may follow: big enough, and upright when asked).
     /// The whole frame first; with ``findSmallPeople`` also its tiles when the whole frame shows nobody the tracker
-    /// could take — no one of ``smallPersonFraction`` or more seen with ``confidentScore``, or not the person it
-    /// follows when that person is small (looked for in tiles on the first four frames they are lost, then on every
-    /// fourth; a big one is looked for in the whole frame) — and always when choosing the person nearest a point.
+    /// could take — no one of ``smallPersonFraction`` or more seen with ``confidentScore`` (looked for in tiles on the
+    /// first four frames, then on every fourth until someone is found: a picture with nobody in it costs a quarter
+    /// of the tiles), or not the person it follows when that person is small (in tiles on the first four frames
+    /// they are lost, then on every fourth; a big one is looked for in the whole frame) — and always when choosing
+    /// the person nearest a point.
     private func find(in frame: ImageBuffer, time: Double) throws -> (found: [PersonCandidate], followable: [PersonCandidate]) {
         func followable(_ people: [PersonCandidate]) -> [PersonCandidate] { self.followable(people, in: frame) }
         let whole = try estimator.detectPeople(in: frame, tiles: false, inference: &inferenceTime)
@@ -156,7 +161,10 @@ public final class PoseTracker {
             if wholeFollowable.contains(where: { Self.seenWhole(size: $0.size, in: frame) && $0.score >= Self.confidentScore }) {
                 return (whole, wholeFollowable)
             }
+            // Nobody found yet: the tiles on the first four frames, then on every fourth.
+            guard framesProcessed <= 4 || framesProcessed % 4 == 0 else { return (whole, wholeFollowable) }
         }
+        tiledSearches += 1
         let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
         return (tiled, followable(tiled))
     }

@@ -100,6 +100,29 @@ import Testing
         }
     }
 
+    /// A court with nobody on it: the tiles are searched on the first four frames and then on every fourth (a
+    /// 720p frame's 28 tiles on every frame made a 7-second video without a person take 23 s); a small player who
+    /// walks in is still found within four frames, and followed from then on without tiles.
+    @Test func anEmptyCourtIsSearchedInTilesEveryFourthFrame() throws {
+        let estimator = try PoseFixtures.estimator.get()
+        let empty = Self.court(width: 1280, height: 720, seed: 11)
+        let tracker = PoseTracker(estimator: estimator)
+        tracker.findSmallPeople = true
+        tracker.uprightOnly = true
+        tracker.choice = .largest
+        for k in 0..<20 { #expect(try tracker.process(frame: empty, time: Double(k) / 30, index: k) == nil) }
+        #expect(tracker.tiledSearches == 4 + 4, "frames 1-4, then 8, 12, 16, 20: \(tracker.tiledSearches)")
+        // A player 130 px tall (too small for the whole frame) walks in at frame 21.
+        let player = try Self.paste(into: empty, height: 130, hips: Point2(x: 640, y: 500))
+        var firstPose: Int?
+        for k in 20..<32 {
+            if try tracker.process(frame: player.frame, time: Double(k) / 30, index: k) != nil, firstPose == nil { firstPose = k }
+        }
+        let found = try #require(firstPose, "the small player was never found")
+        #expect(found < 24, "found on frame \(found + 1), more than four frames after walking in")
+        #expect(tracker.tiledSearches <= 8 + 4, "the player followed still searched in tiles: \(tracker.tiledSearches)")
+    }
+
     // MARK: - The pieces, exhaustively
 
     /// Tiles cover every pixel of frames of any shape, lie inside them, and overlap their neighbours by a quarter.
