@@ -79,10 +79,28 @@ extension MediaLibrary {
     public func edit(session id: Int64, _ changes: [SessionEditor.Change]) async throws -> Data {
         try await SessionEditor.apply(changes, toSession: id, in: store)
     }
-    /// ``SoundEnvelope/of(session:bins:in:)``.
+    /// ``SoundEnvelope/of(session:bins:in:)``, decoded once and kept beside the session
+    /// (`session-<id>.envelope.json`, the last number of `bins` asked for: the results page always asks the
+    /// same); the session's sound never changes, its edits do not touch it, and the file goes with the session.
     public func envelope(ofSession id: Int64, bins: Int) async throws -> SoundEnvelope? {
-        try await SoundEnvelope.of(session: id, bins: bins, in: store)
+        struct Kept: Codable { var bins: Int; var envelope: SoundEnvelope }
+        let path = derived(session: id, Self.envelopeFile)
+        if let data = FileManager.default.contents(atPath: path), let kept = try? JSONDecoder().decode(Kept.self, from: data),
+           kept.bins == bins {
+            return try await store.sessionRecord(id: id) == nil ? nil : kept.envelope
+        }
+        guard let envelope = try await SoundEnvelope.of(session: id, bins: bins, in: store) else { return nil }
+        // Written whole under a temporary name, then renamed: a reader never sees half a file.
+        let temporary = directory.appendingPathComponent(".envelope-\(UUID().uuidString).part").path
+        if let data = try? JSONEncoder().encode(Kept(bins: bins, envelope: envelope)),
+           FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) != 0 {
+            try? FileManager.default.removeItem(atPath: temporary)
+        }
+        return envelope
     }
+
+    /// The session's kept sound envelope, beside its other derived files.
+    static let envelopeFile = "envelope.json"
 }
 
 /// A stored session's video as the adapters see it: the session, where the file is, and its name as the

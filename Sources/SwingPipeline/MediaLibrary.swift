@@ -148,7 +148,9 @@ public struct MediaLibrary: Sendable {
     public func deleteSession(_ video: SessionVideo) async throws {
         let id = video.session
         try await store.deleteSession(id: id)
-        for name in ["thumb.jpg"] + DerivedVideo.allCases.map(\.fileName) { try? FileManager.default.removeItem(atPath: derived(session: id, name)) }
+        for name in ["thumb.jpg", Self.envelopeFile] + DerivedVideo.allCases.map(\.fileName) {
+            try? FileManager.default.removeItem(atPath: derived(session: id, name))
+        }
         if owns(video.path) { await discardIfUnused(video.path) }
     }
 

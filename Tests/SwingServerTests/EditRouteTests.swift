@@ -85,6 +85,18 @@ import Testing
             for c in rejected.compactMap({ $0["time"] as? Double }) { #expect(at(c) > quiet + 6, "no peak at \(c): \(at(c)) vs median \(quiet)") }
             let (bad, _) = try await client.json("/api/sessions/\(id)/envelope?bins=5")
             #expect(bad == .badRequest)
+            // Decoded once and kept: with the video moved away the same envelope still comes back; another
+            // number of slices has to read the sound again, and says it cannot.
+            let media = server.home.appendingPathComponent("media")
+            let upload = try #require(try FileManager.default.contentsOfDirectory(atPath: media.path)
+                .first { $0.hasSuffix(".mp4") && !$0.hasPrefix("session-") && !$0.contains(".playback") })
+            let file = media.appendingPathComponent(upload).path
+            try FileManager.default.moveItem(atPath: file, toPath: file + ".away")
+            let (again, kept) = try await client.json("/api/sessions/\(id)/envelope?bins=120")
+            #expect(again == .ok && kept["peaksDb"] as? [Double] == peaks)
+            let (other, _) = try await client.json("/api/sessions/\(id)/envelope?bins=130")
+            #expect(other == .unprocessableContent)
+            try FileManager.default.moveItem(atPath: file + ".away", toPath: file)
 
             // Listening again keeps the player's edits that still name a contact and records the level.
             let (ls, listened) = try await Self.post(client, "/api/sessions/\(id)/listen", #"{"sensitivity": "more"}"#)
