@@ -177,27 +177,20 @@ struct APIRoutes: Sendable {
         let headerName = request.headers.first(where: { $0.name.canonicalName == "x-filename" })?.value
         let formName = FileNameBox()
         let name: @Sendable () -> String = { Self.fileName(formName.value ?? headerName) }
-        guard await state.uploads.enter() else {
-            throw APIError(.tooManyRequests, "\(config.maxConcurrentUploads) uploads are already running; try again when one has finished.")
-        }
         let started = ContinuousClock.now
         let stored: MediaStore.Stored
         do {
-            if let boundary {
-                stored = try await state.media.receive(MultipartFile(base: request.body, boundary: boundary, names: formName),
-                                                       fileName: name, maxBytes: config.maxUploadBytes, idleTimeout: config.uploadIdleTimeout)
-            } else {
-                stored = try await state.media.receive(request.body, fileName: name, maxBytes: config.maxUploadBytes,
-                                                       idleTimeout: config.uploadIdleTimeout)
+            stored = try await state.streamUpload {
+                if let boundary {
+                    try await state.media.receive(MultipartFile(base: request.body, boundary: boundary, names: formName),
+                                                  fileName: name, maxBytes: config.maxUploadBytes, idleTimeout: config.uploadIdleTimeout)
+                } else {
+                    try await state.media.receive(request.body, fileName: name, maxBytes: config.maxUploadBytes,
+                                                  idleTimeout: config.uploadIdleTimeout)
+                }
             }
-            await state.uploads.leave()
-        } catch {
-            await state.uploads.leave()
-            switch error {
-            case let upload as MediaStore.UploadError: throw upload.apiError(tooLarge: Self.tooLarge)
-            case let form as MultipartFile<RequestBody>.FormError: throw APIError(.badRequest, form.description)
-            default: throw error
-            }
+        } catch let form as MultipartFile<RequestBody>.FormError {
+            throw APIError(.badRequest, form.description)
         }
         state.metrics.upload(bytes: stored.bytes, seconds: started.duration(to: .now).seconds)
         let fileName = name()

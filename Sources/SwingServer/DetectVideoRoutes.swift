@@ -76,18 +76,9 @@ struct DetectVideoRoutes: Sendable {
         let id = try jobs.reserveOrRefuse()
         var queued = false
         defer { if !queued { jobs.release(id) } }
-        guard await state.uploads.enter() else {
-            throw APIError(.tooManyRequests, "\(config.maxConcurrentUploads) uploads are already running; try again when one has finished.")
-        }
-        let stored: MediaStore.Stored
-        do {
-            stored = try await MediaStore(directory: jobs.folder(id)).receive(
+        let stored = try await state.streamUpload {
+            try await MediaStore(directory: jobs.folder(id)).receive(
                 request.body, fileName: { fileName }, maxBytes: config.maxUploadBytes, idleTimeout: config.uploadIdleTimeout)
-            await state.uploads.leave()
-        } catch {
-            await state.uploads.leave()
-            if let upload = error as? MediaStore.UploadError { throw upload.apiError(tooLarge: APIRoutes.tooLarge) }
-            throw error
         }
         // A fixed name in the job's folder; the extension (allowlisted) helps FFmpeg and the browser.
         let ext = URL(fileURLWithPath: stored.path).pathExtension

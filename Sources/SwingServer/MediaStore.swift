@@ -109,6 +109,27 @@ private final class Activity: @unchecked Sendable {
 }
 
 /// At most `limit` uploads at once; the next one is refused (429) rather than queued.
+extension ServerState {
+    /// Streams one upload with `receive` — the session uploads, the studio's videos and model files alike — as
+    /// one of at most ``ServerConfiguration/maxConcurrentUploads`` at once (429 beyond), the store's refusal
+    /// answered as the API's (`tooLarge` says what was too large, with the limit).
+    func streamUpload(tooLarge: (Int64) -> String = APIRoutes.tooLarge,
+                      _ receive: () async throws -> MediaStore.Stored) async throws -> MediaStore.Stored {
+        guard await uploads.enter() else {
+            throw APIError(.tooManyRequests, "\(configuration.maxConcurrentUploads) uploads are already running; try again when one has finished.")
+        }
+        do {
+            let stored = try await receive()
+            await uploads.leave()
+            return stored
+        } catch {
+            await uploads.leave()
+            if let upload = error as? MediaStore.UploadError { throw upload.apiError(tooLarge: tooLarge) }
+            throw error
+        }
+    }
+}
+
 actor UploadGate {
     private let limit: Int
     private var active = 0

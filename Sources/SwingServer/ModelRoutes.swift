@@ -88,20 +88,9 @@ struct ModelRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw APIError(.contentTooLarge, "The model is larger than this server accepts (\(limit >> 20) MB).")
         }
-        guard await state.uploads.enter() else {
-            throw APIError(.tooManyRequests, "\(state.configuration.maxConcurrentUploads) uploads are already running; try again when one has finished.")
-        }
-        let stored: MediaStore.Stored
-        do {
-            stored = try await state.modelFiles.staging.receive(request.body, fileName: { name }, maxBytes: limit,
-                                                            idleTimeout: state.configuration.uploadIdleTimeout)
-            await state.uploads.leave()
-        } catch {
-            await state.uploads.leave()
-            if let upload = error as? MediaStore.UploadError {
-                throw upload.apiError { "The model is larger than this server accepts (\($0 >> 20) MB)." }
-            }
-            throw error
+        let stored = try await state.streamUpload(tooLarge: { "The model is larger than this server accepts (\($0 >> 20) MB)." }) {
+            try await state.modelFiles.staging.receive(request.body, fileName: { name }, maxBytes: limit,
+                                                       idleTimeout: state.configuration.uploadIdleTimeout)
         }
         defer { try? FileManager.default.removeItem(atPath: stored.path) }
         // The staged file is named by its checksum; the catalog reads the extension and the wanted id.
