@@ -133,13 +133,22 @@ struct SessionsCommand: AsyncParsableCommand {
                 guard trc != nil || mot != nil else { throw ValidationError("--shot chooses the swing for --trc or --mot; give one of them.") }
                 guard shot >= 1 else { throw ValidationError("--shot is a shot's number, from 1 (see `swingmaster sessions show \(id)`).") }
             }
-            try OutputFile.refuseInputs([("--highlights", highlights)], inputs: [video].compactMap { $0 })
+            try OutputFile.refuseInputs(outputs, inputs: [video].compactMap { $0 })
         }
 
+        /// Every file this export writes.
+        var outputs: [OutputFile.Request] { [("--trc", trc), ("--mot", mot), ("--highlights", highlights)] }
+
         func run() async throws {
-            try OutputFile.checkWritable([("--trc", trc), ("--mot", mot), ("--highlights", highlights)])
-            let db = try await store.open()
+            try OutputFile.checkWritable(outputs)
+            let address = try store.address()
+            let db = try await address.open()
             let document = try await SessionsFormat.document(id, in: db)
+            // No output may be the session's video (where it was analysed, or --video) nor the database itself.
+            var inputs = [video].compactMap { $0 }
+            if let record = try await db.sessionRecord(id: id) { inputs.append(record.filePath) }
+            if case .sqlite(let file) = address { inputs.append(file.path) }
+            try OutputFile.refuseInputs(outputs, inputs: inputs)
             for (format, path) in [(OpenSimFormat.trc, trc), (.mot, mot)] {
                 guard let path else { continue }
                 let name = URL(fileURLWithPath: path).lastPathComponent
@@ -149,9 +158,6 @@ struct SessionsCommand: AsyncParsableCommand {
                 try Console.write(Data(text.utf8), to: path)
             }
             if let highlights {
-                if let record = try await db.sessionRecord(id: id) {
-                    try OutputFile.refuseInputs([("--highlights", highlights)], inputs: [video ?? record.filePath])
-                }
                 let reel = try await OutputFile.write(highlights) { temporary in
                     try await SessionArchive.writeHighlights(id: id, source: video, to: temporary, overlay: highlightsSkeleton, in: db)
                 }

@@ -79,6 +79,22 @@ import SwingStore
         let past = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "99", "--trc", noShot.path], environment: env)
         #expect(past.status == 41 && past.stderr.contains("no shot 99"), "\(past.status): \(past.stderr)")
         #expect(!FileManager.default.fileExists(atPath: noShot.path))
+        // An export never overwrites what it reads: the session's video (a copy here, so a failure cannot cost
+        // the checkout its sample), nor the database.
+        let copy = home.appendingPathComponent("copy.mp4")
+        try FileManager.default.copyItem(atPath: Self.sample, toPath: copy.path)
+        let second = try SwingmasterBinary.run(["analyze", copy.path, "--hand", "right", "--duration", "6", "--min-duration", "5",
+                                                "--json", home.appendingPathComponent("copy.json").path], environment: env)
+        #expect(second.status == 0, "\(second.stderr)")
+        let copyId = try #require(try SessionDocument.decode(Data(contentsOf: home.appendingPathComponent("copy.json"))).session.id)
+        let videoBefore = try SHA256.hex(ofFile: copy.path)
+        for (flag, path) in [("--trc", copy.path), ("--mot", home.appendingPathComponent("swingmaster.sqlite").path),
+                             ("--highlights", copy.path)] {
+            let clash = try SwingmasterBinary.run(["sessions", "export", "\(copyId)", flag, path], environment: env)
+            #expect(clash.status == 64 && clash.stderr.contains("is the input"), "\(flag) \(path): \(clash.status) \(clash.stderr)")
+        }
+        #expect(try SHA256.hex(ofFile: copy.path) == videoBefore)
+        #expect(try await SessionArchive.document(id: copyId, in: db) != nil, "the database was overwritten")
         let alone = try SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "1", "--csv"], environment: env)
         #expect(alone.status == 64 && alone.stderr.contains("--trc or --mot"), "\(alone.status): \(alone.stderr)")
         let missing = home.appendingPathComponent("no/such/folder/s.trc")
