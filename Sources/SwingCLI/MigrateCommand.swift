@@ -39,7 +39,7 @@ struct MigrateCommand: AsyncParsableCommand {
         bar.finish()
         try Console.line("Copied \(report.sessionsCopied) session(s) to \(target) (\(report.sessionsAlreadyThere) already there)"
                          + (media == nil ? "" : ", \(report.mediaCopied) video(s)")
-                         + ", \(report.modelRecordsCopied) model record(s), \(report.runsCopied) detection run(s).")
+                         + ", \(report.modelRecordsCopied) model record(s), \(report.runsCopied) detection run(s), \(report.racketSoundsCopied) racket sound(s).")
         for path in report.mediaMissing { Console.warn("note: \(path) is gone; its session keeps that path") }
     }
 }

@@ -4,7 +4,7 @@ import SwingStore
 
 /// Copies what one store holds into another (`swingmaster migrate`): every session with its shots, pose
 /// track and document (the document's id becomes the new one), the player's hand, the model records and
-/// their detection runs. Run it again and it copies only what is new: a session is the same when its
+/// their detection runs, and the player's racket sounds. Run it again and it copies only what is new: a session is the same when its
 /// file's checksum, name and analysis time are; a run when its model and start are.
 ///
 /// With a media folder, each session's video is copied there too (named by its SHA-256, as `serve` names
@@ -20,6 +20,7 @@ public enum StoreCopy {
         public var mediaMissing: [String] = []
         public var modelRecordsCopied = 0
         public var runsCopied = 0
+        public var racketSoundsCopied = 0
     }
 
     /// Copies `source` into `target`.
@@ -69,6 +70,15 @@ public enum StoreCopy {
             _ = try await target.saveDetectionSession(copy)
             report.runsCopied += 1
         }
+        // The player's racket sounds, without their link to a session of the other store.
+        let sounds = Set(try await target.contactModels().map(soundKey))
+        for sound in try await source.contactModels().reversed() where !sounds.contains(soundKey(sound)) {
+            var copy = sound
+            copy.id = nil
+            copy.sessionId = nil
+            _ = try await target.saveContactModel(copy)
+            report.racketSoundsCopied += 1
+        }
         return report
     }
 
@@ -84,6 +94,10 @@ public enum StoreCopy {
     /// What makes two stored sessions the same analysis.
     static func key(_ s: SessionRecord) -> String {
         "\(s.fileSHA256)|\(s.fileName)|\(Int64((s.createdAt.timeIntervalSince1970 * 1000).rounded()))"
+    }
+
+    static func soundKey(_ m: ContactModelRecord) -> String {
+        "\(m.name)|\(Int64((m.createdAt.timeIntervalSince1970 * 1000).rounded()))"
     }
 
     static func runKey(_ r: DetectionSessionRecord) -> String {

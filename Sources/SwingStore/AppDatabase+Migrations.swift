@@ -296,6 +296,21 @@ extension AppDatabase {
                 t.add(column: "playerTime", .double).check(sql: "playerTime IS NULL OR (playerTime >= 0 AND playerX IS NOT NULL)")
             }
         }
+        // The player's racket sound (issue #38): contact models learnt from a session in the web app, and the
+        // one an upload is to be heard with. A job keeps the id only; a model deleted before the job runs
+        // fails it with a sentence.
+        migrator.registerMigration("v15-contact-models") { db in
+            try db.create(table: "contactModel") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("sessionId", .integer)
+                t.column("contacts", .integer).notNull().check(sql: "contacts >= 0")
+                t.column("f1", .double).notNull()
+                t.column("model", .text).notNull()
+            }
+            try db.alter(table: "job") { t in t.add(column: "contactModelId", .integer) }
+        }
         return migrator
     }
 }

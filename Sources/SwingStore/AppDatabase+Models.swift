@@ -60,3 +60,29 @@ extension AppDatabase {
         }
     }
 }
+
+/// The player's racket sounds (``ContactModelRecord``).
+extension AppDatabase {
+    public func saveContactModel(_ record: ContactModelRecord) async throws -> Int64 {
+        try await write("save the racket sound") { db in
+            var copy = record
+            copy.id = nil
+            try copy.insert(db)
+            return copy.id ?? db.lastInsertedRowID
+        }
+    }
+
+    public func contactModels() async throws -> [ContactModelRecord] {
+        try await read("read the racket sounds") { db in
+            try ContactModelRecord.order(ContactModelRecord.Columns.createdAt.desc, Column("id").desc).fetchAll(db)
+        }
+    }
+
+    public func contactModel(id: Int64) async throws -> ContactModelRecord? {
+        try await read("read racket sound \(id)") { db in try ContactModelRecord.fetchOne(db, key: id) }
+    }
+
+    public func removeContactModel(id: Int64) async throws -> Bool {
+        try await write("delete racket sound \(id)") { db in try ContactModelRecord.deleteOne(db, key: id) }
+    }
+}

@@ -51,6 +51,8 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var playerX: Double?
     public var playerY: Double?
     public var playerTime: Double?
+    /// The player's racket sound (``ContactModelRecord``) to hear the hits with; `nil` uses the detector.
+    public var contactModelId: Int64?
     /// Set by `DELETE /api/jobs/{id}` while the job runs; the worker stops and marks it cancelled.
     public var cancelRequested: Bool
     /// The worker that claimed the job and when it last reported (a stale heartbeat means it died).
@@ -93,7 +95,7 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     /// A queued job for an uploaded file.
     public init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
                 duration: Double?, swingCheck: Bool = true, sensitivity: String? = nil,
-                player: (x: Double, y: Double, time: Double?)? = nil, warnings: [String] = [],
+                player: (x: Double, y: Double, time: Double?)? = nil, contactModelId: Int64? = nil, warnings: [String] = [],
                 createdAt: Date = Date()) {
         id = nil; state = .queued; stage = nil; progress = 0; error = nil; errorCode = nil
         warningsJSON = warnings.isEmpty ? nil : (try? String(decoding: JSONEncoder().encode(warnings), as: UTF8.self))
@@ -101,6 +103,7 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
         playbackPath = nil; self.hand = hand; self.start = start; self.duration = duration; cancelRequested = false
         self.swingCheck = swingCheck; self.sensitivity = sensitivity
         playerX = player?.x; playerY = player?.y; playerTime = player?.time
+        self.contactModelId = contactModelId
         workerId = nil; heartbeatAt = nil; self.createdAt = createdAt; startedAt = nil; finishedAt = nil
     }
 

@@ -11,10 +11,10 @@ extension PostgresStore {
             let j = job
             let ids = try await all(c, """
                 INSERT INTO job (state, progress, warningsJSON, mediaSHA256, mediaPath, fileName, hand, start, duration, swingCheck,
-                                 sensitivity, playerX, playerY, playerTime, cancelRequested, createdAt, attempts, expiries)
+                                 sensitivity, playerX, playerY, playerTime, contactModelId, cancelRequested, createdAt, attempts, expiries)
                 VALUES ('queued', 0, \(j.warningsJSON), \(j.mediaSHA256), \(j.mediaPath), \(j.fileName), \(j.hand), \(j.start),
-                        \(j.duration), \(j.swingCheck), \(j.sensitivity), \(j.playerX), \(j.playerY), \(j.playerTime), FALSE,
-                        \(j.createdAt), 0, 0)
+                        \(j.duration), \(j.swingCheck), \(j.sensitivity), \(j.playerX), \(j.playerY), \(j.playerTime),
+                        \(j.contactModelId), FALSE, \(j.createdAt), 0, 0)
                 RETURNING id
                 """) { try $0.decode(Int64.self) }
             guard let id = ids.first else { throw StoreError.databaseError("The job was not given an id.") }

@@ -13,12 +13,13 @@ extension PostgresStore {
     static let jobColumns = """
         id, state, stage, progress, error, errorCode, warningsJSON, sessionId, mediaSHA256, mediaPath, fileName, playbackPath,
         hand, start, duration, swingCheck, sensitivity, cancelRequested, workerId, heartbeatAt, createdAt, startedAt, finishedAt,
-        leaseToken, leaseExpiresAt, attempts, expiries, runAfter, playerX, playerY, playerTime
+        leaseToken, leaseExpiresAt, attempts, expiries, runAfter, playerX, playerY, playerTime, contactModelId
         """
     static let modelColumns = """
         modelId, isFavorite, isHidden, confThreshold, iouThreshold, downloadedAt, lastUsedAt, usageCount, interpreterConfigJSON,
         maxDetections, lineWidth, interpreter
         """
+    static let contactModelColumns = "id, name, createdAt, sessionId, contacts, f1, model"
     static let runColumns = "id, modelId, startedAt, endedAt, frameCount, detectionCount, averageInferenceMs, source, interpreter, summary"
 
     static func json<T: Encodable>(_ value: T) throws -> String {
@@ -86,6 +87,7 @@ extension PostgresStore {
         job.playerX = try r["playerx"].decode(Double?.self)
         job.playerY = try r["playery"].decode(Double?.self)
         job.playerTime = try r["playertime"].decode(Double?.self)
+        job.contactModelId = try r["contactmodelid"].decode(Int64?.self)
         return job
     }
 
@@ -109,6 +111,14 @@ extension PostgresStore {
             frameCount: try r["framecount"].decode(Int.self), detectionCount: try r["detectioncount"].decode(Int.self),
             averageInferenceMs: try r["averageinferencems"].decode(Double.self), source: try r["source"].decode(String?.self),
             interpreter: try r["interpreter"].decode(String?.self), summary: try r["summary"].decode(String?.self))
+    }
+
+    static func contactModel(_ row: PostgresRow) throws -> ContactModelRecord {
+        let r = row.makeRandomAccess()
+        return ContactModelRecord(
+            id: try r["id"].decode(Int64.self), name: try r["name"].decode(String.self), createdAt: try r["createdat"].decode(Date.self),
+            sessionId: try r["sessionid"].decode(Int64?.self), contacts: try r["contacts"].decode(Int.self),
+            f1: try r["f1"].decode(Double.self), model: try r["model"].decode(String.self))
     }
 
     /// Every row `query` returns, made into records by `make`.

@@ -22,6 +22,20 @@ extension PostgresStore {
                 ADD COLUMN playerTime DOUBLE PRECISION CHECK (playerTime IS NULL OR (playerTime >= 0 AND playerX IS NOT NULL))
             """,
         ],
+        // The player's racket sounds and the one a job is heard with (SQLite's v15-contact-models).
+        "v15-contact-models": [
+            """
+            CREATE TABLE contactModel (
+                id BIGSERIAL PRIMARY KEY,
+                name TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL,
+                sessionId BIGINT,
+                contacts INTEGER NOT NULL CHECK (contacts >= 0),
+                f1 DOUBLE PRECISION NOT NULL,
+                model TEXT NOT NULL)
+            """,
+            "ALTER TABLE job ADD COLUMN contactModelId BIGINT",
+        ],
     ]
 
     /// The baseline schema (the records of ``AppDatabase`` at v13). Identifiers are unquoted, so

@@ -204,4 +204,36 @@ extension PostgresStore {
                 """, Self.run)
         }
     }
+
+    public func saveContactModel(_ m: ContactModelRecord) async throws -> Int64 {
+        try await run("save the racket sound") { c in
+            let ids = try await all(c, """
+                INSERT INTO contactModel (name, createdAt, sessionId, contacts, f1, model)
+                VALUES (\(m.name), \(m.createdAt), \(m.sessionId), \(m.contacts), \(m.f1), \(m.model))
+                RETURNING id
+                """) { try $0.decode(Int64.self) }
+            guard let id = ids.first else { throw StoreError.databaseError("The racket sound was not given an id.") }
+            return id
+        }
+    }
+
+    public func contactModels() async throws -> [ContactModelRecord] {
+        try await run("read the racket sounds") { c in
+            try await all(c, "SELECT \(unescaped: Self.contactModelColumns) FROM contactModel ORDER BY createdAt DESC, id DESC",
+                          Self.contactModel)
+        }
+    }
+
+    public func contactModel(id: Int64) async throws -> ContactModelRecord? {
+        try await run("read racket sound \(id)") { c in
+            try await all(c, "SELECT \(unescaped: Self.contactModelColumns) FROM contactModel WHERE id = \(id)", Self.contactModel).first
+        }
+    }
+
+    public func removeContactModel(id: Int64) async throws -> Bool {
+        try await run("delete racket sound \(id)") { c in
+            try await !all(c, "DELETE FROM contactModel WHERE id = \(id) RETURNING id") { try $0.decode(Int64.self) }.isEmpty
+        }
+    }
 }
+

@@ -105,6 +105,16 @@ public protocol Store: Sendable {
     func saveDetectionSession(_ session: DetectionSessionRecord) async throws -> Int64
     /// Detection runs newest first, optionally of one model only and at most `limit`.
     func detectionSessions(modelId: String?, limit: Int?) async throws -> [DetectionSessionRecord]
+
+    // MARK: The player's racket sounds (contact models learnt in the web app)
+    /// Saves a learnt contact model and returns its new id.
+    func saveContactModel(_ record: ContactModelRecord) async throws -> Int64
+    /// Every stored contact model, newest first.
+    func contactModels() async throws -> [ContactModelRecord]
+    /// Contact model `id`, `nil` when there is none.
+    func contactModel(id: Int64) async throws -> ContactModelRecord?
+    /// Deletes contact model `id`; whether there was one.
+    func removeContactModel(id: Int64) async throws -> Bool
 }
 
 /// A session about to be stored: its row, its shots, what it was measured on, and the builder of its

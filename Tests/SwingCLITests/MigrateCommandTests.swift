@@ -22,20 +22,27 @@ struct MigrateCommandTests {
         let edit = try SwingmasterBinary.run(["sessions", "edit", "2", "--remove-contact", String(laptop.shots[0].time)], environment: env)
         try #require(edit.status == 0, "\(edit.stderr)")
         let edited = try SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data
+        // A racket sound learnt on the laptop goes along, without its link to a laptop session.
+        let laptopStore = try AppDatabase.open(file: home.appendingPathComponent(AppDatabase.fileName))
+        _ = try await laptopStore.saveContactModel(ContactModelRecord(name: "my racket", sessionId: 2, contacts: 12, f1: 1, model: "{}"))
 
         let url = try PostgresCluster.shared().newDatabase("migrate")
         let media = home.appendingPathComponent("server-media")
         let first = try SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("Copied 2 session(s)") && first.stdout.contains("1 video(s)"), "\(first.stdout)")
+        #expect(first.stdout.contains("Copied 2 session(s)") && first.stdout.contains("1 video(s)")
+                && first.stdout.contains("1 racket sound(s)"), "\(first.stdout)")
         let again = try SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
-        #expect(again.stdout.contains("Copied 0 session(s)") && again.stdout.contains("2 already there"), "\(again.stdout)")
+        #expect(again.stdout.contains("Copied 0 session(s)") && again.stdout.contains("2 already there")
+                && again.stdout.contains("0 racket sound(s)"), "\(again.stdout)")
 
         let server = try await PostgresStore.connect(url: url)
         defer { server.close() }
         let sessions = try await server.sessions()
         #expect(sessions.count == 2)
         #expect(try await server.dominantHand() == .left)
+        let sounds = try await server.contactModels()
+        #expect(sounds.map(\.name) == ["my racket"] && sounds.first?.sessionId == nil && sounds.first?.model == "{}")
         // One copy of the video (both sessions analysed the same file), named by its checksum, and the
         // sessions point at it.
         let files = try FileManager.default.contentsOfDirectory(atPath: media.path)

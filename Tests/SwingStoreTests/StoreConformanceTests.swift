@@ -201,6 +201,39 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(try await db.detectionSessions(modelId: "yolo", limit: 1).map(\.summary) == ["2 contacts"])
     }
 
+    @Test(arguments: Backend.covered)
+    func racketSoundsAreKeptListedNewestFirstAndForgottenAndAJobNamesOne(_ backend: Backend) async throws {
+        let db = try await backend.make()
+        #expect(try await db.contactModels().isEmpty)
+        let model = #"{"format":"swingmaster-contact-model","trees":"\#(String(repeating: "é", count: 40_000))"}"#
+        var ids: [Int64] = []
+        for n in 0..<3 {
+            ids.append(try await db.saveContactModel(ContactModelRecord(name: "racket \(n)", createdAt: Self.t0.addingTimeInterval(Double(n)),
+                                                                        sessionId: n == 1 ? nil : Int64(n + 7), contacts: 10 + n,
+                                                                        f1: 0.5 + Double(n) / 4, model: model + String(n))))
+        }
+        #expect(Set(ids).count == 3)
+        let listed = try await db.contactModels()
+        #expect(listed.map(\.name) == ["racket 2", "racket 1", "racket 0"])
+        #expect(listed.map(\.sessionId) == [9, nil, 7] && listed.map(\.contacts) == [12, 11, 10] && listed.map(\.f1) == [1.0, 0.75, 0.5])
+        let one = try #require(try await db.contactModel(id: ids[1]))
+        #expect(one.model == model + "1" && one.id == ids[1])
+        #expect(abs(one.createdAt.timeIntervalSince(Self.t0.addingTimeInterval(1))) < 0.002)
+        #expect(try await db.contactModel(id: 9_999) == nil)
+
+        var job = Self.job("racket.mp4")
+        job.contactModelId = ids[2]
+        let jid = try #require(try await db.enqueueJob(job).id)
+        #expect(try await db.job(id: jid)?.contactModelId == ids[2])
+        #expect(try await db.claimNextJob(workerId: "w", leaseSeconds: 30, now: Self.t0)?.contactModelId == ids[2])
+        let plain = try #require(try await db.enqueueJob(Self.job("plain.mp4")).id)
+        #expect(try await db.job(id: plain)?.contactModelId == nil)
+
+        #expect(try await db.removeContactModel(id: ids[0]) == true)
+        #expect(try await db.removeContactModel(id: ids[0]) == false)
+        #expect(try await db.contactModels().map(\.name) == ["racket 2", "racket 1"])
+    }
+
     // MARK: The job queue
 
     @Test(arguments: Backend.covered)
