@@ -171,15 +171,23 @@ public struct ContactModel: Sendable, Codable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AudioError(.contactModelUnreadable, "Contact model not found or unreadable: \(path).")
         }
+        return try decode(data, name: path)
+    }
+
+    /// A model from the bytes ``data()`` wrote (a file, or a stored racket sound), checked as
+    /// ``read(from:)`` checks a file; `name` names it in the sentences.
+    /// - Throws: ``AudioError`` `.contactModelUnreadable` when it is not a contact model, was made for other
+    ///   features, or is damaged.
+    public static func decode(_ data: Data, name: String) throws -> ContactModel {
         guard let model = try? JSONDecoder().decode(ContactModel.self, from: data), model.format == formatName else {
-            throw AudioError(.contactModelUnreadable, "\(path) is not a contact model saved by `swingmaster learn-contacts`.")
+            throw AudioError(.contactModelUnreadable, "\(name) is not a contact model saved by `swingmaster learn-contacts`.")
         }
         guard model.features == SoundEvents.version else {
-            throw AudioError(.contactModelUnreadable, "\(path) was learnt from features \(model.features) and this version reads \(SoundEvents.version); learn it again from the same contacts.")
+            throw AudioError(.contactModelUnreadable, "\(name) was learnt from features \(model.features) and this version reads \(SoundEvents.version); learn it again from the same contacts.")
         }
         guard model.trees.featureCount == SoundEvents.featureCount, model.trees.isWellFormed,
               model.threshold.isFinite, model.minGapMs.isFinite, model.minGapMs >= 0 else {
-            throw AudioError(.contactModelUnreadable, "\(path) is a damaged contact model (its trees or threshold do not hold together); learn it again.")
+            throw AudioError(.contactModelUnreadable, "\(name) is a damaged contact model (its trees or threshold do not hold together); learn it again.")
         }
         return model
     }

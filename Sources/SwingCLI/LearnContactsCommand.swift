@@ -53,7 +53,7 @@ struct LearnContactsCommand: AsyncParsableCommand {
         var learnFrom: [ContactModel.Recording] = []
         for (path, contactsPath) in zip(recordings, contacts) {
             let confirmed = try MeasureIO.decodeContacts(try CLIError.read(contactsPath)).map(\.time)
-            learnFrom.append(try Self.recording(path, range: range.range, limits: range.limits, contacts: confirmed))
+            learnFrom.append(try ContactModel.Recording.of(media: path, range: range.range, limits: range.limits, contacts: confirmed))
         }
         if !sessions.isEmpty {
             let db = try await storeOptions.open()
@@ -62,7 +62,7 @@ struct LearnContactsCommand: AsyncParsableCommand {
                 if !stored.edited {
                     Console.warn("warning: Session \(id) was never corrected, so the model learns its contacts as the detector heard them, misses and all; check them on its results page first.")
                 }
-                learnFrom.append(try Self.recording(stored.path, range: stored.range, limits: range.limits, contacts: stored.times))
+                learnFrom.append(try ContactModel.Recording.of(media: stored.path, range: stored.range, limits: range.limits, contacts: stored.times))
             }
         }
         let model = try ContactModel.train(learnFrom, progress: ProgressBar.stagedHandler())
@@ -74,16 +74,5 @@ struct LearnContactsCommand: AsyncParsableCommand {
         }
         let t = model.trainedOn
         try Console.line("\(out): learnt from \(t.contacts) confirmed contacts (\(t.contactsHeard) with a sound near them) among \(t.events) sounds in \(t.recordings) recording(s), \(String(format: "%.0f", t.seconds)) s; F1 \(String(format: "%.3f", t.f1)) on them, threshold \(String(format: "%.2f", model.threshold)).")
-    }
-
-    /// The mono audio of `path` (its `range`) with `contacts` (media time) moved to sample time; contacts
-    /// outside the audio are left out.
-    static func recording(_ path: String, range: TimeRange?, limits: MediaLimits, contacts: [Double]) throws -> ContactModel.Recording {
-        let info = try MediaProbe.probe(path)
-        _ = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
-        let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range)
-        _ = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
-        let times = contacts.map { $0 - pcm.startTime }.filter { $0 >= 0 && $0 <= pcm.duration }
-        return ContactModel.Recording(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), contacts: times)
     }
 }

@@ -115,7 +115,7 @@ public enum StatusCode {
         case conflict:
             return .conflict
         case unreadableMedia...invalidTimeRange, modelUnreadable, modelUnsupported, invalidClassFilter, imageUnreadable,
-             noPerson, noContacts, invalidEdit, checksumMismatch, invalidInterpreterInput, invalidParameter...69:
+             noPerson, noContacts, invalidEdit, tooFewToLearn, checksumMismatch, invalidInterpreterInput, invalidParameter...69:
             return .input
         default:
             return .server

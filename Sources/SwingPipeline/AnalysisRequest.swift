@@ -20,11 +20,13 @@ public struct AnalysisRequest: Codable, Sendable, Equatable {
     public var sensitivity: ContactSensitivity
     /// Where the player said they are (`nil`: the pose stage chooses).
     public var player: PlayerMark?
+    /// The player's racket sound (``RacketSound``) to hear the hits with; `nil`: the detector at ``sensitivity``.
+    public var racketSound: Int64?
 
     public init(hand: Hand? = nil, start: Double? = nil, duration: Double? = nil, swingCheck: Bool = true,
-                sensitivity: ContactSensitivity = .normal, player: PlayerMark? = nil) {
+                sensitivity: ContactSensitivity = .normal, player: PlayerMark? = nil, racketSound: Int64? = nil) {
         self.hand = hand; self.start = start; self.duration = duration; self.swingCheck = swingCheck
-        self.sensitivity = sensitivity; self.player = player
+        self.sensitivity = sensitivity; self.player = player; self.racketSound = racketSound
     }
 
     /// The part of the video asked for, `nil` for all of it.
@@ -33,7 +35,8 @@ public struct AnalysisRequest: Codable, Sendable, Equatable {
     }
 
     /// The analysis options of this request for a `hand`-handed player (the sound delay measured from the
-    /// body, the server's defaults otherwise).
+    /// body, the server's defaults otherwise). A ``racketSound`` is not among them: the job runner reads its
+    /// model from the store.
     public func options(hand: Hand, poseWorkers: Int = 0) -> AnalysisOptions {
         var options = AnalysisOptions()
         options.range = range
@@ -55,13 +58,14 @@ extension JobRecord {
         self.init(mediaSHA256: sha256, mediaPath: path, fileName: fileName, hand: request.hand?.rawValue,
                   start: request.start, duration: request.duration, swingCheck: request.swingCheck,
                   sensitivity: request.sensitivity == .normal ? nil : request.sensitivity.rawValue,
-                  player: request.player.map { ($0.x, $0.y, $0.time) }, warnings: warnings)
+                  player: request.player.map { ($0.x, $0.y, $0.time) }, contactModelId: request.racketSound, warnings: warnings)
     }
 
     /// What the job's player asked for, from its columns.
     public var request: AnalysisRequest {
         AnalysisRequest(hand: hand.flatMap(Hand.init(rawValue:)), start: start, duration: duration, swingCheck: swingCheck,
-                        sensitivity: sensitivity.flatMap(ContactSensitivity.init(rawValue:)) ?? .normal, player: playerMark)
+                        sensitivity: sensitivity.flatMap(ContactSensitivity.init(rawValue:)) ?? .normal, player: playerMark,
+                        racketSound: contactModelId)
     }
 
     /// Where the player said they are, from the job's columns (`nil` when they did not).

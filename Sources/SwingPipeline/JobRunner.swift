@@ -201,7 +201,8 @@ extension JobRunner {
             let stored = try await db.dominantHand()
             let request = job.request
             let hand = request.hand ?? stored ?? .right
-            let options = request.options(hand: hand, poseWorkers: poseWorkers)
+            var options = request.options(hand: hand, poseWorkers: poseWorkers)
+            if let id = request.racketSound { options.contactModel = try await library.contactModel(id: id) }
             let analyzer = try SessionAnalyzer(options: options)
             let path = job.mediaPath
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first

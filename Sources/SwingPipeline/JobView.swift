@@ -23,6 +23,8 @@ public struct JobView: Codable, Sendable, Equatable {
     /// Where the player said they are (`player=X,Y@SECONDS` of the upload) in its text form, `null` when they
     /// did not say.
     public var player: String?
+    /// The racket sound (``RacketSound``) the upload asked to be heard with, `null` for the detector.
+    public var racketSound: Int64?
 
     /// The stages a job runs (the server analyses from the sound alone), numbered from 1 in this order.
     public static let stages: [AnalysisStage] = JobRunner.stages
@@ -39,11 +41,12 @@ public struct JobView: Codable, Sendable, Equatable {
         warnings = job.warnings; file = job.fileName; createdAt = job.createdAt; startedAt = job.startedAt
         finishedAt = job.finishedAt
         player = job.playerMark?.description
+        racketSound = job.contactModelId
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, state, stage, stageName, progress, sessionId, error, errorCode, warnings, file, createdAt, startedAt, finishedAt
-        case player
+        case player, racketSound
     }
 
     /// Writes every key, with `null` for what is not known yet: the contract names `sessionId` and
@@ -56,6 +59,6 @@ public struct JobView: Codable, Sendable, Equatable {
         try c.encode(errorCode, forKey: .errorCode); try c.encode(warnings, forKey: .warnings)
         try c.encode(file, forKey: .file); try c.encode(createdAt, forKey: .createdAt)
         try c.encode(startedAt, forKey: .startedAt); try c.encode(finishedAt, forKey: .finishedAt)
-        try c.encode(player, forKey: .player)
+        try c.encode(player, forKey: .player); try c.encode(racketSound, forKey: .racketSound)
     }
 }

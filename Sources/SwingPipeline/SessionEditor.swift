@@ -205,6 +205,8 @@ public enum SessionEditor {
         next.session.edits = edits.isEmpty ? nil : edits
         next.session.sensitivity = sensitivity
         next.session.detectorThresholds = thresholds
+        // Heard again, the contacts are the detector's, whatever model heard them first.
+        if changes.contains(where: { if case .redetect = $0 { true } else { false } }) { next.session.contactModel = nil }
         next.session.contactsHeard = heard.count
         next.session.player = player
         if repose {

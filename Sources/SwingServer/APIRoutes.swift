@@ -143,7 +143,7 @@ struct APIRoutes: Sendable {
 
     // MARK: Uploads
 
-    /// `POST /api/uploads?hand=&start=&duration=&swingCheck=&sensitivity=&player=`: the raw file as the body (`X-Filename` names it), or
+    /// `POST /api/uploads?hand=&start=&duration=&swingCheck=&sensitivity=&player=&racketSound=`: the raw file as the body (`X-Filename` names it), or
     /// a `multipart/form-data` form whose field `file` holds it; either way streamed to disk.
     @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let config = state.configuration
@@ -171,6 +171,7 @@ struct APIRoutes: Sendable {
             throw APIError(.badRequest, "sensitivity must be fewer, normal or more.")
         }
         let player = try Self.playerMark(query["player"].map(String.init))
+        let racketSound = try await RacketSoundRoutes.chosen(query["racketSound"].map(String.init), in: library)
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > config.maxUploadBytes {
             throw APIError(.contentTooLarge, Self.tooLarge(config.maxUploadBytes))
         }
@@ -197,7 +198,8 @@ struct APIRoutes: Sendable {
         // The engine's checks, with its sentences and codes; a refused file is not kept.
         let analysis = AnalysisRequest(hand: hand.flatMap(Hand.init(rawValue:)), start: start, duration: duration,
                                        swingCheck: swingCheck != "off",
-                                       sensitivity: sensitivity.flatMap(ContactSensitivity.init(rawValue:)) ?? .normal, player: player)
+                                       sensitivity: sensitivity.flatMap(ContactSensitivity.init(rawValue:)) ?? .normal, player: player,
+                                       racketSound: racketSound)
         let warnings: [String]
         do { warnings = try await library.admit(stored.path, fileName: fileName, range: analysis.range) } catch let error as any UserFacingError {
             throw APIError(error)

@@ -80,6 +80,7 @@ public func buildApplication(
     router.get("metrics") { _, _ in try await state.metrics.prometheusText(library: library) }
     APIRoutes(state: state).add(to: router.group("api"))
     EditRoutes(state: state).add(to: router.group("api"))
+    RacketSoundRoutes(state: state).add(to: router.group("api"))
     PeopleRoutes(state: state).add(to: router.group("api"))
     ModelRoutes(state: state).add(to: router.group("api"))
     DetectRoutes(state: state).add(to: router.group("api"))

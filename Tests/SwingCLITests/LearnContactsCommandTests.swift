@@ -18,17 +18,7 @@ import Testing
         return (m4a, track.contactTimes)
     }
 
-    /// `seconds` of the demo clip's court sound (`tools/demo_sample_audio.py`: ambience, bounces, and the
-    /// same impact sound) hitting `hits` times, 2.6 s apart from 2 s. Returns the WAV and the hit times.
-    static func courtSound(seconds: Int, hits: Int, seed: Int, in dir: URL) throws -> (URL, [Double]) {
-        let wav = dir.appendingPathComponent("court-\(seed).wav"), truth = dir.appendingPathComponent("court-\(seed).truth.json")
-        let times = (0..<hits).map { 2.0 + 2.6 * Double($0) }
-        _ = try Subprocess.output(TestFiles.python, [TestFiles.package("tools/demo_sample_audio.py").path, "--duration", String(seconds),
-                                                     "--seed", String(seed), "--contacts", times.map { String($0) }.joined(separator: ","),
-                                                     "--wav", wav.path, "--truth", truth.path])
-        return (wav, times)
-    }
-
+    /// A `{"contacts": [{"time": …}]}` file of `times`.
     static func contactsFile(_ times: [Double], at url: URL) throws {
         try JSONSerialization.data(withJSONObject: ["contacts": times.map { ["time": $0] }]).write(to: url)
     }
@@ -120,7 +110,7 @@ import Testing
         let dir = try TestFiles.temporaryDirectory("analyze-contact-model")
         defer { try? FileManager.default.removeItem(at: dir) }
         // An earlier 40-s session of the demo's court sound, 14 hits, confirmed.
-        let (wav, times) = try LearnContactsCommandTests.courtSound(seconds: 40, hits: 14, seed: 9, in: dir)
+        let (wav, times) = try CourtSession.sound(seconds: 40, hits: 14, seed: 9, in: dir)
         let contacts = dir.appendingPathComponent("earlier.contacts.json"), model = dir.appendingPathComponent("racket.json")
         try LearnContactsCommandTests.contactsFile(times, at: contacts)
         let learnt = try SwingmasterBinary.run(["learn-contacts", wav.path, "--contacts", contacts.path, "--out", model.path])
@@ -164,10 +154,7 @@ import Testing
         let dir = try TestFiles.temporaryDirectory("learn-session")
         defer { try? FileManager.default.removeItem(at: dir) }
         // 36 s of the demo's footage with its court sound hitting 13 times.
-        let (wav, times) = try LearnContactsCommandTests.courtSound(seconds: 36, hits: 13, seed: 5, in: dir)
-        let video = dir.appendingPathComponent("session.mp4")
-        try TestFiles.ffmpeg(["-stream_loop", "3", "-i", TestFiles.package("Samples/demo_session.mp4").path, "-i", wav.path,
-                              "-map", "0:v", "-map", "1:a", "-t", "36", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", video.path])
+        let (video, times) = try CourtSession.video(seconds: 36, hits: 13, seed: 5, in: dir)
         let home = ["SWINGMASTER_HOME": dir.appendingPathComponent("home").path]
         let analysed = try SwingmasterBinary.run(["analyze", video.path, "--hand", "right", "--no-swing-check"], environment: home)
         #expect(analysed.status == 0, "\(analysed.stderr)")

@@ -519,8 +519,70 @@ class WebAppTests(PageHelpers, unittest.TestCase):
         self.by_id("back").click()
         wait(self.driver, lambda d: abs(now() - posed[4]) < 2e-3, 5, f"the step back went to {now()}, not {posed[4]}")
 
-if __name__ == "__main__":
-    unittest.main()
+    def test_8_learn_my_racket_then_hear_an_upload_with_it(self):
+        """A session with 13 hits teaches "your racket's sound" on its results page; the upload page offers it
+        (chosen, the detector's sensitivity set aside); a video uploaded with it says so on its results; the
+        player can forget it. A session with fewer than 10 hits says why it cannot teach one."""
+        d = self.driver
+        # 36 s of the demo's court sound hitting 13 times under its footage (tools/demo_sample_audio.py, as
+        # the Swift suites' CourtSession makes it).
+        times = [2.0 + 2.6 * k for k in range(13)]
+        wav, court = os.path.join(self.tmp, "court.wav"), os.path.join(self.tmp, "court.mp4")
+        subprocess.run([sys.executable, os.path.join(support.ROOT, "tools", "demo_sample_audio.py"), "--duration", "36", "--seed", "5",
+                        "--contacts", ",".join(map(str, times)), "--wav", wav, "--truth", os.path.join(self.tmp, "court.truth.json")],
+                       check=True, capture_output=True)
+        ffmpeg("-stream_loop", "3", "-i", SAMPLE, "-i", wav, "-map", "0:v", "-map", "1:a", "-t", "36",
+               "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", court)
+        self.choose_hand()
+        self.upload(court, swing_check=False)
+        sid = self.wait_for_results()
+        wait(d, lambda d: "13 hits" in self.by_id("racket-need").text, 30, f"the hits to learn from: {self.by_id('racket-need').text}")
+        self.assertTrue(self.by_id("racket-learn").is_enabled())
+        self.assertFalse(self.by_id("racket-heard").is_displayed(), "a session heard by the detector claims a racket sound")
+        self.click(self.by_id("racket-learn"))
+        wait(d, lambda d: "Learnt" in self.by_id("racket-status").text, 90, f"learning did not finish: {self.by_id('racket-status').text}")
+        self.assertIn("13 of your hits", self.by_id("racket-status").text)
+        self.assertEqual(self.by_id("racket-learn").text, "Learn it again from these hits")
+        sounds = SERVER.api("/api/racket-sounds")["racketSounds"]
+        self.assertEqual([(s["sessionId"], s["contacts"]) for s in sounds], [(sid, 13)])
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            self.driver.execute_script("document.getElementById('racket').scrollIntoView({block: 'center'})")
+            time.sleep(0.4)
+            self.assertTrue(no_horizontal_scroll(d), f"the results page scrolls sideways at {size[0]} px with the racket sound")
+            screenshot(d, "results-racket-learnt")
+
+        # The upload page offers it, chosen; the sensitivity is the racket sound's own.
+        self.open("/sessions/new")
+        wait(d, lambda d: self.by_id("racket-row").is_displayed(), 30, "the upload page does not offer the racket sound")
+        chosen = Select(self.by_id("racket-sound")).first_selected_option
+        self.assertEqual(chosen.get_attribute("value"), str(sounds[0]["id"]))
+        self.assertIn(f"Your racket: {sounds[0]['name']} (13 hits)", chosen.text)
+        self.assertFalse(self.by_id("sensitivity").is_displayed(), "the detector's sensitivity is offered beside the racket sound")
+        for size in (PHONE, DESKTOP):
+            d.set_window_size(*size)
+            time.sleep(0.4)
+            self.assertTrue(no_horizontal_scroll(d), f"the upload page scrolls sideways at {size[0]} px with the racket sound")
+            screenshot(d, "new-racket-sound")
+        # The demo clip heard with it: its results say so, and four hits are too few to learn from.
+        self.upload(SAMPLE, swing_check=False)
+        demo = self.wait_for_results()
+        job = SERVER.api("/api/jobs")["jobs"][0]
+        self.assertEqual(job["racketSound"], sounds[0]["id"])
+        self.assertEqual(SERVER.api(f"/api/sessions/{demo}")["session"]["contactModel"]["contacts"], 13)
+        wait(d, lambda d: self.by_id("racket-heard").is_displayed(), 30, "the results do not say the racket sound heard them")
+        self.assertIn("heard with your racket's sound", self.by_id("racket-heard").text)
+        self.assertIn("at least 10 hits; this session has 4", self.by_id("racket-need").text)
+        self.assertFalse(self.by_id("racket-learn").is_enabled())
+        screenshot(d, "results-racket-heard")
+
+        # Forgotten from the upload page: the choice goes, and the sensitivity is back.
+        self.open("/sessions/new")
+        wait(d, lambda d: self.by_id("racket-row").is_displayed(), 30, "the racket sound is not offered")
+        self.click(self.by_id("racket-forget"))
+        wait(d, lambda d: not self.by_id("racket-row").is_displayed(), 30, "forgetting left the racket sound offered")
+        self.assertTrue(self.by_id("sensitivity").is_displayed() and self.by_id("sensitivity").is_enabled())
+        self.assertEqual(SERVER.api("/api/racket-sounds")["racketSounds"], [])
 
 
 class WhoIsThePlayerTests(PageHelpers, unittest.TestCase):
@@ -646,3 +708,7 @@ class WhoIsThePlayerTests(PageHelpers, unittest.TestCase):
         chosen = next(b for b in self.boxes("who-picker") if "chosen" in b.get_attribute("class"))
         self.assertAlmostEqual(self.hips(chosen)[0], wanted[0], delta=0.02)
         screenshot(d, "results-who-after")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -10,6 +10,37 @@ const $ = (id) => document.getElementById(id);
 // The sensitivity levels the program offers, the usual one chosen.
 $('sensitivity').replaceChildren(...words.sensitivity.map((l) => el('option', { value: l.id, selected: l.id === words.defaultSensitivity },
   l.id === words.defaultSensitivity ? l.label : `${l.label} (${l.hint})`)));
+// The player's racket sounds (learnt on a results page): the newest is chosen; the detector's sensitivity
+// does not apply while one is.
+let sounds = [];
+async function racketSounds() {
+  try { ({ racketSounds: sounds } = await api('/api/racket-sounds')); } catch { sounds = []; /* offered only when listed */ }
+  $('racket-row').hidden = sounds.length === 0;
+  $('racket-sound').replaceChildren(
+    ...sounds.map((r, i) => el('option', { value: r.id, selected: i === 0 },
+      `Your racket: ${r.name} (${r.contacts} hits)`)),
+    el('option', { value: '' }, 'The usual detector'));
+  racketChosen();
+}
+function racketChosen() {
+  const chosen = $('racket-sound').value !== '' && !$('racket-row').hidden;
+  $('sensitivity').disabled = chosen;
+  $('sensitivity-row').hidden = chosen;
+  $('racket-forget').hidden = !chosen;
+  const sound = sounds.find((r) => String(r.id) === $('racket-sound').value);
+  $('racket-hint').textContent = chosen && sound
+    ? `Learnt ${fmt.shortDate(sound.createdAt)} from the hits you confirmed on a results page. It knows how readily to count a sound, so there is no sensitivity to choose.`
+    : '';
+}
+$('racket-sound').addEventListener('change', racketChosen);
+$('racket-forget').addEventListener('click', async () => {
+  const chosen = $('racket-sound').value;
+  if (!chosen) return;
+  try { await api(`/api/racket-sounds/${chosen}`, { method: 'DELETE' }); } catch (e) { pickError(e.message); }
+  await racketSounds();
+});
+racketSounds();
+
 let hand = null, startedAt = null, timer = null, source = null, xhr = null, jobId = null;
 // "Which one is you?": the file waiting for the answer, the frame shown, and the answer ({x, y, time, index, count}).
 let waiting = null, who = null, player = null;
@@ -187,7 +218,8 @@ function upload(file, me = null) {
   if ($('start').value) query.set('start', $('start').value);
   if ($('duration').value) query.set('duration', $('duration').value);
   if (!$('swing-check').checked) query.set('swingCheck', 'off');
-  if ($('sensitivity').value !== words.defaultSensitivity) query.set('sensitivity', $('sensitivity').value);
+  if (!$('racket-row').hidden && $('racket-sound').value) query.set('racketSound', $('racket-sound').value);
+  else if ($('sensitivity').value !== words.defaultSensitivity) query.set('sensitivity', $('sensitivity').value);
   xhr = new XMLHttpRequest();
   xhr.open('POST', `/api/uploads?${query}`);
   xhr.setRequestHeader('Content-Type', file.type || 'video/mp4');

@@ -3,6 +3,7 @@ import { api, el, fmt, stat, vocabulary } from './api.js';
 import { contactScatter } from './charts.js';
 import { ContactTimeline } from './timeline.js';
 import { PeoplePicker, describe, outline, ready, seek } from './picker.js';
+import { RacketSound } from './racket.js';
 
 const id = document.body.dataset.session;
 const { strokes, bodyMeasures } = await vocabulary();
@@ -10,7 +11,8 @@ const STROKES = strokes.map((s) => s.id);
 const strokeName = Object.fromEntries(strokes.map((s) => [s.id, s.plural]));
 let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
 // An edit answers with the re-measured session: everything on the page follows it.
-const timeline = new ContactTimeline({ id, onChange: (next) => { session = next; strokeFilter(); show(); } });
+const racket = new RacketSound(id);
+const timeline = new ContactTimeline({ id, onChange: (next) => { session = next; strokeFilter(); show(); racket.show(session); } });
 
 async function load() {
   ({ session } = await api(`/api/sessions/${id}`));
@@ -20,6 +22,7 @@ async function load() {
   show();
   whoLine();
   timeline.load(session);
+  racket.show(session);
   document.getElementById('dl-json').href = `/api/sessions/${id}/export.json`;
   document.getElementById('dl-csv').href = `/api/sessions/${id}/export.csv`;
   document.getElementById('dl-trc').href = `/api/sessions/${id}/export.trc`;
@@ -233,7 +236,7 @@ async function measureMe() {
   try {
     ({ session } = await api(`/api/sessions/${id}/player`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(who.chosen) }));
-    strokeFilter(); show(); whoLine(); timeline.load(session);
+    strokeFilter(); show(); whoLine(); timeline.load(session); racket.show(session);
     closeWho();
     const measured = session.stats.shotCount;
     $('who-done').textContent = measured

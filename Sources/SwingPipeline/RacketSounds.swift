@@ -1,0 +1,104 @@
+import Foundation
+import SwingAudio
+import SwingCore
+import SwingMedia
+import SwingStore
+
+/// A contact model learnt from one of the player's sessions — "your racket's sound" — as the API and the
+/// pages show it (`GET /api/racket-sounds`). The model itself stays in the store.
+public struct RacketSound: Codable, Sendable, Equatable {
+    public var id: Int64
+    /// What the player sees it called: the video it was learnt from, unless they named it.
+    public var name: String
+    public var createdAt: Date
+    /// The session it was learnt from (`nil` when that session was in another store); it may be deleted since.
+    public var sessionId: Int64?
+    /// Confirmed contacts it learnt from.
+    public var contacts: Int
+    /// F1 (±50 ms) of the model on the session it learnt from.
+    public var f1: Double
+
+    init(_ record: ContactModelRecord) {
+        id = record.id ?? 0; name = record.name; createdAt = record.createdAt; sessionId = record.sessionId
+        contacts = record.contacts; f1 = record.f1
+    }
+}
+
+extension ContactModel.Recording {
+    /// The mono audio of the video or audio file at `path` (its `range`), checked against `limits` as an
+    /// analysis checks it, with `contacts` (media time) moved to sample time; contacts outside the audio
+    /// are left out. What `learn-contacts` and the results page's "Learn my racket's sound" learn from.
+    /// - Throws: The media checks' ``MediaError`` (no audio, too short or long, unreadable).
+    public static func of(media path: String, range: TimeRange?, limits: MediaLimits = MediaLimits(),
+                          contacts: [Double]) throws -> ContactModel.Recording {
+        let info = try MediaProbe.probe(path)
+        _ = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
+        let pcm = try AudioExtractor.extract(path, sampleRate: AudioExtractor.analysisRate(for: info.audio), range: range)
+        _ = try MediaValidator.checkDecoded(pcm.duration, info: info, limits: limits, range: range)
+        let times = contacts.map { $0 - pcm.startTime }.filter { $0 >= 0 && $0 <= pcm.duration }
+        return ContactModel.Recording(samples: pcm.samples, sampleRate: Double(pcm.sampleRate), contacts: times)
+    }
+}
+
+extension MediaLibrary {
+    /// The longest name a racket sound keeps, characters.
+    public static let racketSoundNameLimit = 80
+
+    /// Every racket sound the player had learnt, newest first.
+    public func racketSounds() async throws -> [RacketSound] {
+        try await store.contactModels().map(RacketSound.init)
+    }
+
+    /// Racket sound `id`, `nil` when there is none.
+    public func racketSound(id: Int64) async throws -> RacketSound? {
+        try await store.contactModel(id: id).map(RacketSound.init)
+    }
+
+    /// Forgets racket sound `id` (sessions heard with it keep what they heard); whether there was one.
+    public func removeRacketSound(id: Int64) async throws -> Bool {
+        try await store.removeContactModel(id: id)
+    }
+
+    /// Learns what the player's hits sound like from session `id`'s contacts as they left them (their adds
+    /// and removes applied) against every other sound in its video, and keeps it as a racket sound named
+    /// `name` (by default after the video).
+    /// - Throws: `StoreError` `.notFound` for no such session; ``AudioError`` `.tooFewToLearn` (422) with a
+    ///   sentence when the session holds fewer than ``ContactModel/minimumContacts`` contacts; the media
+    ///   checks' errors when its video is gone or unreadable; ``PipelineError`` `.cancelled`.
+    public func learnRacketSound(fromSession id: Int64, name: String? = nil) async throws -> RacketSound {
+        let confirmed = try await SessionEditor.confirmedContacts(id: id, in: store)
+        guard confirmed.times.count >= ContactModel.minimumContacts else {
+            throw AudioError(.tooFewToLearn, "Swingmaster learns your racket's sound from at least \(ContactModel.minimumContacts) hits; session \(id) has \(confirmed.times.count). Learn it from a longer session, or add the hits it missed first.")
+        }
+        let fileName = try await store.sessionRecord(id: id)?.fileName ?? "session \(id)"
+        let work = Task.detached { () throws -> ContactModel in
+            let recording = try ContactModel.Recording.of(media: confirmed.path, range: confirmed.range, contacts: confirmed.times)
+            try Task.checkCancellation()
+            return try ContactModel.train([recording])
+        }
+        let model: ContactModel
+        do {
+            model = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+        } catch is CancellationError {
+            throw PipelineError.cancelled("learning", nothing: "kept")
+        }
+        let given = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let record = ContactModelRecord(
+            name: String((given.isEmpty ? fileName : given).prefix(Self.racketSoundNameLimit)), sessionId: id,
+            contacts: model.trainedOn.contacts, f1: model.trainedOn.f1,
+            model: String(decoding: try model.data(), as: UTF8.self))
+        var stored = record
+        stored.id = try await store.saveContactModel(record)
+        return RacketSound(stored)
+    }
+
+    /// The contact model of racket sound `id`, for a job that asked to be heard with it.
+    /// - Throws: ``PipelineError`` `.invalidOptions` when it was deleted since; ``AudioError``
+    ///   `.contactModelUnreadable` when the stored model is damaged or made for other features.
+    func contactModel(id: Int64) async throws -> ContactModel {
+        guard let record = try await store.contactModel(id: id) else {
+            throw PipelineError(.invalidOptions, "The racket sound this video was to be heard with (\(id)) was deleted before the analysis started; upload it again and choose another.")
+        }
+        return try ContactModel.decode(Data(record.model.utf8), name: "The racket sound \"\(record.name)\"")
+    }
+}
