@@ -66,6 +66,10 @@ struct SessionsCommand: AsyncParsableCommand {
         var thresholdFactor: Double?
         @Option(name: .customLong("min-relative-amplitude"), help: "With --sensitivity: a hit's minimum amplitude relative to the loud ones, 0–1 (experts).")
         var minRelativeAmplitude: Double?
+        @Option(name: .customLong("contact-model"), help: ArgumentHelp(
+            "Listen to the session's sound again with a contact model learnt by learn-contacts (your edits are kept where they still name a contact).",
+            valueName: "MODEL.json"))
+        var contactModel: String?
         @Option(name: .customLong("player"), help: ArgumentHelp(
             "Measure another person: where the player is in the picture, fractions across and down from the top-left, and the moment they are there (e.g. 0.3,0.7@4.6). Every shot's window is posed again following them.",
             valueName: "x,y[@seconds]"))
@@ -79,8 +83,8 @@ struct SessionsCommand: AsyncParsableCommand {
             }
             try player?.validate()
             let edits = !(add.isEmpty && remove.isEmpty && restore.isEmpty)
-            guard [undo, edits, sensitivity != nil, player != nil].filter({ $0 }).count == 1 else {
-                throw ValidationError("Give --undo alone, --sensitivity alone, --player alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
+            guard [undo, edits, sensitivity != nil, contactModel != nil, player != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("Give --undo alone, --sensitivity alone, --contact-model alone, --player alone, or at least one of --add-contact, --remove-contact, --restore-contact.")
             }
             for t in add + remove + restore where !t.isFinite {
                 throw ValidationError("Contact times must be finite numbers of seconds.")
@@ -92,6 +96,8 @@ struct SessionsCommand: AsyncParsableCommand {
             var changes: [SessionEditor.Change] = []
             if undo { changes = [.undo] } else if let player { changes = [.player(player.mark)] } else if let sensitivity {
                 changes = [.redetect(sensitivity, .init(peakThresholdFactor: thresholdFactor, minRelativeAmplitude: minRelativeAmplitude))]
+            } else if let contactModel {
+                changes = [.hear(try ContactModel.read(from: contactModel))]
             } else {
                 let edits: [ContactEdit] = remove.map { ContactEdit(action: .remove, time: $0) }
                     + restore.map { ContactEdit(action: .restore, time: $0) } + add.map { ContactEdit(action: .add, time: $0) }

@@ -92,6 +92,14 @@ extension MediaLibrary {
         return RacketSound(stored)
     }
 
+    /// Session `id`'s sound heard again with racket sound `sound` (``SessionEditor/Change/hear(_:)``): the
+    /// player's edits kept where they still name a contact. The edited session's document.
+    /// - Throws: as ``contactModel(id:)`` when the racket sound is gone or damaged, then as
+    ///   ``edit(session:_:)``.
+    public func edit(session id: Int64, hearingWith sound: Int64) async throws -> Data {
+        try await edit(session: id, [.hear(try await contactModel(id: sound))])
+    }
+
     /// The contact model of racket sound `id`, for a job that asked to be heard with it.
     /// - Throws: ``PipelineError`` `.invalidOptions` when it was deleted since; ``AudioError``
     ///   `.contactModelUnreadable` when the stored model is damaged or made for other features.

@@ -51,6 +51,10 @@ public enum SessionEditor {
         /// Listen to the session's sound again at another sensitivity (and, for experts, other thresholds):
         /// new heard contacts, the player's edits applied to them where they still name a contact.
         case redetect(ContactSensitivity, DetectorThresholds? = nil)
+        /// Listen to the session's sound again with a contact model learnt from the player's confirmed hits
+        /// (their racket's sound, ``ContactModel``): new heard contacts, the edits applied as for ``redetect(_:_:)``,
+        /// and the model's provenance kept as the session's ``SessionDocument/Session/contactModel``.
+        case hear(ContactModel)
         /// Measure another person: the player pointed at themselves (``PlayerMark``, usually with the moment of
         /// the frame they tapped). Every contact's swing window is posed again following that person, as the
         /// analysis follows a mark (``AnalysisOptions/player``), and the mark is kept in the session, so later
@@ -113,6 +117,8 @@ public enum SessionEditor {
         var sensitivity = s.sensitivity
         var thresholds = s.detectorThresholds
         var player = s.player
+        // What heard the contacts the document holds: a learnt model's provenance, or nil for the detector.
+        var heardBy = s.contactModel
         var repose = false
         var dropped = 0
         // The swing check's verdicts as they are now: an edit is checked against what the player sees.
@@ -123,6 +129,20 @@ public enum SessionEditor {
         guard present + adding <= limit else {
             throw PipelineError(.invalidEdit, "Session \(id) has room for at most \(limit) contacts (one per \(format(minimumSpacing)) s of video); it holds \(present) and \(adding) more were asked for.")
         }
+        // The session's sound heard again by `options`' detector or model; edits that no longer name a
+        // contact (the sound is heard differently now) are let go.
+        func listen(_ options: AnalysisOptions) throws {
+            var options = options
+            if s.start != nil || s.duration > 0 { options.range = TimeRange(start: s.start ?? 0, duration: s.duration) }
+            heard = try SessionAnalyzer(options: options).heardContacts(path: mediaPath ?? record.filePath)
+            let kept = edits.filter { edit in
+                edit.action == .add || nearest(edit.time, in: heard + edits.filter { $0.action == .add }
+                    .map { ContactEvent(time: $0.time, confidence: 1) }) != nil
+            }
+            dropped += edits.count - kept.count
+            edits = kept
+            rejectedNow = []
+        }
         for change in changes {
             switch change {
             case .undo:
@@ -131,18 +151,17 @@ public enum SessionEditor {
             case .redetect(let level, let expert):
                 var options = AnalysisOptions()
                 options.detector = try (expert ?? DetectorThresholds()).apply(to: level.apply(to: options.detector))
+                try listen(options)
                 thresholds = expert.flatMap { $0.isEmpty ? nil : $0 }
-                if s.start != nil || s.duration > 0 { options.range = TimeRange(start: s.start ?? 0, duration: s.duration) }
-                heard = try SessionAnalyzer(options: options).heardContacts(path: mediaPath ?? record.filePath)
-                // Edits that no longer name a contact (the sound is heard differently now) are let go.
-                let kept = edits.filter { edit in
-                    edit.action == .add || nearest(edit.time, in: heard + edits.filter { $0.action == .add }
-                        .map { ContactEvent(time: $0.time, confidence: 1) }) != nil
-                }
-                dropped += edits.count - kept.count
-                edits = kept
                 sensitivity = level == .normal ? nil : level
-                rejectedNow = []
+                heardBy = nil
+            case .hear(let model):
+                var options = AnalysisOptions()
+                options.contactModel = model
+                try listen(options)
+                thresholds = nil
+                sensitivity = nil
+                heardBy = model.trainedOn
             case .player(let mark):
                 try check(mark, session: s)
                 player = mark
@@ -205,8 +224,7 @@ public enum SessionEditor {
         next.session.edits = edits.isEmpty ? nil : edits
         next.session.sensitivity = sensitivity
         next.session.detectorThresholds = thresholds
-        // Heard again, the contacts are the detector's, whatever model heard them first.
-        if changes.contains(where: { if case .redetect = $0 { true } else { false } }) { next.session.contactModel = nil }
+        next.session.contactModel = heardBy
         next.session.contactsHeard = heard.count
         next.session.player = player
         if repose {

@@ -9,7 +9,7 @@ import SwingPipeline
 /// - `POST /api/sessions/{id}/edits` with `{"action": "add" | "remove" | "restore", "time": seconds}`
 /// - `POST /api/sessions/{id}/edits/undo`
 /// - `POST /api/sessions/{id}/listen` with `{"sensitivity": "fewer" | "normal" | "more"}` (and optionally
-///   `peakThresholdFactor`, `minRelativeAmplitude`): the sound heard again
+///   `peakThresholdFactor`, `minRelativeAmplitude`), or `{"racketSound": id}`: the sound heard again
 /// - `POST /api/sessions/{id}/player` with `{"x", "y", "time"}`: measure the person the player tapped (every
 ///   window posed again following them; ``SessionEditor/Change/player(_:)``)
 /// - `GET /api/sessions/{id}/envelope?bins=N`: the sound's loudness over the analysed part, for the timeline.
@@ -21,9 +21,11 @@ struct EditRoutes: Sendable {
 
     struct EditRequest: Decodable { var action: ContactEdit.Action; var time: Double }
     struct ListenRequest: Decodable {
-        var sensitivity: ContactSensitivity
+        var sensitivity: ContactSensitivity?
         var peakThresholdFactor: Double?
         var minRelativeAmplitude: Double?
+        /// Hear it with the player's racket sound instead of the detector.
+        var racketSound: Int64?
     }
 
     func add(to api: RouterGroup<BasicRequestContext>) {
@@ -43,12 +45,18 @@ struct EditRoutes: Sendable {
         api.post("sessions/:id/listen") { request, context in
             let id = try APIRoutes.id(context, "id", what: "session")
             guard let body = try? await request.body.collect(upTo: 4096),
-                  let ask = try? JSONDecoder().decode(ListenRequest.self, from: Data(buffer: body)) else {
-                throw APIError(.badRequest, #"Send {"sensitivity": "fewer", "normal" or "more"}."#)
+                  let ask = try? JSONDecoder().decode(ListenRequest.self, from: Data(buffer: body)),
+                  (ask.sensitivity == nil) != (ask.racketSound == nil) else {
+                throw APIError(.badRequest, #"Send {"sensitivity": "fewer", "normal" or "more"}, or {"racketSound": id}."#)
             }
+            if let sound = ask.racketSound {
+                guard try await state.library.racketSound(id: sound) != nil else { throw RacketSoundRoutes.noSound(sound) }
+                return try await apply(to: id) { library in try await library.edit(session: id, hearingWith: sound) }
+            }
+            guard let sensitivity = ask.sensitivity else { throw APIError(.badRequest, #"Send {"sensitivity": "fewer", "normal" or "more"}."#) }
             let expert = SessionEditor.DetectorThresholds(peakThresholdFactor: ask.peakThresholdFactor,
                                                           minRelativeAmplitude: ask.minRelativeAmplitude)
-            return try await apply([.redetect(ask.sensitivity, expert)], to: id)
+            return try await apply([.redetect(sensitivity, expert)], to: id)
         }
         api.post("sessions/:id/player") { request, context in
             let id = try APIRoutes.id(context, "id", what: "session")
@@ -66,10 +74,15 @@ struct EditRoutes: Sendable {
 
     /// Runs the edit off the event loop (adding a contact poses its window) and answers with the document.
     func apply(_ changes: [SessionEditor.Change], to id: Int64) async throws -> Response {
+        try await apply(to: id) { library in try await library.edit(session: id, changes) }
+    }
+
+    /// Runs `edit` of session `id` off the event loop and answers with the document it returns.
+    func apply(to id: Int64, _ edit: @escaping @Sendable (MediaLibrary) async throws -> Data) async throws -> Response {
         let library = state.library
         let bytes: Data
         do {
-            bytes = try await Task.detached { try await library.edit(session: id, changes) }.value
+            bytes = try await Task.detached { try await edit(library) }.value
         } catch let error as any UserFacingError {
             throw APIError(error)
         }

@@ -176,6 +176,17 @@ import Testing
         #expect(corrected.status == 0 && !corrected.stderr.contains("never corrected"), "\(corrected.stderr)")
         #expect(corrected.stdout.contains("learnt from \(heard.count - 1) confirmed contacts"), "\(corrected.stdout)")
 
+        // The stored session heard again with the model: its document says which model heard it; a file
+        // that is not a model is refused with exit 21 and changes nothing.
+        let reheard = try SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", model.path], environment: home)
+        #expect(reheard.status == 0, "\(reheard.stderr)")
+        struct Heard: Decodable { struct S: Decodable { struct P: Decodable { var contacts: Int }; var contactModel: P? }; var session: S }
+        let document = try SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: home).data
+        #expect(try JSONDecoder().decode(Heard.self, from: document).session.contactModel?.contacts == heard.count - 1)
+        let notAModel = try SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", video.path], environment: home)
+        #expect(notAModel.status == 21 && notAModel.stderr.contains("not a contact model"), "\(notAModel.stderr)")
+        #expect(try SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: home).data == document)
+
         let missing = try SwingmasterBinary.run(["learn-contacts", "--session", "9", "--out", model.path], environment: home)
         #expect(missing.status == 41 && missing.stderr.contains("There is no session with id 9"), "\(missing.stderr)")
     }

@@ -81,6 +81,16 @@ import Testing
             let listened = try await Self.post(client, "/api/sessions/\(demoSession)/listen", #"{"sensitivity": "normal"}"#)
             #expect(listened.status == .ok)
             #expect(try Self.decode(Document.self, listened, "listening").session.contactModel == nil)
+            // And with the racket sound again: the same hits, and the session says so again.
+            let rehear = try await Self.post(client, "/api/sessions/\(demoSession)/listen", #"{"racketSound": \#(sound.id)}"#)
+            #expect(rehear.status == .ok)
+            let reheard = try Self.decode(Document.self, rehear, "listening with the racket sound").session
+            #expect(reheard.contactModel?.contacts == times.count)
+            #expect((reheard.shots + (reheard.rejectedContacts ?? [])).map(\.time).sorted() == heard.sorted())
+            for (body, status) in [(#"{"racketSound": 999}"#, HTTPResponse.Status.notFound),
+                                   (#"{"racketSound": \#(sound.id), "sensitivity": "more"}"#, .badRequest), ("{}", .badRequest)] {
+                #expect(try await Self.post(client, "/api/sessions/\(demoSession)/listen", body).status == status, "\(body)")
+            }
 
             // Refusals: one sentence each, with the CLI's code where there is one; nothing stored.
             let refusals: [(TestResponse, HTTPResponse.Status, Int?)] = [

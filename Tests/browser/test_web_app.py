@@ -574,7 +574,18 @@ class WebAppTests(PageHelpers, unittest.TestCase):
         self.assertIn("heard with your racket's sound", self.by_id("racket-heard").text)
         self.assertIn("at least 10 hits; this session has 4", self.by_id("racket-need").text)
         self.assertFalse(self.by_id("racket-learn").is_enabled())
+        # Beside the sensitivity levels, "Your racket" is the one pressed; Normal hears it with the detector,
+        # and "Your racket" with the racket sound again.
+        pressed = lambda d: d.execute_script("return document.querySelector('#sensitivity [aria-pressed=\"true\"]')?.dataset.level")
+        wait(d, lambda d: pressed(d) == "racket", 30, "the racket sound is not the pressed way of listening")
         screenshot(d, "results-racket-heard")
+        self.click(d.find_element(By.CSS_SELECTOR, '#sensitivity [data-level="normal"]'))
+        wait(d, lambda d: pressed(d) == "normal", 60, f"listening with the detector did not finish: {self.by_id('edit-status').text}")
+        self.assertIsNone(SERVER.api(f"/api/sessions/{demo}")["session"].get("contactModel"))
+        self.assertFalse(self.by_id("racket-heard").is_displayed())
+        self.click(d.find_element(By.CSS_SELECTOR, '#sensitivity [data-level="racket"]'))
+        wait(d, lambda d: pressed(d) == "racket", 60, f"listening with the racket sound did not finish: {self.by_id('edit-status').text}")
+        self.assertEqual(SERVER.api(f"/api/sessions/{demo}")["session"]["contactModel"]["contacts"], 13)
 
         # Forgotten from the upload page: the choice goes, and the sensitivity is back.
         self.open("/sessions/new")

@@ -7,8 +7,9 @@ const MINIMUM = 10;
 const $ = (id) => document.getElementById(id);
 
 export class RacketSound {
-  constructor(id) {
-    this.id = id;
+  /** @param {string} id the session; @param {(sound) => void} onLearnt told of a racket sound learnt here. */
+  constructor(id, onLearnt = () => {}) {
+    this.id = id; this.onLearnt = onLearnt;
     this.learnt = null;   // the newest racket sound learnt from this session, if any
     $('racket-learn').addEventListener('click', () => this.learn());
   }
@@ -25,7 +26,7 @@ export class RacketSound {
     const heard = $('racket-heard');
     const model = session.contactModel;
     heard.hidden = !model;
-    if (model) heard.textContent = `The hits here were heard with your racket's sound (learnt from ${model.contacts} hits). Listening again (above) hears them with the usual detector instead.`;
+    if (model) heard.textContent = `The hits here were heard with your racket's sound (learnt from ${model.contacts} hits). Fewer, Normal or More above hear them with the usual detector instead.`;
     const hits = session.shots.length + (session.rejectedContacts ?? []).filter((r) => r.kind !== 'removed').length;
     const enough = hits >= MINIMUM;
     $('racket-learn').disabled = !enough || this.busy;
@@ -42,6 +43,7 @@ export class RacketSound {
       const { racketSound } = await api(`/api/sessions/${this.id}/racket-sound`, { method: 'POST' });
       this.learnt = racketSound;
       this.busy = false;
+      this.onLearnt(racketSound);
       this.say(learntLine(racketSound));
     } catch (e) {
       this.busy = false;

@@ -11,8 +11,9 @@ const STROKES = strokes.map((s) => s.id);
 const strokeName = Object.fromEntries(strokes.map((s) => [s.id, s.plural]));
 let session = null, shots = [], sortKey = 'index', ascending = true, stroke = 'all';
 // An edit answers with the re-measured session: everything on the page follows it.
-const racket = new RacketSound(id);
 const timeline = new ContactTimeline({ id, onChange: (next) => { session = next; strokeFilter(); show(); racket.show(session); } });
+// A racket sound learnt here is offered at once beside the sensitivity levels.
+const racket = new RacketSound(id, (sound) => { timeline.racket = sound; timeline.draw(); });
 
 async function load() {
   ({ session } = await api(`/api/sessions/${id}`));

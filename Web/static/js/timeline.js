@@ -26,6 +26,8 @@ export class ContactTimeline {
     this.status = document.getElementById('edit-status');
     this.undoButton = document.getElementById('undo');
     this.peaks = null; this.busy = false;
+    /** The player's newest racket sound (GET /api/racket-sounds), offered beside the sensitivity levels. */
+    this.racket = null;
     this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.svg.addEventListener('click', (e) => this.clicked(e));
     this.undoButton.addEventListener('click', () => this.send(`/api/sessions/${id}/edits/undo`, null, 'Undone.'));
@@ -40,6 +42,7 @@ export class ContactTimeline {
   async load(session) {
     this.session = session;
     this.draw();
+    try { this.racket = (await api('/api/racket-sounds')).racketSounds[0] ?? null; } catch { this.racket = null; }
     try {
       this.peaks = (await api(`/api/sessions/${this.id}/envelope?bins=500`)).peaksDb;
     } catch (e) {
@@ -82,9 +85,11 @@ export class ContactTimeline {
     document.getElementById('rejected').replaceChildren(...items);
   }
 
-  // Fewer / Normal / More: the sound heard again with other thresholds, the player's edits kept.
+  // Fewer / Normal / More: the sound heard again with other thresholds, the player's edits kept; and, once the
+  // player has one, their racket's sound.
   sensitivityButtons() {
-    const now = this.session.sensitivity ?? defaultSensitivity;
+    const byRacket = Boolean(this.session.contactModel);
+    const now = byRacket ? 'racket' : (this.session.sensitivity ?? defaultSensitivity);
     const level = LEVELS.find((l) => l.id === now) ?? LEVELS.find((l) => l.id === defaultSensitivity);
     const expert = this.session.detectorThresholds ?? {};
     document.getElementById('threshold-factor').placeholder = String(level.peakThresholdFactor);
@@ -92,11 +97,21 @@ export class ContactTimeline {
     if (expert.peakThresholdFactor != null) document.getElementById('threshold-factor').value = expert.peakThresholdFactor;
     if (expert.minRelativeAmplitude != null) document.getElementById('min-relative-amplitude').value = expert.minRelativeAmplitude;
     document.getElementById('listen-expert').disabled = this.busy;
-    document.getElementById('sensitivity').replaceChildren(...LEVELS.map(({ id: level, label }) => el('button', {
+    const buttons = LEVELS.map(({ id: level, label }) => el('button', {
       type: 'button', 'data-level': level, 'aria-pressed': String(level === now), disabled: this.busy || null,
       onclick: () => level !== now && this.send(`/api/sessions/${this.id}/listen`, JSON.stringify({ sensitivity: level }),
         `Listened again (${label.toLowerCase()}).`, 'Listening to your session again…'),
-    }, label)));
+    }, label));
+    if (this.racket || byRacket) {
+      const racket = this.racket;
+      buttons.push(el('button', {
+        type: 'button', 'data-level': 'racket', 'aria-pressed': String(byRacket), disabled: this.busy || !racket || null,
+        title: racket ? `Your racket's sound, learnt from ${racket.contacts} hits (${racket.name})` : null,
+        onclick: () => !byRacket && racket && this.send(`/api/sessions/${this.id}/listen`, JSON.stringify({ racketSound: racket.id }),
+          'Listened again with your racket\u2019s sound.', 'Listening to your session again for your racket\u2019s sound…'),
+      }, 'Your racket'));
+    }
+    document.getElementById('sensitivity').replaceChildren(...buttons);
   }
 
   select(c) {
