@@ -40,17 +40,19 @@ build: setup
 # The conformance suite runs apart from the process suites: their waits for serve and worker processes
 # (Thread.sleep, waitUntilExit) hold the cooperative threads, and beside them a PostgreSQL notification
 # waited 10-22 s for a thread to be delivered on (the wake-up test allows 10).
-PG_SUITES := StoreConformanceTests|WorkerProcessTests|MigrateCommandTests
+# Each of these tiers is a test target of its own (Package.swift): the store suite over both stores
+# (SwingPostgresTests) and the serve/worker/migrate process suites (SwingProcessTests).
+PG_TIERS := SwingPostgresTests\.|SwingProcessTests\.
 # `make test ASAN_FOLLOWS=1` (what .ci/run types, since it runs `make test-asan` next) leaves out the suites
 # test-asan runs whole under AddressSanitizer: they run once, instrumented, instead of twice. A plain
 # `make test` runs everything.
 ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests|HighlightsTests
-MAIN_SKIP := SwingSweepTests\.|DownloadStreamingTests|$(PG_SUITES)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
+MAIN_SKIP := SwingSweepTests\.|DownloadStreamingTests|$(PG_TIERS)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
 test: setup-test check-layers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(MAIN_SKIP)'
-	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'StoreConformanceTests'
-	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'WorkerProcessTests|MigrateCommandTests'
+	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'SwingPostgresTests\.'
+	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'SwingProcessTests\.'
 	$(SWIFT) test --skip-build --filter 'DownloadStreamingTests'
 	$(PYTHON) tools/check_docs.py --binary $(BIN_DEBUG)
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh

@@ -124,7 +124,7 @@ let package = Package(
                          linkerSettings: sanitizeLink),
         // Test data the shipped modules never need: synthetic session audio with its truth, contact
         // scoring, the one seeded PRNG and WAV writer. Used by the tests and the benchmarks, not a product.
-        .target(name: "SwingTestSupport", dependencies: ["SwingCore", "SwingBiomech"], swiftSettings: hotSettings),
+        .target(name: "SwingTestSupport", dependencies: ["SwingCore", "SwingBiomech", "SwingStore"], swiftSettings: hotSettings),
         // Benchmarks (`make bench`): our side of each comparison; peers are run by scripts/bench.sh.
         .executableTarget(
             name: "swingbench",
@@ -152,6 +152,10 @@ let package = Package(
         .testTarget(name: "SwingStoreTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech", "SwingAudio", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingPipelineTests", dependencies: ["SwingTestSupport", "SwingPipeline", "SwingStore", "SwingMedia", "SwingPose", "SwingVision", "SwingInference", "SwingAudio", "SwingBiomech", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         // Fixtures are read from the package directory by path (the CLI under test is a separate process).
+        // The tiers `make test` runs apart (Makefile): the store suite over SQLite and a throw-away PostgreSQL
+        // server, and the suites that run `serve`, `worker` and `migrate` processes against it.
+        .testTarget(name: "SwingPostgresTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        .testTarget(name: "SwingProcessTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport", "SwingBiomech", "SwingMedia", "SwingPipeline"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]
 )

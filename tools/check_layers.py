@@ -13,7 +13,7 @@ Reads every target of this package from `swift package dump-package` (its declar
      application  SwingPipeline: the engine and the store;
      adapters     SwingServer, SwingCLI: the application and SwingCore; SwingCLI also the server it starts;
      executables  swingmaster (SwingCLI only), swingbench (anything but the adapters);
-     test support SwingTestSupport: the engine.
+     test support SwingTestSupport: the engine and the store (the records the store's test targets share).
    Test targets may import anything they declare.
    KNOWN lists the imports that break rule 2 today and that issue #40's first step removes: each is reported as
    known (not a failure) while it is there, and a listed one that is gone is a failure, so the list only shrinks.
@@ -46,7 +46,7 @@ ALLOWED = {
     "SwingCLI": {"SwingPipeline", "SwingCore", "SwingServer"},
     "swingmaster": {"SwingCLI"},
     "swingbench": ENGINE | {"SwingStore", "SwingPipeline", "SwingTestSupport"},
-    "SwingTestSupport": ENGINE,
+    "SwingTestSupport": ENGINE | {"SwingStore"},
 }
 # Imports that break the layers today (issue #40, step 1: an application layer under a thin server and CLI;
 # the server's are gone).

@@ -4,7 +4,7 @@ import Testing
 
 /// `swingmaster analyze` end to end on the bundled sample and on bad inputs.
 @Suite(.serialized) struct AnalyzeCommandTests {
-    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
+    static let sample = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
 
     struct Truth: Decodable { var contacts: [Double] }
     struct Doc: Decodable {
@@ -38,7 +38,7 @@ import Testing
         #expect(out.status == 0, "stderr: \(out.stderr)")
         #expect(out.stdout.contains("consistency"), "\(out.stdout)")
 
-        let truthURL = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.truth.json")
+        let truthURL = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.truth.json")
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: truthURL)).contacts
         let doc = try JSONDecoder().decode(Doc.self, from: Data(contentsOf: jsonURL)).session
         #expect(doc.shots.count == truth.count, "shots at \(doc.shots.map(\.time)) vs truth \(truth)")

@@ -7,7 +7,7 @@ import Testing
 /// YOLO fixture models committed under Tests/SwingVisionTests/Fixtures/yolo (random-weight
 /// YOLO11/YOLO26 exports, see tools/make_yolo_fixtures.py).
 @Suite(.serialized) struct DetectCommandTests {
-    static let yoloDir = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo")
+    static let yoloDir = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo")
 
     static func model(_ candidates: [String]) throws -> String {
         let found = candidates.map { yoloDir.appendingPathComponent($0).path }.first { FileManager.default.fileExists(atPath: $0) }
@@ -17,7 +17,7 @@ import Testing
     static func detectModel() throws -> String { try model(["tiny-detect.onnx", "tiny26-detect.onnx", "yolo11n.onnx"]) }
 
     /// A non-YOLO ONNX model (y = x·W + b) from the SwingInference fixtures.
-    static let affine = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingInferenceTests/Fixtures/affine.onnx").path
+    static let affine = TestFiles.packageRoot.appendingPathComponent("Tests/SwingInferenceTests/Fixtures/affine.onnx").path
 
     /// Encodes a test pattern with the ffmpeg CLI (installed by `make setup`).
     static func media(_ name: String, _ arguments: [String]) throws -> String {

@@ -9,7 +9,7 @@ import Testing
 /// end by itself within its time limit, without a signal, with the expected status; and a failed run
 /// leaves every input and the store exactly as they were.
 @Suite(.serialized) struct FaultSuiteTests {
-    static let root = SwingmasterBinary.packageRoot
+    static let root = TestFiles.packageRoot
     static let photo = root.appendingPathComponent("Tests/SwingPoseTests/Fixtures/messi5.png").path
     static let goodModel = root.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path
 

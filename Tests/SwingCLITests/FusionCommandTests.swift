@@ -7,7 +7,7 @@ import Testing
 /// the real binary with the fixture of `tools/make_fusion_fixture.py`: a colour-keyed stand-in racket/ball
 /// model and a clip whose truth file lists every hit, whether it is audible, and whether it is visible.
 @Suite(.serialized) struct FusionCommandTests {
-    static let dir = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingCLITests/Fixtures/fusion")
+    static let dir = TestFiles.packageRoot.appendingPathComponent("Tests/SwingCLITests/Fixtures/fusion")
     static let clip = dir.appendingPathComponent("fusion_clip.mp4").path
     static let model = dir.appendingPathComponent("colour_standin.onnx").path
     /// The default detector stride (`--detector-stride`), the spec's every 3rd frame.

@@ -7,7 +7,7 @@ import Testing
 /// "honest media"): the run must measure what decoded, refuse it below `--min-duration` as a short file,
 /// and otherwise say in a warning and in the JSON how much of the stated span it covered.
 @Suite(.serialized) struct HonestMediaTests {
-    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4")
+    static let sample = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.mp4")
 
     struct ContactsJSON: Decodable { var duration: Double; var statedDuration: Double }
     struct SessionJSON: Decodable {

@@ -6,8 +6,8 @@ import Testing
 /// and leaves neither the output nor its temporary file (before, SIGINT killed the process mid-write and
 /// left a `.swingmaster-…` file behind).
 @Suite(.serialized) struct InterruptTests {
-    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
-    static let model = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path
+    static let sample = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
+    static let model = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path
 
     @Test(arguments: [["detect", "--model", model, "--no-store"], ["pose"]])
     func ctrlCLeavesNoOutput(command: [String]) throws {

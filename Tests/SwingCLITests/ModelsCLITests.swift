@@ -9,7 +9,7 @@ import Testing
         let home = try TestFiles.temporaryDirectory("models-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path, "SWINGMASTER_MODELS": home.appendingPathComponent("none").path]
-        let model = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx").path
+        let model = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx").path
         func run(_ args: [String]) throws -> SwingmasterBinary.Output { try SwingmasterBinary.run(["models"] + args, environment: env) }
 
         #expect(try run(["add", model, "--id", "alpha"]).status == 0)

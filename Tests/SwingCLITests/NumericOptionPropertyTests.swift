@@ -35,7 +35,7 @@ import Testing
         var testDescription: String { path.joined(separator: " ") }
     }
 
-    static let root = SwingmasterBinary.packageRoot
+    static let root = TestFiles.packageRoot
     static let sample = root.appendingPathComponent("Samples/demo_session.mp4").path
     static let photo = root.appendingPathComponent("Tests/SwingPoseTests/Fixtures/messi5.png").path
     static let model = root.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path

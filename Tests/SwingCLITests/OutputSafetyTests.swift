@@ -7,7 +7,7 @@ import Testing
 /// Outputs never destroy inputs, bad output paths fail before the work, a failed run stores nothing and
 /// leaves no file behind, write errors are errors, and concurrent first runs all store their session.
 @Suite struct OutputSafetyTests {
-    static let root = SwingmasterBinary.packageRoot
+    static let root = TestFiles.packageRoot
     static let sample = root.appendingPathComponent("Samples/demo_session.mp4").path
     static let photo = root.appendingPathComponent("Tests/SwingPoseTests/Fixtures/messi5.png").path
     static let model = root.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path

@@ -1,10 +1,11 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 
 /// `swingmaster pose` run as a real process on the SwingPose fixtures.
 @Suite struct PoseCommandTests {
-    static let fixtures = SwingmasterBinary.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures")
+    static let fixtures = TestFiles.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures")
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
     struct Report: Decodable {

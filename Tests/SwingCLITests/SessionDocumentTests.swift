@@ -11,7 +11,7 @@ import SwingStore
 /// stored bytes) agree byte for byte, the CSV is one renderer, and the shot view's skeleton is the one the
 /// metrics were measured on.
 @Suite(.serialized) struct SessionDocumentTests {
-    static let sample = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
+    static let sample = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.mp4").path
 
     @Test func analyzeAndExportPrintTheSameBytesAndTheShotViewMatchesTheMetrics() async throws {
         let home = try TestFiles.temporaryDirectory("document-home")

@@ -20,7 +20,7 @@ import Testing
 
     static func truth() throws -> [Double] {
         struct Truth: Decodable { var contacts: [Double] }
-        let url = SwingmasterBinary.packageRoot.appendingPathComponent("Samples/demo_session.truth.json")
+        let url = TestFiles.packageRoot.appendingPathComponent("Samples/demo_session.truth.json")
         return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: url)).contacts
     }
 

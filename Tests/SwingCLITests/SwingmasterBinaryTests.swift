@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import Testing
 
 /// The CLI suites run the binary of their own build (a debug run the debug binary, `test-asan` the

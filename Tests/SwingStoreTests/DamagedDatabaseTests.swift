@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import SwingCore
 import Testing
 @testable import SwingStore
@@ -15,9 +16,9 @@ struct DamagedDatabaseTests {
         do {
             let db = try AppDatabase.open(home: home)
             for i in 0..<40 {
-                var s = SessionStoreTests.newSession("s\(i).mp4", at: Double(i))
+                var s = StoreFixtures.session("s\(i).mp4", at: Double(i))
                 s.fileName = String(repeating: "x", count: 2000)
-                try await db.saveSession(s, shots: (1...5).map(SessionStoreTests.shot))
+                try await db.saveSession(s, shots: (1...5).map(StoreFixtures.shot))
             }
             // Everything into the main file, the WAL emptied: the damage below is all there is.
             try await db.dbWriter.writeWithoutTransaction { try $0.checkpoint(.truncate) }

@@ -1,24 +1,11 @@
 import Foundation
+import SwingTestSupport
 import Testing
 import SwingBiomech
 import SwingCore
 @testable import SwingStore
 
 @Suite struct SessionStoreTests {
-    static func newSession(_ name: String, at seconds: Double) -> SessionRecord {
-        SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
-                   createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
-                   hand: .right, stats: SessionStats(shotCount: 2, consistency: 63.5))
-    }
-
-    static func shot(_ index: Int) -> ShotRecord {
-        ShotRecord(Shot(index: index, time: Double(index) * 2.5, contactTime: Double(index) * 2.5, confidence: 0.9, status: .ok,
-                        contact: ContactPoint(forwardCm: 41.2, lateralCm: 58, heightCm: 96.3), wristSpeedCmS: 812,
-                        classification: .optimal, contactVideoFrame: 150 * index,
-                        arc: SwingArc(body: [ArcPoint(forwardCm: 40, lateralCm: 57, heightCm: 95, time: 2.4)], image: nil)),
-                   frames: [ShotFrame(time: 2.4, videoFrame: 144, image: nil, body: [[40, 57, 95]])])
-    }
-
     @Test func dominantHandIsAskedOnceThenRemembered() async throws {
         let db = try AppDatabase.empty()
         #expect(try await db.dominantHand() == nil)
@@ -31,20 +18,20 @@ import SwingCore
     @Test func sessionRoundTripsWithShotsInOrder() async throws {
         let db = try AppDatabase.empty()
         let noPerson = ShotRecord(Shot(index: 3, time: 9, contactTime: 9, confidence: 0.5))
-        let id = try await db.saveSession(Self.newSession("a.mp4", at: 1_700_000_000),
-                                    shots: [Self.shot(2), Self.shot(1), noPerson])
+        let id = try await db.saveSession(StoreFixtures.session("a.mp4", at: 1_700_000_000),
+                                    shots: [StoreFixtures.shot(2), StoreFixtures.shot(1), noPerson])
         let detail = try #require(try await db.session(id: id))
         #expect(detail.session.fileName == "a.mp4")
         #expect(detail.session.stats.consistency == 63.5 && detail.session.hand == .right)
         #expect(detail.shots.map(\.shot.index) == [1, 2, 3])
-        #expect(detail.shots[0] == Self.shot(1).stored(id: detail.shots[0].id, sessionId: id))
+        #expect(detail.shots[0] == StoreFixtures.shot(1).stored(id: detail.shots[0].id, sessionId: id))
         #expect(detail.shots[2].shot.contact == nil && detail.shots[2].shot.status == .noPerson && detail.shots[2].frames == nil)
     }
 
     @Test func aFailingShotInsertLeavesNoSession() async throws {
         let db = try AppDatabase.empty()
         // Two shots with the same index violate the (sessionId, index) unique key on the second insert.
-        await #expect(throws: StoreError.self) { try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(1)])
+        await #expect(throws: StoreError.self) { try await db.saveSession(StoreFixtures.session("a.mp4", at: 1), shots: [StoreFixtures.shot(1), StoreFixtures.shot(1)])
         }
         #expect(try await db.sessions().isEmpty)
         let count = try await db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
@@ -53,15 +40,15 @@ import SwingCore
 
     @Test func sessionsAreListedNewestFirst() async throws {
         let db = try AppDatabase.empty()
-        try await db.saveSession(Self.newSession("old.mp4", at: 1_000), shots: [])
-        try await db.saveSession(Self.newSession("new.mp4", at: 3_000), shots: [])
-        try await db.saveSession(Self.newSession("mid.mp4", at: 2_000), shots: [])
+        try await db.saveSession(StoreFixtures.session("old.mp4", at: 1_000), shots: [])
+        try await db.saveSession(StoreFixtures.session("new.mp4", at: 3_000), shots: [])
+        try await db.saveSession(StoreFixtures.session("mid.mp4", at: 2_000), shots: [])
         #expect(try await db.sessions().map(\.fileName) == ["new.mp4", "mid.mp4", "old.mp4"])
     }
 
     @Test func deleteCascadesToShotsAndMissingIdIsNotFound() async throws {
         let db = try AppDatabase.empty()
-        let id = try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1), Self.shot(2)])
+        let id = try await db.saveSession(StoreFixtures.session("a.mp4", at: 1), shots: [StoreFixtures.shot(1), StoreFixtures.shot(2)])
         try await db.deleteSession(id: id)
         #expect(try await db.session(id: id) == nil)
         let count = try await db.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM shot") }
@@ -76,7 +63,7 @@ import SwingCore
         defer { try? FileManager.default.removeItem(at: home) }
         do {
             let db = try AppDatabase.open(home: home)
-            try await db.saveSession(Self.newSession("a.mp4", at: 1), shots: [Self.shot(1)])
+            try await db.saveSession(StoreFixtures.session("a.mp4", at: 1), shots: [StoreFixtures.shot(1)])
         }
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("swingmaster.sqlite").path))
         let reopened = try AppDatabase.open(home: home)

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 import GRDB
 import SwingAudio
 import SwingBiomech
@@ -18,7 +19,7 @@ import Testing
         let db = try AppDatabase.empty()
         let shots = [Self.shot(1, source: .both, offset: -99.1), Self.shot(2, source: .audio),
                      Self.shot(3, source: .visual, status: .noPerson), Self.shot(4)]
-        let id = try await db.saveSession(SessionStoreTests.newSession("fused.mp4", at: 1_700_000_000), shots: shots)
+        let id = try await db.saveSession(StoreFixtures.session("fused.mp4", at: 1_700_000_000), shots: shots)
         let stored = try #require(try await db.session(id: id)).shots.map(\.shot)
         #expect(stored.map(\.source) == [.both, .audio, .visual, nil])
         #expect(stored.map(\.visualOffsetMs) == [-99.1, nil, nil, nil])
@@ -43,7 +44,7 @@ import Testing
                 }
             }
         }
-        let id = try await db.saveSession(SessionStoreTests.newSession("every-case.mp4", at: 1_700_000_000), shots: shots)
+        let id = try await db.saveSession(StoreFixtures.session("every-case.mp4", at: 1_700_000_000), shots: shots)
         #expect(try await db.session(id: id)?.shots.map(\.shot) == shots.map(\.shot))
         // A job's sensitivity (migration v12-job-sensitivity).
         for level in ContactSensitivity.allCases {
@@ -59,7 +60,7 @@ import Testing
                       ("$.index", "'first'")])
     func theSchemaRefusesValuesOutsideTheEnums(path: String, value: String) async throws {
         let db = try AppDatabase.empty()
-        let id = try await db.saveSession(SessionStoreTests.newSession("a.mp4", at: 1_700_000_000), shots: [])
+        let id = try await db.saveSession(StoreFixtures.session("a.mp4", at: 1_700_000_000), shots: [])
         await #expect(throws: (any Error).self) {
             try await db.dbWriter.write { db in
                 try db.execute(sql: """

@@ -1,13 +1,13 @@
 import Foundation
-import SwingTestSupport
 
 /// Runs the real `swingmaster` binary: `SWINGMASTER_BIN` when set, else the one built beside this test
 /// executable (so `swift test` and `--build-path .build-asan` each run the binary of their own build,
 /// never a stale one from another), else `<package>/.build/debug/swingmaster`.
-enum SwingmasterBinary {
+public enum SwingmasterBinary {
     static let packageRoot = TestFiles.packageRoot
 
-    static let path: String = {
+    /// The binary the tests run.
+    public static let path: String = {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_BIN"], !p.isEmpty { return p }
         // The test executable is `<build>/debug/SwingmasterPackageTests.xctest` (Linux) or inside that
         // bundle (macOS): look beside it and one level up from the bundle.
@@ -20,9 +20,13 @@ enum SwingmasterBinary {
         return packageRoot.appendingPathComponent(".build/debug/swingmaster").path
     }()
 
-    struct Output { var status: Int32; var stdout: String; var stderr: String; var data: Data }
+    /// What a run printed and how it ended.
+    public struct Output: Sendable {
+        public var status: Int32; public var stdout: String; public var stderr: String; public var data: Data
+    }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs the binary with `arguments` (the test's environment plus `environment`) to its end.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let out = Pipe()
         let (p, stderr) = try launch(arguments, environment: environment, stdout: out)
         // Read stdout while stderr is read in the background, so a large output cannot block the child.
@@ -34,11 +38,11 @@ enum SwingmasterBinary {
 
     /// What an interrupted run left: its status and stderr, and whether it was still running when the
     /// interrupt came (a run that ended first proves nothing about Ctrl-C).
-    struct Interrupted { var status: Int32; var stderr: String; var wasRunning: Bool }
+    public struct Interrupted: Sendable { public var status: Int32; public var stderr: String; public var wasRunning: Bool }
 
     /// Runs the binary with `arguments` and sends it SIGINT (Ctrl-C) once `ready()` holds (polled every
     /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C.
-    static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
+    public static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
                           ready: () -> Bool = { true }) throws -> Interrupted {
         let (p, stderr) = try launch(arguments, environment: environment, stdout: FileHandle.nullDevice)
         let deadline = Date().addingTimeInterval(60)
@@ -82,5 +86,4 @@ enum SwingmasterBinary {
             return data
         }
     }
-
 }

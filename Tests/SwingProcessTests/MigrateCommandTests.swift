@@ -14,11 +14,12 @@ struct MigrateCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         for _ in 0..<2 {
-            let out = try SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "left", "--no-swing-check"], environment: env)
+            let out = try SwingmasterBinary.run(["analyze", TestFiles.package("Samples/demo_session.mp4").path, "--hand", "left", "--no-swing-check"], environment: env)
             try #require(out.status == 0, "\(out.stderr)")
         }
         // An edited session keeps its edits in the copy.
-        let laptop = try SessionEditTests.export("2", env)
+        struct Laptop: Decodable { struct Session: Decodable { struct Shot: Decodable { var time: Double }; var shots: [Shot] }; var session: Session }
+        let laptop = try JSONDecoder().decode(Laptop.self, from: SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data).session
         let edit = try SwingmasterBinary.run(["sessions", "edit", "2", "--remove-contact", String(laptop.shots[0].time)], environment: env)
         try #require(edit.status == 0, "\(edit.stderr)")
         let edited = try SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data

@@ -35,7 +35,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func newSession(_ name: String, at seconds: Double, shots: Int = 2) -> NewSession {
-        NewSession(record: SessionStoreTests.newSession(name, at: seconds), shots: (1...max(1, shots)).map(SessionStoreTests.shot).prefix(shots).map { $0 },
+        NewSession(record: StoreFixtures.session(name, at: seconds), shots: (1...max(1, shots)).map(StoreFixtures.shot).prefix(shots).map { $0 },
                    track: SessionTrackRecord(track: Data([1, 2, 3, 0, 255]), videoFrames: [0, 2, -1], poseToDisplayX: 2, poseToDisplayY: 1.5,
                                              parameters: #"{"hand":"right"}"#)) { id in #"{"session":{"id":\#(id)}}"# }
     }
@@ -57,10 +57,10 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(detail.session.stats == SessionStats(shotCount: 2, consistency: 63.5))
         #expect(abs(detail.session.createdAt.timeIntervalSince1970 - 1_700_000_000) < 0.002)
         #expect(detail.session.documentJSON == #"{"session":{"id":\#(id)}}"#, "the document is built with the new id")
-        #expect(detail.shots.map(\.shot) == [SessionStoreTests.shot(1).shot, SessionStoreTests.shot(2).shot])
-        #expect(detail.shots.map(\.frames) == [SessionStoreTests.shot(1).frames, SessionStoreTests.shot(2).frames])
+        #expect(detail.shots.map(\.shot) == [StoreFixtures.shot(1).shot, StoreFixtures.shot(2).shot])
+        #expect(detail.shots.map(\.frames) == [StoreFixtures.shot(1).frames, StoreFixtures.shot(2).frames])
         #expect(detail.shots.allSatisfy { $0.sessionId == id && $0.id != nil })
-        #expect(try await db.shot(sessionId: id, index: 2)?.shot == SessionStoreTests.shot(2).shot)
+        #expect(try await db.shot(sessionId: id, index: 2)?.shot == StoreFixtures.shot(2).shot)
         #expect(try await db.shot(sessionId: id, index: 3) == nil)
         #expect(try await db.sessionRecord(id: id) == detail.session)
         let track = try #require(try await db.sessionTrack(id: id))
@@ -72,7 +72,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func aSessionThatFailsToStoreLeavesNothing(_ backend: Backend) async throws {
         let db = try await backend.make()
         var twice = Self.newSession("dup.mp4", at: 1)
-        twice.shots = [SessionStoreTests.shot(1), SessionStoreTests.shot(1)]
+        twice.shots = [StoreFixtures.shot(1), StoreFixtures.shot(1)]
         await #expect(throws: StoreError.self) { try await db.saveSession(twice) }
         struct Refused: Error {}
         var refused = Self.newSession("doc.mp4", at: 2)
@@ -102,7 +102,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         let db = try await backend.make()
         let id = try await db.saveSession(Self.newSession("e.mp4", at: 5))
         let track = SessionTrackRecord(track: Data([9]), videoFrames: [4], poseToDisplayX: 1, poseToDisplayY: 1, parameters: "{}")
-        try await db.replaceSession(id: id, revision: 0, stats: SessionStats(shotCount: 1), shots: [SessionStoreTests.shot(3)],
+        try await db.replaceSession(id: id, revision: 0, stats: SessionStats(shotCount: 1), shots: [StoreFixtures.shot(3)],
                                     track: track) { "edited" }
         let detail = try #require(try await db.session(id: id))
         #expect(detail.session.revision == 1 && detail.session.stats.shotCount == 1 && detail.session.documentJSON == "edited")
