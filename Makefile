@@ -47,13 +47,13 @@ PG_TIERS := SwingPostgresTests\.|SwingProcessTests\.
 # test-asan runs whole under AddressSanitizer: they run once, instrumented, instead of twice. A plain
 # `make test` runs everything.
 ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests|HighlightsTests
-MAIN_SKIP := SwingSweepTests\.|DownloadStreamingTests|$(PG_TIERS)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
+MAIN_SKIP := SwingSweepTests\.|SwingDownloadTests\.|$(PG_TIERS)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
 test: setup-test check-layers
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(MAIN_SKIP)'
 	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'SwingPostgresTests\.'
 	SWINGMASTER_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build --filter 'SwingProcessTests\.'
-	$(SWIFT) test --skip-build --filter 'DownloadStreamingTests'
+	$(SWIFT) test --skip-build --filter 'SwingDownloadTests\.'
 	$(PYTHON) tools/check_docs.py --binary $(BIN_DEBUG)
 	SWINGMASTER_BIN=$(BIN_DEBUG) ./scripts/test-browser.sh
 
@@ -65,24 +65,21 @@ test: setup-test check-layers
 # Any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a
 # leak outside the system libraries listed in .ci/lsan.supp. This list is the one the docs point to.
 # Swift's crash backtracer is off: under ASan it deadlocks instead of reporting (a leak report once hung
-# the run for 40 minutes). The model-download suite (DownloadStreamingTests: timeouts of a real HTTP peer,
-# measured in seconds) runs in `make test` only: beside the ASan build's CPU-bound suites its transfers
-# waited 190 s for a thread and every time limit failed; it hands no buffer to C. The phone-chain sweep
-# (PhoneChainTests) runs in `make test` only: it measures accuracy through FFmpeg's filters with the same
-# detector code the other audio suites run under ASan, and would add minutes for no new code path.
+# the run for 40 minutes). Not run under ASan, each a target of its own: the model downloads
+# (SwingDownloadTests: timeouts of a real HTTP peer, measured in seconds; beside the ASan build's CPU-bound
+# suites its transfers waited 190 s for a thread and every time limit failed; it hands no buffer to C), and
+# the accuracy sweeps over recorded and mixed tracks and phone chains (SwingAudioSweepTests: Python mixes
+# them, FFmpeg's filters process them and the references run; the DSP they drive is the detector the
+# SwingAudioTests suites run instrumented), so the tier checks memory, not F1, and CI stays inside its time.
 # Only this package's modules are instrumented (SWINGMASTER_SANITIZE in Package.swift), in the same build
 # directory as `make test`: the dependencies are not rebuilt (a whole second build took 18 of CI's minutes),
 # and the next `make test` recompiles only our modules, uninstrumented.
-# Skipped under ASan: the accuracy sweeps over recorded and mixed tracks (Python mixes them and runs the
-# reference; the DSP they drive is the detector the DetectorTests, FilterTests and LeanPartsTests already
-# run instrumented), so the tier checks memory, not F1, and CI stays inside its time.
-ASAN_SKIP := DownloadStreamingTests|PhoneChainTests|ContactModelChainTests|RecordedSoundTests|BandLimitedTests|AgreementTests|GustyWindTests
 ASAN_SUITES := $(ASAN_WHOLE)|SwingAudioTests\.|SwingSweepTests\.
 test-asan: setup-test
 	SWINGMASTER_SANITIZE=address $(SWIFT) build --build-tests
 	SWINGMASTER_SANITIZE=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp:print_suppressions=0 \
-	  $(SWIFT) test --skip-build --filter '$(ASAN_SUITES)' --skip '$(ASAN_SKIP)'
+	  $(SWIFT) test --skip-build --filter '$(ASAN_SUITES)'
 
 # Only the browser tests (builds the debug binary they drive).
 test-browser: setup-test

@@ -142,6 +142,10 @@ let package = Package(
         // averages, local maxima, mean differences over 180 megapixels), so they are optimised like the
         // engine: unoptimised, under AddressSanitizer, they were most of `make test-asan`.
         .testTarget(name: "SwingAudioTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: hotSettings, linkerSettings: sanitizeLink),
+        // The accuracy sweeps over recorded and mixed sound and phone chains (Python makes the tracks and runs
+        // the references): `make test` runs them; `make test-asan` does not (the DSP they drive is the one
+        // SwingAudioTests runs instrumented).
+        .testTarget(name: "SwingAudioSweepTests", dependencies: ["SwingAudio", "SwingCore", "SwingTestSupport"], swiftSettings: hotSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingMediaTests", dependencies: ["SwingTestSupport", "SwingMedia", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingInferenceTests", dependencies: ["SwingInference", "SwingCore"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingVisionTests", dependencies: ["SwingTestSupport", "SwingVision", "SwingMedia", "SwingCore", "SwingInference"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
@@ -156,6 +160,8 @@ let package = Package(
         // server, and the suites that run `serve`, `worker` and `migrate` processes against it.
         .testTarget(name: "SwingPostgresTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore", "SwingBiomech"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingProcessTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        // Model downloads against a misbehaving local HTTP server, timed in seconds: run on their own.
+        .testTarget(name: "SwingDownloadTests", dependencies: ["SwingVision", "SwingCore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport", "SwingBiomech", "SwingMedia", "SwingPipeline"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Model download against a server that never stops sending: `swingmaster models download URL` of an endless
-# body (no Content-Length, zeros) from a local Python server (Tests/SwingVisionTests/Fixtures/download_server.py)
+# body (no Content-Length, zeros) from a local Python server (Tests/SwingDownloadTests/Fixtures/download_server.py)
 # must be refused at the real 2 GiB model limit with flat memory (goal: peak RSS < 100 MB) and at disk speed.
 # Peers in the same run: `curl URL | head -c 2 GiB > file` (a streaming client writing the same bytes), and
 # `dd` writing 2 GiB of zeros to the same disk, with fdatasync (the disk's speed) and without (the page cache,
@@ -23,7 +23,7 @@ work="$(mktemp -d)"
 server=""
 cleanup() { if [ -n "$server" ]; then kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; fi; rm -rf "$work"; }
 trap cleanup EXIT
-python3 Tests/SwingVisionTests/Fixtures/download_server.py --lifetime 900 --endless-limit $((3 << 30)) >"$work/port" &
+python3 Tests/SwingDownloadTests/Fixtures/download_server.py --lifetime 900 --endless-limit $((3 << 30)) >"$work/port" &
 server=$!
 for _ in $(seq 1 100); do grep -q PORT "$work/port" 2>/dev/null && break; sleep 0.1; done
 PORT=$(awk '/PORT/ {print $2}' "$work/port")

@@ -47,6 +47,20 @@ public enum TestFiles {
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }
 
+    /// The Python the reference implementations run with (`tools/reference_*.py`): `$SWINGMASTER_PYTHON`, else
+    /// the project's `.deps/venv`; `nil` when neither is there (the suites comparing with them are skipped).
+    public static var referencePython: String? {
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], package(".deps/venv/bin/python").path]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs ``referencePython`` with `args` and returns what it printed.
+    /// - Throws: ``Subprocess/Failure`` when there is no such Python or it fails.
+    public static func runReference(_ args: [String]) throws -> Data {
+        guard let python = referencePython else { throw Subprocess.Failure(description: "No Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh.") }
+        return try Subprocess.output(python, args)
+    }
+
     /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`.
     /// - Throws: ``Subprocess/Failure`` with ffmpeg's stderr when it fails.
     public static func ffmpeg(_ args: [String]) throws {

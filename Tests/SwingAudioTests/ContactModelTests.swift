@@ -144,7 +144,7 @@ struct ContactModelTests {
     }
 
     @Test("Swift and the Python reference find the same events with the same features, and the same contacts with one model",
-          .enabled(if: AgreementTests.python != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"),
+          .enabled(if: TestFiles.referencePython != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"),
           arguments: [SyntheticSessionAudio.Condition.mixed, .wind])
     func pythonAgrees(condition: SyntheticSessionAudio.Condition) throws {
         let learn = Self.track(41, condition), find = Self.track(42, condition)
@@ -152,10 +152,10 @@ struct ContactModelTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("find.wav"), modelPath = dir.appendingPathComponent("m.json")
         try find.float32WAV().write(to: wav)
-        let script = AgreementTests.root.appendingPathComponent("tools/reference_events.py").path
+        let script = TestFiles.packageRoot.appendingPathComponent("tools/reference_events.py").path
 
         struct Event: Decodable { var time: Double; var features: [Double] }
-        let lines = String(decoding: try AgreementTests.run([script, wav.path]), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: try TestFiles.runReference([script, wav.path]), as: UTF8.self).split(separator: "\n")
         let py = try lines.map { try JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
         let swift = try SoundEvents.extract(samples: find.samples, sampleRate: find.sampleRate)
         let matched = swift.compactMap { s in py.first { abs($0.time - s.time) < 0.5e-3 }.map { (s, $0) } }
@@ -166,7 +166,7 @@ struct ContactModelTests {
         let model = try ContactModel.train([.init(samples: learn.samples, sampleRate: learn.sampleRate, contacts: learn.contactTimes)])
         try model.data().write(to: modelPath)
         struct Found: Decodable { struct C: Decodable { var time: Double }; var contacts: [C] }
-        let pyContacts = try JSONDecoder().decode(Found.self, from: AgreementTests.run([script, wav.path, "--model", modelPath.path])).contacts.map(\.time)
+        let pyContacts = try JSONDecoder().decode(Found.self, from: TestFiles.runReference([script, wav.path, "--model", modelPath.path])).contacts.map(\.time)
         let swiftContacts = try model.detect(samples: find.samples, sampleRate: find.sampleRate).map(\.time)
         let agree = ContactScore(detected: swiftContacts, truth: pyContacts, tolerance: 0.001)
         print("contact model \(condition.name): \(swift.count) events in Swift, \(py.count) in Python, \(matched.count) at the same sample, \(far.count) features off by > 0.05; contacts \(swiftContacts.count) / \(pyContacts.count), \(agree.truePositives) the same; F1 against the truth \(ContactScore(detected: swiftContacts, truth: find.contactTimes, tolerance: 0.05).f1)")

@@ -30,7 +30,7 @@ import Testing
         let (server, cat, home) = try setUp()
         defer { server.stop(); try? FileManager.default.removeItem(at: home) }
         server.setRoute("/m/yolo-tiny.onnx", .body(model))
-        let progressSeen = ProgressLog()
+        let progressSeen = CallbackLog<DownloadProgress>()
         let m = try await cat.download(server.url("/m/yolo-tiny.onnx"), sha256: SHA256.hex(model).uppercased(),
                                        progress: { progressSeen.add($0) })
         #expect(m.id == "yolo-tiny")
@@ -158,13 +158,4 @@ import Testing
             try await cat.download(URL(string: "ftp://example.com/m.onnx")!)
         }
     }
-}
-
-/// Collects progress callbacks (they come from the downloading task, not the test's).
-final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [DownloadProgress] = []
-    func add(_ p: DownloadProgress) { lock.lock(); items.append(p); lock.unlock() }
-    var last: DownloadProgress? { lock.lock(); defer { lock.unlock() }; return items.last }
-    var all: [DownloadProgress] { lock.lock(); defer { lock.unlock() }; return items }
 }

@@ -104,7 +104,7 @@ struct PhoneChainTests {
             try track.float32WAV().write(to: URL(fileURLWithPath: prefix + ".wav"))
             return (URL(fileURLWithPath: prefix + ".wav"), track.contactTimes)
         }
-        _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/make_recorded_tracks.py").path,
+        _ = try TestFiles.runReference([TestFiles.packageRoot.appendingPathComponent("tools/make_recorded_tracks.py").path,
                                     (corpus == "tennix" ? RecordedSoundTests.tennixSounds : RecordedSoundTests.sounds).path,
                                     prefix, "--corpus", corpus, "--condition", condition, "--seed", String(seed)])
         let truth = try JSONDecoder().decode(RecordedSoundTests.Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))
@@ -113,7 +113,7 @@ struct PhoneChainTests {
 
     /// Writes `wav` through each of `chains` (`tools/phone_chain.py`) as `out/CHAIN.wav`.
     static func process(_ wav: URL, into out: URL, chains: [String]) throws {
-        _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/phone_chain.py").path,
+        _ = try TestFiles.runReference([TestFiles.packageRoot.appendingPathComponent("tools/phone_chain.py").path,
                                     wav.path, out.path, "--chain", chains.joined(separator: ",")])
     }
 

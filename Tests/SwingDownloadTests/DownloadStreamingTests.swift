@@ -12,7 +12,7 @@ import Testing
     let model: Data
     let modelFile: URL
     init() throws {
-        modelFile = TestSupport.fixtures.appendingPathComponent("catalog_tiny.onnx")
+        modelFile = TestFiles.package("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx")
         model = try Data(contentsOf: modelFile)
     }
 
@@ -66,7 +66,7 @@ import Testing
         defer { f.tearDown() }
         let size = 3_000_000
         let partial = f.home.appendingPathComponent("blob.part")
-        let log = ProgressLog()
+        let log = CallbackLog<DownloadProgress>()
         let outcome = try await HTTPDownloader().fetch(f.server.url("/file/blob.bin?bytes=\(size)"), into: partial) { log.add($0) }
         #expect(outcome.bytes == Int64(size))
         #expect(outcome.resumedFrom == 0)

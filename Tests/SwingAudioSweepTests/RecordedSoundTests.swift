@@ -11,13 +11,13 @@ import SwingTestSupport
 /// contacts on a hit's later, louder transient: practice F1 0.934 at ±70 ms and 0.359 at ±20 ms; with the
 /// onset at half the rise (until `onsetLevel` 0.2) three recordings were reported 12–38 ms late (0.742).
 struct RecordedSoundTests {
-    static let sounds = AgreementTests.root.appendingPathComponent(".deps/sounds/freetennis")
-    static let tennixSounds = AgreementTests.root.appendingPathComponent(".deps/sounds/tennix")
+    static let sounds = TestFiles.packageRoot.appendingPathComponent(".deps/sounds/freetennis")
+    static let tennixSounds = TestFiles.packageRoot.appendingPathComponent(".deps/sounds/tennix")
     static var available: Bool {
-        AgreementTests.python != nil && FileManager.default.fileExists(atPath: sounds.appendingPathComponent("colpo.wav").path)
+        TestFiles.referencePython != nil && FileManager.default.fileExists(atPath: sounds.appendingPathComponent("colpo.wav").path)
     }
     static var tennixAvailable: Bool {
-        AgreementTests.python != nil && FileManager.default.fileExists(atPath: tennixSounds.appendingPathComponent("racket1.wav").path)
+        TestFiles.referencePython != nil && FileManager.default.fileExists(atPath: tennixSounds.appendingPathComponent("racket1.wav").path)
     }
 
     struct Truth: Decodable {
@@ -45,7 +45,7 @@ struct RecordedSoundTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let prefix = dir.appendingPathComponent("\(condition)-\(seed)").path
-        _ = try AgreementTests.run([AgreementTests.root.appendingPathComponent("tools/make_recorded_tracks.py").path,
+        _ = try TestFiles.runReference([TestFiles.packageRoot.appendingPathComponent("tools/make_recorded_tracks.py").path,
                                     (corpus == "tennix" ? tennixSounds : sounds).path, prefix, "--corpus", corpus,
                                     "--condition", condition, "--seed", "\(seed)"])
         let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: prefix + ".json")))

@@ -1,4 +1,5 @@
 import Foundation
+import SwingTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ final class DownloadServer: @unchecked Sendable {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-dlserver-\(UUID().uuidString).log")
         let stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestSupport.fixtures.appendingPathComponent("download_server.py").path,
+        process.arguments = ["python3", TestFiles.package("Tests/SwingDownloadTests/Fixtures/download_server.py").path,
                              "--file", file.path, "--log", log.path, "--lifetime", "\(lifetime)", "--exit-on-stdin-eof"]
         process.standardInput = stdin
         process.standardOutput = stdout

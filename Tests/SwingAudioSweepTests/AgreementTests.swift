@@ -7,24 +7,13 @@ import SwingTestSupport
 /// Swift vs the Python reference (`tools/reference_contacts.py`) on generated WAV files.
 /// Needs `$SWINGMASTER_PYTHON` (set by `make test`) or `.deps/venv/bin/python`; skipped with a message otherwise.
 struct AgreementTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static var python: String? {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], root.appendingPathComponent(".deps/venv/bin/python").path]
-        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func run(_ args: [String]) throws -> Data {
-        try Subprocess.output(try #require(python), args)
-    }
-
     struct Output: Decodable {
         struct C: Decodable { var time: Double; var confidence: Double; var fwhmMs: Double; var symmetry: Double; var amplitude: Double }
         var file: String; var duration: Double; var sampleRate: Int; var contacts: [C]
     }
 
     @Test("Swift and Python agree within ±50 ms, one-to-one",
-          .enabled(if: python != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"),
+          .enabled(if: TestFiles.referencePython != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"),
           arguments: [SyntheticSessionAudio.Condition.mixed, .bounces, .voices])
     func agreement(condition: SyntheticSessionAudio.Condition) throws {
         let track = SyntheticSessionAudio(duration: 20, seed: 31, condition: condition).render()
@@ -33,7 +22,7 @@ struct AgreementTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("\(condition.name).wav")
         try track.float32WAV().write(to: wav)
-        let py = try JSONDecoder().decode(Output.self, from: Self.run([Self.root.appendingPathComponent("tools/reference_contacts.py").path, wav.path, "--json"]))
+        let py = try JSONDecoder().decode(Output.self, from: TestFiles.runReference([TestFiles.packageRoot.appendingPathComponent("tools/reference_contacts.py").path, wav.path, "--json"]))
         let swift = try ContactDetector().detect(samples: track.samples, sampleRate: track.sampleRate)
         #expect(py.sampleRate == 44_100)
         #expect(abs(py.duration - Double(track.samples.count) / 44_100) < 1e-9)
@@ -45,7 +34,7 @@ struct AgreementTests {
     }
 
     @Test("ZeroPhaseFilter equals scipy.signal.sosfiltfilt(butter(…, output='sos'))",
-          .enabled(if: python != nil, "no Python found"))
+          .enabled(if: TestFiles.referencePython != nil, "no Python found"))
     func sosfiltfiltCompatibility() throws {
         var rng = SplitMix64(seed: 3)
         let x = (0..<2000).map { _ in Float(rng.gaussian()) }
@@ -56,7 +45,7 @@ struct AgreementTests {
         sos = butter(4, [1000, 4000], btype='band', fs=44100, output='sos')
         print(json.dumps(sosfiltfilt(sos, x).tolist()))
         """
-        let data = try Subprocess.output(try #require(Self.python), ["-c", script],
+        let data = try Subprocess.output(try #require(TestFiles.referencePython), ["-c", script],
                                          input: try JSONEncoder().encode(x.map(Double.init)))
         let want = try JSONDecoder().decode([Double].self, from: data)
         let got = ZeroPhaseFilter(sections: Butterworth.bandPass(order: 4, lowHz: 1000, highHz: 4000, sampleRate: 44_100)).apply(x)

@@ -46,7 +46,7 @@ struct BandLimitedTests {
     }
 
     @Test("The Python reference makes the same call on a band-limited track, and finds the same hits",
-          .enabled(if: AgreementTests.python != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"))
+          .enabled(if: TestFiles.referencePython != nil, "no Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh"))
     func pythonAgrees() throws {
         var track = SyntheticSessionAudio(duration: 20, seed: 41, condition: .mixed).render()
         track.samples = Self.bandLimited(track, cutoff: 5500)
@@ -55,8 +55,8 @@ struct BandLimitedTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("band-limited.wav")
         try track.float32WAV().write(to: wav)
-        let py = try JSONDecoder().decode(AgreementTests.Output.self, from: AgreementTests.run(
-            [AgreementTests.root.appendingPathComponent("tools/reference_contacts.py").path, wav.path, "--json"]))
+        let py = try JSONDecoder().decode(AgreementTests.Output.self, from: TestFiles.runReference(
+            [TestFiles.packageRoot.appendingPathComponent("tools/reference_contacts.py").path, wav.path, "--json"]))
         let swift = try ContactDetector().run(samples: track.samples, sampleRate: track.sampleRate)
         #expect(!swift.notes.isEmpty)
         let score = ContactScore(detected: swift.contacts.map(\.time), truth: py.contacts.map(\.time), tolerance: 0.050)
