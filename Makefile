@@ -46,7 +46,7 @@ PG_TIERS := SwingPostgresTests\.|SwingProcessTests\.
 # `make test ASAN_FOLLOWS=1` (what .ci/run types, since it runs `make test-asan` next) leaves out the suites
 # test-asan runs whole under AddressSanitizer: they run once, instrumented, instead of twice. A plain
 # `make test` runs everything.
-ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|FaultSuiteTests|HonestMediaTests|SwingmasterBinaryTests|HighlightsTests
+ASAN_WHOLE := SwingMediaTests\.|SwingVisionTests\.|SwingPoseTests\.|SwingBinaryTests\.|HighlightsTests
 MAIN_SKIP := SwingSweepTests\.|SwingDownloadTests\.|$(PG_TIERS)$(if $(ASAN_FOLLOWS),|$(ASAN_WHOLE))
 test: setup-test check-layers
 	$(SWIFT) build --build-tests
@@ -59,8 +59,9 @@ test: setup-test check-layers
 
 # The suites below run under AddressSanitizer: the media, vision, pose and audio suites (the audio filters
 # split long passes between threads over raw pointers), the frame-size sweep, and the CLI suites that run
-# the AddressSanitizer build of the binary (found beside their test executable) — the fault suite (every
-# command against hostile inputs), the honest-media suite (files cut short) and the binary's own suite —
+# the AddressSanitizer build of the binary (found beside their test executable; the SwingBinaryTests target:
+# the fault suite, every command against hostile inputs, the honest-media suite, files cut short, and the
+# binary's own suite) —
 # and the highlights suite (chapters handed to the muxer, sound packets copied between files).
 # Any overrun of a buffer we hand FFmpeg, ONNX Runtime or our own pointer loops is a failure, and so is a
 # leak outside the system libraries listed in .ci/lsan.supp. This list is the one the docs point to.

@@ -162,6 +162,9 @@ let package = Package(
         .testTarget(name: "SwingProcessTests", dependencies: ["SwingStore", "SwingTestSupport", "SwingCore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         // Model downloads against a misbehaving local HTTP server, timed in seconds: run on their own.
         .testTarget(name: "SwingDownloadTests", dependencies: ["SwingVision", "SwingCore", "SwingTestSupport"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
+        // The binary against hostile input, files cut short, and its own signals and exit codes: the CLI tier
+        // `make test-asan` runs whole, with the AddressSanitizer build of the binary.
+        .testTarget(name: "SwingBinaryTests", dependencies: ["SwingTestSupport", "SwingCore", "SwingStore"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
         .testTarget(name: "SwingCLITests", dependencies: ["SwingCLI", "SwingCore", "SwingStore", "SwingTestSupport", "SwingBiomech", "SwingMedia", "SwingPipeline"], exclude: ["Fixtures"], swiftSettings: swiftSettings, linkerSettings: sanitizeLink),
     ]
 )

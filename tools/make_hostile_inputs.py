@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hostile inputs of the CLI fault suite (Tests/SwingCLITests/FaultSuiteTests.swift) into a folder.
+"""Writes the hostile inputs of the CLI fault suite (Tests/SwingBinaryTests/FaultSuiteTests.swift) into a folder.
 
 Each file is a class of bad input the commands must refuse with a clear error (no signal, no hang, nothing
 stored, inputs untouched):

@@ -36,6 +36,13 @@ public enum SwingmasterBinary {
                       stderr: String(decoding: stderr.wait(), as: UTF8.self), data: data)
     }
 
+    /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output
+    /// thrown away, killed after `timeout` seconds: what hostile-input sweeps run, thousands of times.
+    public static func run(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Subprocess.Outcome {
+        try Subprocess.run(path, arguments, environment: ["SWINGMASTER_HOME": home.path],
+                           standardOutput: FileHandle.nullDevice, timeout: timeout, currentDirectory: home)
+    }
+
     /// What an interrupted run left: its status and stderr, and whether it was still running when the
     /// interrupt came (a run that ended first proves nothing about Ctrl-C).
     public struct Interrupted: Sendable { public var status: Int32; public var stderr: String; public var wasRunning: Bool }

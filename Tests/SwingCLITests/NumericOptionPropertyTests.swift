@@ -54,11 +54,6 @@ import Testing
 
     /// Runs the binary on `home`, in `home` (a probe such as `--save word` writes a file named `word`: it
     /// once landed in the checkout), with a time limit (a hang is killed and reported).
-    static func run(_ args: [String], home: URL) throws -> Subprocess.Outcome {
-        try Subprocess.run(SwingmasterBinary.path, args, environment: ["SWINGMASTER_HOME": home.path],
-                           standardOutput: FileHandle.nullDevice, timeout: seconds, currentDirectory: home)
-    }
-
     /// What `swingmaster args` does before running anything, read in process as `SwingmasterCommand.runAndExit`
     /// reads it: `nil` when the arguments parse and validate (the command would run), else its exit status and
     /// what it prints on standard error.
@@ -153,7 +148,7 @@ import Testing
                 if let refused = Self.refusal(args) {
                     out = refused
                 } else {
-                    let ran = try Self.run(args, home: home)
+                    let ran = try SwingmasterBinary.run(args, home: home, timeout: Self.seconds)
                     #expect(!ran.timedOut, "hang: \(what)")
                     #expect(!ran.signalled, "signal \(ran.status): \(what)\n\(ran.stderr)")
                     out = (ran.status, ran.stderr)
