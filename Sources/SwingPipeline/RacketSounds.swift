@@ -82,7 +82,9 @@ extension MediaLibrary {
         } catch is CancellationError {
             throw PipelineError.cancelled("learning", nothing: "kept")
         }
-        let given = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // What the pages show: no control characters, no surrounding space, at most the limit.
+        let given = String(String.UnicodeScalarView((name ?? "").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         let record = ContactModelRecord(
             name: String((given.isEmpty ? fileName : given).prefix(Self.racketSoundNameLimit)), sessionId: id,
             contacts: model.trainedOn.contacts, f1: model.trainedOn.f1,

@@ -30,9 +30,11 @@ struct RacketSoundRoutes: Sendable {
 
     @Sendable func learn(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try APIRoutes.id(context, "id", what: "session")
-        let body = try? await request.body.collect(upTo: 4096)
+        guard let body = try? await request.body.collect(upTo: 4096) else {
+            throw APIError(.contentTooLarge, #"Send nothing, or a small JSON object: {"name": "what to call it"}."#)
+        }
         var name: String?
-        if let body, body.readableBytes > 0 {
+        if body.readableBytes > 0 {
             guard let ask = try? JSONDecoder().decode(LearnRequest.self, from: Data(buffer: body)) else {
                 throw APIError(.badRequest, #"Send nothing, or {"name": "what to call it"}."#)
             }

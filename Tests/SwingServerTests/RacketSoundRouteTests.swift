@@ -60,7 +60,7 @@ import Testing
             let (_, courtSession) = try await Self.analyse(client, court, query: "?hand=right&swingCheck=off")
 
             // Learnt from the session's 13 hits, named as asked, and listed.
-            let r = try await Self.post(client, "/api/sessions/\(courtSession)/racket-sound", #"{"name": "  My Pure Drive  "}"#)
+            let r = try await Self.post(client, "/api/sessions/\(courtSession)/racket-sound", #"{"name": "  My Pure\u0007 Drive\n  "}"#)
             #expect(r.status == .created)
             let sound = try Self.decode(Learnt.self, r, "learning").racketSound
             #expect(sound.name == "My Pure Drive" && sound.sessionId == Int64(courtSession) && sound.contacts == times.count, "\(sound)")
@@ -98,6 +98,8 @@ import Testing
                 (try await Self.post(client, "/api/sessions/\(demoSession)/racket-sound"), .unprocessableContent, Int(StatusCode.tooFewToLearn)),
                 (try await Self.post(client, "/api/sessions/999/racket-sound"), .notFound, Int(StatusCode.notFound)),
                 (try await Self.post(client, "/api/sessions/\(courtSession)/racket-sound", "[1, 2]"), .badRequest, nil),
+                (try await Self.post(client, "/api/sessions/\(courtSession)/racket-sound", #"{"name": "\#(String(repeating: "x", count: 5000))"}"#),
+                 .contentTooLarge, nil),
                 (try await client.upload(Data(count: 10), query: "?racketSound=999"), .badRequest, nil),
                 (try await client.upload(Data(count: 10), query: "?racketSound=abc"), .badRequest, nil),
                 (try await client.execute(uri: "/api/racket-sounds/999", method: .delete), .notFound, nil),
