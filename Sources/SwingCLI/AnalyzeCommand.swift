@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingAudio
 import SwingBiomech
 import SwingCore
 import SwingPipeline
@@ -64,6 +65,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @OptionGroup var range: MediaRangeOptions
     @OptionGroup var detector: DetectorOptions
     @OptionGroup var contactModel: ContactModelOptions
+    @Option(name: .customLong("racket-sound"), help: ArgumentHelp(
+        "Hear the hits with a racket sound kept in the store (learnt on a results page, or by learn-contacts --keep; their ids: learn-contacts --list).",
+        valueName: "ID"))
+    var racketSound: Int64?
     @OptionGroup var visualDetector: VisualDetectorOptions
     @OptionGroup var biomech: BiomechOptions
     @OptionGroup var sampling: PoseSamplingOptions
@@ -78,7 +83,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try OptionCheck.integer(maxPoseSide, "--max-pose-side", 0...OptionCheck.maxImageSide)
         try player?.validate()
         try OutputFile.refuseInputs(outputs, inputs: [video] + [visualDetector.detector, contactModel.path].compactMap { $0 } + OutputFile.poseModelFiles(nil))
-        try contactModel.validate(beside: detector)
+        try contactModel.validate(beside: detector, racketSound: racketSound)
+        if let racketSound, racketSound < 1 { throw ValidationError("--racket-sound takes a racket sound's id (1 or more; learn-contacts --list).") }
     }
 
     func run() async throws {
@@ -96,7 +102,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.limits = range.limits
         options.detector = try detector.parameters()
         options.sensitivity = detector.sensitivity ?? .normal
-        options.contactModel = try contactModel.load()
+        if let racketSound {
+            let store: any Store
+            if let db { store = db } else { store = try await storeOptions.open() }
+            options.contactModel = try await ContactModel.racketSound(racketSound, in: store)
+        } else {
+            options.contactModel = try contactModel.load()
+        }
         options.visualContacts = visual?.options
         options.biomech = try biomech.parameters(hand: hand)
         options.slowMotion = biomech.slowMotion

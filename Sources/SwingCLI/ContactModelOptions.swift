@@ -8,10 +8,15 @@ struct ContactModelOptions: ParsableArguments {
             help: "A contact model from `learn-contacts`: find the hits it learnt instead of using the detector's settings.")
     var path: String?
 
-    /// Refuses detector settings beside a model: they would be silently ignored.
-    func validate(beside detector: DetectorOptions) throws {
-        if path != nil, try detector.parameters() != .default {
-            throw ValidationError("--contact-model replaces the hand-built detector, so its options (--sensitivity, --spec-literal, --threshold-factor, …) do not apply; drop them or --contact-model.")
+    /// Refuses detector settings beside a model: they would be silently ignored. `racketSound` is `analyze`'s
+    /// `--racket-sound` (a model kept in the store), which replaces the detector the same way.
+    func validate(beside detector: DetectorOptions, racketSound: Int64? = nil) throws {
+        if path != nil, racketSound != nil {
+            throw ValidationError("Give --contact-model or --racket-sound, not both: each is a learnt model that hears the hits.")
+        }
+        let flag = racketSound != nil ? "--racket-sound" : "--contact-model"
+        if path != nil || racketSound != nil, try detector.parameters() != .default {
+            throw ValidationError("\(flag) replaces the hand-built detector, so its options (--sensitivity, --spec-literal, --threshold-factor, …) do not apply; drop them or \(flag).")
         }
     }
 

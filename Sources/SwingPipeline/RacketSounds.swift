@@ -40,6 +40,31 @@ extension ContactModel.Recording {
     }
 }
 
+extension ContactModel {
+    /// The model of racket sound `id` kept in `store` (learnt on a results page or by `learn-contacts --keep`).
+    /// - Throws: `StoreError` `.notFound` when there is none; ``AudioError`` `.contactModelUnreadable` when it
+    ///   is damaged or made for other features.
+    public static func racketSound(_ id: Int64, in store: any Store) async throws -> ContactModel {
+        guard let record = try await store.contactModel(id: id) else {
+            throw StoreError.notFound("There is no racket sound \(id) (see `swingmaster learn-contacts --list`).")
+        }
+        return try decode(Data(record.model.utf8), name: "The racket sound \"\(record.name)\"")
+    }
+
+    /// Keeps this model in `store` as a racket sound named `name` (control characters and surrounding space
+    /// dropped, at most ``MediaLibrary/racketSoundNameLimit`` characters), learnt from `session` when it was.
+    /// - Returns: What the pages and `learn-contacts --list` show of it.
+    public func keep(as name: String, session: Int64?, in store: any Store) async throws -> RacketSound {
+        let clean = String(String.UnicodeScalarView(name.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var record = ContactModelRecord(name: String(clean.prefix(MediaLibrary.racketSoundNameLimit)), sessionId: session,
+                                        contacts: trainedOn.contacts, f1: trainedOn.f1,
+                                        model: String(decoding: try data(), as: UTF8.self))
+        record.id = try await store.saveContactModel(record)
+        return RacketSound(record)
+    }
+}
+
 extension MediaLibrary {
     /// The longest name a racket sound keeps, characters.
     public static let racketSoundNameLimit = 80
@@ -82,16 +107,8 @@ extension MediaLibrary {
         } catch is CancellationError {
             throw PipelineError.cancelled("learning", nothing: "kept")
         }
-        // What the pages show: no control characters, no surrounding space, at most the limit.
-        let given = String(String.UnicodeScalarView((name ?? "").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let record = ContactModelRecord(
-            name: String((given.isEmpty ? fileName : given).prefix(Self.racketSoundNameLimit)), sessionId: id,
-            contacts: model.trainedOn.contacts, f1: model.trainedOn.f1,
-            model: String(decoding: try model.data(), as: UTF8.self))
-        var stored = record
-        stored.id = try await store.saveContactModel(record)
-        return RacketSound(stored)
+        let given = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        return try await model.keep(as: given.isEmpty ? fileName : (name ?? ""), session: id, in: store)
     }
 
     /// Session `id`'s sound heard again with racket sound `sound` (``SessionEditor/Change/hear(_:)``): the
@@ -106,9 +123,10 @@ extension MediaLibrary {
     /// - Throws: ``PipelineError`` `.invalidOptions` when it was deleted since; ``AudioError``
     ///   `.contactModelUnreadable` when the stored model is damaged or made for other features.
     func contactModel(id: Int64) async throws -> ContactModel {
-        guard let record = try await store.contactModel(id: id) else {
+        do {
+            return try await ContactModel.racketSound(id, in: store)
+        } catch let error as StoreError where error.kind == .notFound {
             throw PipelineError(.invalidOptions, "The racket sound this video was to be heard with (\(id)) was deleted before the analysis started; upload it again and choose another.")
         }
-        return try ContactModel.decode(Data(record.model.utf8), name: "The racket sound \"\(record.name)\"")
     }
 }

@@ -176,11 +176,36 @@ import Testing
         #expect(corrected.status == 0 && !corrected.stderr.contains("never corrected"), "\(corrected.stderr)")
         #expect(corrected.stdout.contains("learnt from \(heard.count - 1) confirmed contacts"), "\(corrected.stdout)")
 
+        // Kept in the store as a racket sound (what the web app offers), listed, and heard with by analyze.
+        let none = try SwingmasterBinary.run(["learn-contacts", "--list"], environment: home)
+        #expect(none.status == 0 && none.stdout.contains("No racket sound is kept yet"), "\(none.stdout)\(none.stderr)")
+        let kept = try SwingmasterBinary.run(["learn-contacts", "--session", "1", "--keep", "court racket"], environment: home)
+        #expect(kept.status == 0 && kept.stdout.contains(#"Kept as racket sound 1, "court racket""#), "\(kept.stdout)\(kept.stderr)")
+        let listed = try SwingmasterBinary.run(["learn-contacts", "--list"], environment: home)
+        #expect(listed.stdout.hasPrefix("1  court racket  (\(heard.count - 1) hits") && listed.stdout.contains("from session 1"), "\(listed.stdout)")
+        let demo = TestFiles.package("Samples/demo_session.mp4").path, report = dir.appendingPathComponent("by-racket.json")
+        let byRacket = try SwingmasterBinary.run(["analyze", demo, "--racket-sound", "1", "--no-store", "--hand", "right", "--json", report.path],
+                                                 environment: home)
+        #expect(byRacket.status == 0, "\(byRacket.stderr)")
+        struct Heard: Decodable { struct S: Decodable { struct P: Decodable { var contacts: Int }; var contactModel: P? }; var session: S }
+        #expect(try JSONDecoder().decode(Heard.self, from: Data(contentsOf: report)).session.contactModel?.contacts == heard.count - 1)
+        let refusals: [([String], Int32, String)] = [
+            (["analyze", demo, "--racket-sound", "9", "--no-store", "--hand", "right"], 41, "There is no racket sound 9"),
+            (["analyze", demo, "--racket-sound", "1", "--contact-model", model.path, "--no-store"], 64, "not both"),
+            (["analyze", demo, "--racket-sound", "1", "--sensitivity", "more", "--no-store"], 64, "--racket-sound replaces the hand-built detector"),
+            (["learn-contacts", "--session", "1"], 64, "--keep NAME"),
+            (["learn-contacts", "--session", "1", "--keep", " \n"], 64, "needs a name"),
+            (["learn-contacts", "--list", "--session", "1"], 64, "give it alone"),
+        ]
+        for (args, status, says) in refusals {
+            let out = try SwingmasterBinary.run(args, environment: home)
+            #expect(out.status == status && out.stderr.contains(says), "\(args): \(out.status) \(out.stderr)")
+        }
+
         // The stored session heard again with the model: its document says which model heard it; a file
         // that is not a model is refused with exit 21 and changes nothing.
         let reheard = try SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", model.path], environment: home)
         #expect(reheard.status == 0, "\(reheard.stderr)")
-        struct Heard: Decodable { struct S: Decodable { struct P: Decodable { var contacts: Int }; var contactModel: P? }; var session: S }
         let document = try SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: home).data
         #expect(try JSONDecoder().decode(Heard.self, from: document).session.contactModel?.contacts == heard.count - 1)
         let notAModel = try SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", video.path], environment: home)
