@@ -32,11 +32,17 @@ extension AppDatabase {
     /// Saves a detection session and returns its new id.
     @discardableResult
     public func saveDetectionSession(_ session: DetectionSessionRecord) async throws -> Int64 {
-        try await write("save the detection session") { db in
-            var record = session
-            record.id = nil
-            try record.insert(db)
-            return record.id ?? db.lastInsertedRowID
+        try await insertNew(session, id: \.id, "save the detection session")
+    }
+
+    /// Inserts `record` as a new row (whatever its `id` said) and returns the id it was given.
+    func insertNew<R: MutablePersistableRecord & Sendable>(_ record: R, id: WritableKeyPath<R, Int64?> & Sendable,
+                                                         _ what: String) async throws -> Int64 {
+        try await write(what) { db in
+            var copy = record
+            copy[keyPath: id] = nil
+            try copy.insert(db)
+            return copy[keyPath: id] ?? db.lastInsertedRowID
         }
     }
 
@@ -64,12 +70,7 @@ extension AppDatabase {
 /// The player's racket sounds (``ContactModelRecord``).
 extension AppDatabase {
     public func saveContactModel(_ record: ContactModelRecord) async throws -> Int64 {
-        try await write("save the racket sound") { db in
-            var copy = record
-            copy.id = nil
-            try copy.insert(db)
-            return copy.id ?? db.lastInsertedRowID
-        }
+        try await insertNew(record, id: \.id, "save the racket sound")
     }
 
     public func contactModels() async throws -> [ContactModelRecord] {
