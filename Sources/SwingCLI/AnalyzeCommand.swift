@@ -89,7 +89,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Watch for Ctrl-C from the start, so an interrupt while models load also stores nothing.
-        let cancellation = CancellationBox()
+        let cancellation = Cancellation()
         let interrupt = InterruptWatcher { cancellation.cancel() }
         defer { interrupt.stop() }
         try OutputFile.checkWritable(outputs)
@@ -121,9 +121,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let analyzer = try SessionAnalyzer(options: options, visualPredictor: visual?.predictor)
         let path = video
         let progress = ProgressBar.stagedHandler()
-        let task = Task.detached { try analyzer.analyze(path: path) { stage, fraction in progress(stage.rawValue, fraction) } }
-        cancellation.attach { task.cancel() }
-        let analysis = try await task.value
+        let analysis: SessionAnalysis
+        do {
+            analysis = try await BlockingWork.run("swingmaster.analysis", cancellation: cancellation) {
+                try analyzer.analyze(path: path) { stage, fraction in progress(stage.rawValue, fraction) }
+            }
+        } catch where cancellation.isCancelled {
+            throw PipelineError.cancelled()
+        }
         if cancellation.isCancelled { throw PipelineError.cancelled() }
         for w in analysis.warnings { Console.warn("warning: \(w)") }
 

@@ -105,11 +105,11 @@ struct DetectCommand: AsyncParsableCommand {
         }
         let startedAt = Date()
         let (save, json) = (self.save, self.json)
-        let report = try await InterruptWatcher.cancellable("detection") {
-            try await OutputFile.write(optional: save) { temporary in
-                var job = job
-                job.savePath = temporary
-                return try job.run(progress: json ? nil : ProgressBar.stagedHandler())
+        let report = try await OutputFile.write(optional: save) { temporary in
+            var job = job
+            job.savePath = temporary
+            return try await InterruptWatcher.cancellable("detection") { [job] in
+                try job.run(progress: json ? nil : ProgressBar.stagedHandler())
             }
         }
         // The interpreter reads the frames in memory, as `interpret` reads them from `detect --json`.

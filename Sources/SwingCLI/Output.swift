@@ -203,42 +203,21 @@ extension InterruptWatcher {
         CLIError(.cancelled, cancelledSentence(what, nothing: "written"))
     }
 
-    /// Runs `work` on a detached task that Ctrl-C cancels (the work checks `Task.isCancelled` between
-    /// frames and stops), so an interrupted command removes its temporary output instead of being
-    /// killed with it half-written.
+    /// Runs `work` on a thread of its own (``BlockingWork``) that Ctrl-C cancels (the work asks
+    /// `Cancellation.isRequested` between frames and stops), so an interrupted command removes its temporary
+    /// output instead of being killed with it half-written.
     /// - Throws: What `work` throws, or ``cancelled(_:)`` when interrupted.
-    static func cancellable<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let box = CancellationBox()
-        let watcher = InterruptWatcher { box.cancel() }
+    static func cancellable<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let cancellation = Cancellation()
+        let watcher = InterruptWatcher { cancellation.cancel() }
         defer { watcher.stop() }
-        let task = Task.detached { try await work() }
-        box.attach { task.cancel() }
         do {
-            let value = try await task.value
-            if box.isCancelled { throw cancelled(what) }
+            let value = try await BlockingWork.run("swingmaster.\(what)", cancellation: cancellation, work)
+            if cancellation.isCancelled { throw cancelled(what) }
             return value
-        } catch where box.isCancelled {
+        } catch where cancellation.isCancelled {
             throw cancelled(what)
         }
     }
 }
 
-/// Remembers a cancellation request that may arrive before the work to cancel exists.
-final class CancellationBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    private var action: (@Sendable () -> Void)?
-
-    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-
-    func cancel() {
-        lock.lock(); cancelled = true; let a = action; lock.unlock()
-        a?()
-    }
-
-    /// Runs `action` on cancellation (immediately if already cancelled).
-    func attach(_ action: @escaping @Sendable () -> Void) {
-        lock.lock(); self.action = action; let c = cancelled; lock.unlock()
-        if c { action() }
-    }
-}

@@ -79,10 +79,10 @@ struct PoseCommand: AsyncParsableCommand {
         options.minHeatmapConfidence = minHeatmapConfidence
         let estimator = try PoseEstimator(modelsDirectory: models.map { URL(fileURLWithPath: $0) }, options: options)
         let command = self
-        try await InterruptWatcher.cancellable("pose") {
-            try await OutputFile.write(optional: command.save) { temporary in
-                var command = command
-                command.save = temporary
+        try await OutputFile.write(optional: command.save) { temporary in
+            var command = command
+            command.save = temporary
+            try await InterruptWatcher.cancellable("pose") { [command] in
                 if ImageIO.isImagePath(command.source) {
                     try command.runImage(estimator)
                 } else {
@@ -129,7 +129,7 @@ struct PoseCommand: AsyncParsableCommand {
         let bar = ProgressBar()
         var frames: [PoseFrame] = []
         try reader.frames(from: start, to: end) { frame in
-            if Task.isCancelled { return false }
+            if Cancellation.isRequested { return false }
             let pose = try tracker.process(frame: frame.image, time: frame.time, index: frame.index)
             frames.append(pose ?? .noPerson(index: frame.index, time: frame.time))
             if let writer {
@@ -139,7 +139,7 @@ struct PoseCommand: AsyncParsableCommand {
             if total > 0 { bar.update(stage: "pose", min((frame.time - start) / total, 0.99)) }
             return true
         }
-        if Task.isCancelled { throw InterruptWatcher.cancelled("pose estimation") }
+        if Cancellation.isRequested { throw InterruptWatcher.cancelled("pose estimation") }
         try writer?.finish()
         bar.update(stage: "pose", 1)
         if json {

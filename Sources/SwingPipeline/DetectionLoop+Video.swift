@@ -18,12 +18,12 @@ extension DetectionLoop {
             startRun()
             var stopped = false
             try reader.frames(from: range.lowerBound, to: range.upperBound, where: { _, _ in admit() }) { frame in
-                guard !Task.isCancelled else { stopped = true; return false }
+                guard !Cancellation.isRequested else { stopped = true; return false }
                 let result = try run(ServiceFrame(image: frame.image, frameIndex: frame.index, time: frame.time))
                 guard try body(frame, result) else { stopped = true; return false }
                 return true
             }
-            if stopped || Task.isCancelled { return false }
+            if stopped || Cancellation.isRequested { return false }
         }
         return true
     }

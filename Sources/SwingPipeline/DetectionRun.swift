@@ -26,9 +26,6 @@ public struct DetectionRun: Sendable {
     /// When set, each frame's inference waits its turn here (the studio's queue, shared with the cameras);
     /// the queue runs one inference at a time, so such a run uses one worker.
     public var inferenceQueue: InferenceQueue?
-    /// Asked before every frame besides `Task.isCancelled` (a run on a thread of its own has no task):
-    /// `true` stops the run with the cancellation error.
-    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
                 videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
@@ -134,7 +131,6 @@ public struct DetectionRun: Sendable {
             let run = { try predictors[worker].predict(frame.image, options: options) }
             return (frame, try queue.map { try $0.runBlocking(run) } ?? run())
         }
-        let isCancelled = self.isCancelled
         defer { pool.close() }
         func handle(_ videoFrame: VideoFrame, _ result: YOLOResult) throws {
             if let tracked = objects?.update(result.detections, time: videoFrame.time) {
@@ -150,13 +146,13 @@ public struct DetectionRun: Sendable {
         // A window end far past any real video: read to the end. Frames the stride skips are decoded (the
         // codec needs them) but never converted to RGB.
         try reader.frames(from: 0, to: 1e9, stride: videoStride) { frame in
-            guard !Task.isCancelled, !isCancelled() else { return false }
+            guard !Cancellation.isRequested else { return false }
             pool.submit(frame)
             for (f, r) in try pool.ready() { try handle(f, r) }
             return true
         }
         for (f, r) in try pool.finish() { try handle(f, r) }
-        if Task.isCancelled || isCancelled() { throw PipelineError.cancelled("detection", nothing: "written") }
+        if Cancellation.isRequested { throw PipelineError.cancelled("detection", nothing: "written") }
         try writer?.finish()
         progress?("detect", 1)
         return frames

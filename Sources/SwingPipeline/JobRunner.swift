@@ -208,13 +208,12 @@ extension JobRunner {
             // "Extracting audio" first makes the browser-playable copy when one is needed, in the first
             // half of the stage: both are reading the upload before the analysis proper.
             let copied = try await library.makePlaybackCopy(for: job) { report(.extractingAudio, 0.5 * $0) }
-            let task = Task.detached {
+            let analysis = try await BlockingWork.run("swingmaster.analysis") {
                 try analyzer.analyze(path: path) { stage, fraction in
                     guard JobRunner.stages.contains(stage) else { return }
                     report(stage, stage == .extractingAudio && copied ? 0.5 + 0.5 * fraction : fraction)
                 }
             }
-            let analysis = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             try Task.checkCancellation()
             return try SessionArchive.prepare(analysis, file: job.fileName, mediaPath: job.mediaPath, hand: hand)
         }

@@ -72,10 +72,9 @@ public struct MediaLibrary: Sendable {
         guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
         let destination = Self.playbackCopyPath(forMedia: source)
         if !FileManager.default.fileExists(atPath: destination) {
-            let task = Task.detached {
-                try PlaybackCopy.make(from: source, to: destination, isCancelled: { Task.isCancelled }, progress: progress)
+            try await BlockingWork.run("swingmaster.playback-copy") {
+                try PlaybackCopy.make(from: source, to: destination, isCancelled: { Cancellation.isRequested }, progress: progress)
             }
-            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         }
         if let id = job.id { try await store.recordPlaybackCopy(jobId: id, path: destination) }
         return true
@@ -97,7 +96,7 @@ public struct MediaLibrary: Sendable {
         // At the first contact: the player mid-stroke says more than the first frame.
         let time = try await store.shot(sessionId: id, index: 1)?.shot.time ?? 1
         let source = video.path
-        try await Task.detached { try Thumbnail.make(from: source, at: time, to: path) }.value
+        try await BlockingWork.run("swingmaster.thumbnail") { try Thumbnail.make(from: source, at: time, to: path) }
         return path
     }
 
@@ -120,14 +119,14 @@ public struct MediaLibrary: Sendable {
         let gone = StoreError.notFound("There is no session \(id).")
         guard let (document, frames) = try await SessionArchive.shotFrames(id: id, in: store) else { throw gone }
         let maxSide = Self.annotatedMaxSide
-        try await Task.detached {
+        try await BlockingWork.run("swingmaster.draw-video") {
             switch kind {
             case .annotated:
                 try SessionOverlay.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in progress(p) }
             case .highlights:
                 try SessionHighlights.write(document, shotFrames: frames, source: source, to: temporary, maxSide: maxSide) { _, p in progress(p) }
             }
-        }.value
+        }
         guard try await store.sessionRecord(id: id) != nil else { throw gone }
         guard rename(temporary, path) == 0 else {
             throw StoreError.databaseError("The \(kind.rawValue) video could not be kept: \(String(cString: strerror(errno))).")

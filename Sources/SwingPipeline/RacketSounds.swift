@@ -96,14 +96,14 @@ extension MediaLibrary {
             throw AudioError(.tooFewToLearn, "Swingmaster learns your racket's sound from at least \(ContactModel.minimumContacts) hits; session \(id) has \(confirmed.times.count). Learn it from a longer session, or add the hits it missed first.")
         }
         let fileName = try await store.sessionRecord(id: id)?.fileName ?? "session \(id)"
-        let work = Task.detached { () throws -> ContactModel in
-            let recording = try ContactModel.Recording.of(media: confirmed.path, range: confirmed.range, contacts: confirmed.times)
-            try Task.checkCancellation()
-            return try ContactModel.train([recording])
-        }
         let model: ContactModel
         do {
-            model = try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+            model = try await BlockingWork.run("swingmaster.learn-racket-sound") { () throws -> ContactModel in
+                let recording = try ContactModel.Recording.of(media: confirmed.path, range: confirmed.range, contacts: confirmed.times)
+                if Cancellation.isRequested { throw CancellationError() }
+                return try ContactModel.train([recording])
+            }
+            try Task.checkCancellation()
         } catch is CancellationError {
             throw PipelineError.cancelled("learning", nothing: "kept")
         }

@@ -103,9 +103,10 @@ public struct WindowFrame: Sendable {
 /// Runs the whole session analysis: audio → contacts → pose in each swing window → metrics.
 ///
 /// Only the swing windows are decoded to RGB (overlapping windows are merged and decoded once), so a
-/// 10-minute 1080p file never holds more than one frame of video in memory. Cancellation (Swift task
-/// cancellation, which the CLI triggers on Ctrl-C) is checked between frames and stages; nothing is
-/// written anywhere by the analyzer itself.
+/// 10-minute 1080p file never holds more than one frame of video in memory. Cancellation (`Cancellation.isRequested`:
+/// the calling task's, or the request of the ``BlockingWork`` thread it runs on, which the CLI makes on Ctrl-C and
+/// a job's cancellation makes in the server) is checked between frames and stages; nothing is written anywhere by
+/// the analyzer itself. It blocks its thread for as long as it runs: start it with `BlockingWork.run`.
 public struct SessionAnalyzer: Sendable {
     public private(set) var options: AnalysisOptions
     /// The racket/ball model of the visual contact stage (with ``AnalysisOptions/visualContacts``).
@@ -380,7 +381,7 @@ public struct SessionAnalyzer: Sendable {
     }
 
     private func checkCancelled() throws {
-        if Task.isCancelled { throw PipelineError.cancelled() }
+        if Cancellation.isRequested { throw PipelineError.cancelled() }
     }
 }
 

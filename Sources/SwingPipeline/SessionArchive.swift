@@ -158,10 +158,10 @@ public enum SessionArchive {
         guard FileManager.default.fileExists(atPath: video) else {
             throw MediaError(.fileNotFound, "The video of session \(id) is not at \(video) any more; say where it is now (--video).")
         }
-        return try await Task.detached {
+        return try await BlockingWork.run("swingmaster.highlights") {
             try SessionHighlights.write(document, shotFrames: frames, source: video, to: output, maxSide: nil,
                                         overlay: overlay, progress: progress)
-        }.value
+        }
     }
 
     private static func decodeStored(_ text: String, id: Int64) throws -> SessionDocument {

@@ -131,10 +131,12 @@ public enum SessionEditor {
         }
         // The session's sound heard again by `options`' detector or model; edits that no longer name a
         // contact (the sound is heard differently now) are let go.
-        func listen(_ options: AnalysisOptions) throws {
+        let path = mediaPath ?? record.filePath
+        func listen(_ options: AnalysisOptions) async throws {
             var options = options
             if s.start != nil || s.duration > 0 { options.range = TimeRange(start: s.start ?? 0, duration: s.duration) }
-            heard = try SessionAnalyzer(options: options).heardContacts(path: mediaPath ?? record.filePath)
+            let analyzer = try SessionAnalyzer(options: options)
+            heard = try await BlockingWork.run("swingmaster.listen") { try analyzer.heardContacts(path: path) }
             let kept = edits.filter { edit in
                 edit.action == .add || nearest(edit.time, in: heard + edits.filter { $0.action == .add }
                     .map { ContactEvent(time: $0.time, confidence: 1) }) != nil
@@ -151,14 +153,14 @@ public enum SessionEditor {
             case .redetect(let level, let expert):
                 var options = AnalysisOptions()
                 options.detector = try (expert ?? DetectorThresholds()).apply(to: level.apply(to: options.detector))
-                try listen(options)
+                try await listen(options)
                 thresholds = expert.flatMap { $0.isEmpty ? nil : $0 }
                 sensitivity = level == .normal ? nil : level
                 heardBy = nil
             case .hear(let model):
                 var options = AnalysisOptions()
                 options.contactModel = model
-                try listen(options)
+                try await listen(options)
                 thresholds = nil
                 sensitivity = nil
                 heardBy = model.trainedOn
@@ -198,7 +200,8 @@ public enum SessionEditor {
             // Another person: every contact's window posed again (a contact the player removed is posed when
             // restored), the old track let go.
             let instants = contacts.map { delay.instant(heard: $0.time) }
-            let posed = try poser().poseSamples(path: mediaPath ?? record.filePath, contactTimes: instants)
+            let analyzer = try poser()
+            let posed = try await BlockingWork.run("swingmaster.pose") { try analyzer.poseSamples(path: path, contactTimes: instants) }
             track = try PoseTrack(samples: posed.samples)
             videoFrames = posed.videoFrames
             notes = posed.notes
@@ -207,7 +210,8 @@ public enum SessionEditor {
                 !track.samples.contains { abs($0.time - tc) <= 1.5 / max(s.fps, 1) }
             }
             if !uncovered.isEmpty {
-                let added = try poser().poseSamples(path: mediaPath ?? record.filePath, contactTimes: uncovered)
+                let analyzer = try poser()
+                let added = try await BlockingWork.run("swingmaster.pose") { try analyzer.poseSamples(path: path, contactTimes: uncovered) }
                 (track, videoFrames) = try merge(track: track, videoFrames: videoFrames, with: (added.samples, added.videoFrames))
             }
         }

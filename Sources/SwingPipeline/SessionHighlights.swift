@@ -110,7 +110,7 @@ public enum SessionHighlights {
         var written = 0.0
         for (clip, first, offset, length) in placed {
             try reader.frames(from: clip.start, to: clip.end) { frame in
-                if Task.isCancelled { return false }
+                if Cancellation.isRequested { return false }
                 var image = frame.image
                 if overlay {
                     if let points = layers.posed[frame.index]?.image {
@@ -126,7 +126,7 @@ public enum SessionHighlights {
                 progress?("writing highlights", min(1, written / max(total, 1e-9)))
                 return true
             }
-            if Task.isCancelled { throw PipelineError.cancelled("Highlights", nothing: "written") }
+            if Cancellation.isRequested { throw PipelineError.cancelled("Highlights", nothing: "written") }
             // The clip's sound, as heard: the hit is in it.
             try writer.appendAudio(from: first, to: first + length, at: offset)
         }

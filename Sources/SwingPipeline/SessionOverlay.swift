@@ -53,7 +53,7 @@ public enum SessionOverlay {
         var held: ShotFrame?
         var lastFrame: Int?
         try reader.frames(from: start, to: end) { frame in
-            if Task.isCancelled { return false }
+            if Cancellation.isRequested { return false }
             var image = frame.image
             if let pose = layers.posed[frame.index] {
                 held = pose
@@ -74,7 +74,7 @@ public enum SessionOverlay {
             return true
         }
         try writer.finish(end: lastFrame.map { timeline.endOfFrame($0) - start })
-        if Task.isCancelled { throw PipelineError.cancelled("Video export", nothing: "written") }
+        if Cancellation.isRequested { throw PipelineError.cancelled("Video export", nothing: "written") }
     }
 
     /// What is drawn where: the posed frames by video frame, each shot's window and arc, the contact frames.

@@ -29,15 +29,14 @@ public struct SoundEnvelope: Codable, Sendable, Equatable {
         }
         let start = document.session.start ?? 0, duration = document.session.duration
         let path = record.filePath
-        // Decoding blocks: on a thread of its own, not the caller's.
-        return try await Task.detached { () throws -> SoundEnvelope in
+        return try await BlockingWork.run("swingmaster.envelope") { () throws -> SoundEnvelope in
             do {
                 let pcm = try AudioExtractor.extract(path, sampleRate: 8_000, range: TimeRange(start: start, duration: duration))
                 return SoundEnvelope(start: start, duration: duration, peaksDb: peaks(pcm.samples, bins: bins))
             } catch let error as any UserFacingError {
                 throw Unreadable(reason: error.description)
             }
-        }.value
+        }
     }
 
     /// The session's media could not be read again.

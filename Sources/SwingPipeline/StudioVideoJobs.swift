@@ -78,7 +78,8 @@ public final class StudioVideoJobs: @unchecked Sendable {
     public let directory: URL
     private let lock = NSLock()
     private var jobs: [Int: Job] = [:]
-    private var cancelled: Set<Int> = []
+    /// The stop request of each job not finished (its work runs under it: ``Cancellation/current``).
+    private var cancellations: [Int: Cancellation] = [:]
     private var next = 1
     /// One job at a time, off Swift's cooperative threads (which serve HTTP).
     private let worker = DispatchQueue(label: "swingmaster.studio-video", qos: .utility)
@@ -122,16 +123,17 @@ public final class StudioVideoJobs: @unchecked Sendable {
     }
 
     /// Queues `job` (reserved with ``reserve()``) to run `work` on the worker thread.
-    /// - Parameter work: Runs the video; reports frames done through its argument, asks whether to stop
-    ///   through the second, and returns the processed frames per second.
-    func start(_ job: Job, work: @escaping @Sendable (_ progress: @escaping @Sendable (Int) -> Void,
-                                                      _ isCancelled: @escaping @Sendable () -> Bool) throws -> Double) {
+    /// - Parameter work: Runs the video under the job's ``Cancellation`` (asking `Cancellation.isRequested`
+    ///   whether to stop), reports frames done through its argument, and returns the processed frames per second.
+    func start(_ job: Job, work: @escaping @Sendable (_ progress: @escaping @Sendable (Int) -> Void) throws -> Double) {
         lock.lock()
         reserved -= 1
         jobs[job.id] = job
+        let cancellation = Cancellation()
+        cancellations[job.id] = cancellation
         lock.unlock()
         let id = job.id
-        worker.async { [self] in
+        worker.async { [self] in Cancellation.$current.withValue(cancellation) {
             let began = update(id) { if $0.state == .queued { $0.state = .running } }
             guard began, !isCancelled(id) else {
                 finish(id, .cancelled, error: cancelledSentence("video detection", nothing: "kept"))
@@ -141,7 +143,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
                 let fps = try work({ frames in self.update(id) { j in
                     j.framesDone = frames
                     j.progress = min(0.99, j.framesTotal > 0 ? Double(frames) / Double(j.framesTotal) : 0)
-                } }, { self.isCancelled(id) })
+                } })
                 finish(id, .done, meanFps: fps)
             } catch {
                 if isCancelled(id) {
@@ -150,7 +152,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
                     finish(id, .failed, error: (error as? any UserFacingError)?.description ?? "The video could not be processed.")
                 }
             }
-        }
+        } }
     }
 
     /// Stops a waiting or running job (its files go when the worker lets go of them) and answers it, or
@@ -165,7 +167,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
             try? FileManager.default.removeItem(at: folder(id))
             return (true, nil)
         }
-        cancelled.insert(id)
+        cancellations[id]?.cancel()
         var stopped = job
         stopped.state = .cancelled
         stopped.error = cancelledSentence("video detection", nothing: "kept")
@@ -174,7 +176,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
         return (true, stopped)
     }
 
-    private func isCancelled(_ id: Int) -> Bool { lock.lock(); defer { lock.unlock() }; return cancelled.contains(id) }
+    private func isCancelled(_ id: Int) -> Bool { lock.lock(); defer { lock.unlock() }; return cancellations[id]?.isCancelled ?? false }
 
     /// Applies `change` to a job that is not final; `false` when there is none.
     @discardableResult
@@ -191,7 +193,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
     /// final finds only the kept jobs' folders.
     private func finish(_ id: Int, _ state: Job.State, meanFps: Double? = nil, error: String? = nil) {
         lock.lock()
-        let keepsFiles = state == .done && !cancelled.contains(id) && jobs[id]?.state != .cancelled
+        let keepsFiles = state == .done && !(cancellations[id]?.isCancelled ?? false) && jobs[id]?.state != .cancelled
         let evicted = jobs.values.filter { $0.state.isFinal && $0.id != id }.map(\.id)
             .sorted(by: >).dropFirst(Self.keptFinished - 1)
         for old in evicted { jobs[old] = nil }
@@ -203,7 +205,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
         var lateCancel = false
         if var job = jobs[id] {
             // A job cancelled while its last frame ran stays cancelled.
-            if cancelled.contains(id) || job.state == .cancelled {
+            if (cancellations[id]?.isCancelled ?? false) || job.state == .cancelled {
                 job.state = .cancelled
                 job.error = job.error ?? error
             } else {
@@ -218,7 +220,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
                 job.source = "/api/detect/jobs/\(id)/source"
             }
             jobs[id] = job
-            cancelled.remove(id)
+            cancellations[id] = nil
             lateCancel = keepsFiles && job.state != .done
         }
         lock.unlock()
@@ -324,11 +326,11 @@ public final class StudioVideoJobs: @unchecked Sendable {
     /// over the frames (each inference through the studio's queue), the annotated MP4, the result document
     /// with the interpreter's summary, and the run recorded with the model.
     static func work(job: Job, open: OpenModel, upload: String, jobs: StudioVideoJobs, queue: InferenceQueue,
-                     db: any Store) -> @Sendable (@escaping @Sendable (Int) -> Void, @escaping @Sendable () -> Bool) throws -> Double {
-        { progress, isCancelled in
+                     db: any Store) -> @Sendable (@escaping @Sendable (Int) -> Void) throws -> Double {
+        { progress in
             let folder = jobs.folder(job.id)
             if !((try? PlaybackCopy.isBrowserPlayable(upload)) ?? false) {
-                try PlaybackCopy.make(from: upload, to: folder.appendingPathComponent("playable.mp4").path, isCancelled: isCancelled)
+                try PlaybackCopy.make(from: upload, to: folder.appendingPathComponent("playable.mp4").path, isCancelled: { Cancellation.isRequested })
             }
             let startedAt = Date()
             let clock = ContinuousClock.now
@@ -337,7 +339,6 @@ public final class StudioVideoJobs: @unchecked Sendable {
                                    classFilter: nil, videoStride: job.stride, savePath: jobs.videoPath(job.id),
                                    sessionOptions: .init(), tracker: open.settings.track ? ByteTracker.Configuration() : nil)
             run.inferenceQueue = queue
-            run.isCancelled = isCancelled
             var document = try run.run { _, fraction in
                 if fraction < 1 { progress(done.increment()) }
             }
@@ -349,7 +350,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
             let data = try InterpretedDetections.encode(InterpretedDetections(document: document, interpretation: interpretation),
                                                         pretty: false)
             try data.write(to: URL(fileURLWithPath: jobs.resultPath(job.id)), options: .atomic)
-            if isCancelled() { throw PipelineError.cancelled("video detection", nothing: "kept") }
+            if Cancellation.isRequested { throw PipelineError.cancelled("video detection", nothing: "kept") }
             // The run is recorded before the job reads as done. This closure runs on the jobs' own dispatch
             // thread, never the cooperative pool, so waiting here for the store holds no task thread.
             let stats = document.runStats(startedAt: startedAt, endedAt: Date(), source: "video",

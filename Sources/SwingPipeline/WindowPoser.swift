@@ -89,9 +89,9 @@ struct WindowPoser: Sendable {
         work(estimator: estimators[0], parallel: workers > 1, segments: segments, state: state, progress: progress,
              watchCancellation: true)
         while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if Task.isCancelled { state.stop() }
+            if Cancellation.isRequested { state.stop() }
         }
-        if Task.isCancelled { state.stop() }
+        if Cancellation.isRequested { state.stop() }
         var output = try state.output()
         output.workers = workers
         return output
@@ -128,7 +128,7 @@ struct WindowPoser: Sendable {
                 var first: ImageBuffer?
                 try reader.frames(from: range.lowerBound, to: range.upperBound,
                                   where: { t, index in schedule.wants(time: t, index: index) }) { frame in
-                    if watchCancellation && Task.isCancelled { state.stop() }
+                    if watchCancellation && Cancellation.isRequested { state.stop() }
                     if state.isStopped { return false }
                     if first == nil { first = frame.image }
                     let pose = try tracking.measure { try tracker.process(frame: frame.image, time: frame.time, index: frame.index) }
