@@ -2,9 +2,9 @@ import SwingCore
 
 /// Errors of the audio contact detector, each one clear sentence with a distinct exit code (the
 /// ``CategorizedError`` shape).
-public struct AudioError: CategorizedError {
+package struct AudioError: CategorizedError {
     /// What went wrong.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A detector parameter is out of range (e.g. `lowHz >= highHz`, a corner above Nyquist).
         case invalidParameter
         /// The sample rate is not a usable positive number (≥ 8 kHz).
@@ -18,29 +18,29 @@ public struct AudioError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
     /// A parameter named as on the command line (`--name`) failed validation because of `reason`.
-    public static func invalidParameter(name: String, reason: String) -> AudioError {
+    package static func invalidParameter(name: String, reason: String) -> AudioError {
         AudioError(.invalidParameter, "Invalid contact-detector parameter --\(name): \(reason).")
     }
 
     /// The sample rate is unusable.
-    public static func invalidSampleRate(_ rate: Double) -> AudioError {
+    package static func invalidSampleRate(_ rate: Double) -> AudioError {
         AudioError(.invalidSampleRate, "Invalid audio sample rate \(rate) Hz: it must be at least 8000 Hz.")
     }
 
     /// The sample at `index` is NaN or infinite.
-    public static func nonFiniteSamples(index: Int) -> AudioError {
+    package static func nonFiniteSamples(index: Int) -> AudioError {
         AudioError(.nonFiniteSamples, "The audio contains an invalid (NaN or infinite) sample at index \(index).")
     }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .invalidParameter, .invalidSampleRate: StatusCode.invalidParameter
         case .nonFiniteSamples: StatusCode.unreadableMedia

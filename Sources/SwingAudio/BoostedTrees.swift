@@ -4,20 +4,20 @@ import Foundation
 /// binned features with balanced class weights: the recipe of scikit-learn's
 /// `HistGradientBoostingClassifier(class_weight="balanced")`, which `bench/contact_model.sh` runs beside it.
 /// Deterministic: the same rows give the same trees.
-public struct BoostedTrees: Sendable, Codable, Equatable {
+package struct BoostedTrees: Sendable, Codable, Equatable {
     /// One tree, as parallel arrays. Node 0 is the root; a node whose `feature` is −1 is a leaf adding
     /// `value`; any other sends a row to `left` when its feature is ≤ `threshold`, else to `right`.
-    public struct Tree: Sendable, Codable, Equatable {
+    package struct Tree: Sendable, Codable, Equatable {
         /// Feature tested per node (−1 for a leaf).
-        public var feature: [Int]
+        package var feature: [Int]
         /// Split value per node.
-        public var threshold: [Float]
+        package var threshold: [Float]
         /// Child for rows at or below the threshold.
-        public var left: [Int]
+        package var left: [Int]
         /// Child for rows above it.
-        public var right: [Int]
+        package var right: [Int]
         /// Leaf contribution to the log-odds (0 for a split).
-        public var value: [Float]
+        package var value: [Float]
 
         /// Log-odds this tree adds for `x`.
         func value(for x: [Float]) -> Double {
@@ -36,32 +36,32 @@ public struct BoostedTrees: Sendable, Codable, Equatable {
     }
 
     /// How the trees grow.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// Trees.
-        public var iterations = 300
+        package var iterations = 300
         /// Shrinkage of each tree's leaves.
-        public var learningRate = 0.05
+        package var learningRate = 0.05
         /// Leaves per tree.
-        public var maxLeaves = 31
+        package var maxLeaves = 31
         /// Rows per leaf, at least.
-        public var minRowsPerLeaf = 20
+        package var minRowsPerLeaf = 20
         /// L2 penalty on leaf values.
-        public var l2 = 1.0
+        package var l2 = 1.0
         /// Bins per feature, at most.
-        public var bins = 255
+        package var bins = 255
         /// Defaults (scikit-learn's, with the bench's 300 trees at 0.05 and an L2 of 1).
-        public init() {}
+        package init() {}
     }
 
     /// Log-odds before any tree.
-    public var bias: Double
+    package var bias: Double
     /// The trees, in the order they were grown.
-    public var trees: [Tree]
+    package var trees: [Tree]
     /// Numbers per row.
-    public var featureCount: Int
+    package var featureCount: Int
 
     /// Probability of "yes" for one row of ``featureCount`` numbers.
-    public func probability(_ x: [Float]) -> Double {
+    package func probability(_ x: [Float]) -> Double {
         var margin = bias
         for t in trees { margin += t.value(for: x) }
         return 1 / (1 + exp(-margin))
@@ -76,7 +76,7 @@ public struct BoostedTrees: Sendable, Codable, Equatable {
     }
 
     /// Grows trees on `rows` (each ``featureCount`` long) labelled `labels`; needs both answers among the labels.
-    public static func train(rows: [[Float]], labels: [Bool], options: Options = Options()) -> BoostedTrees {
+    package static func train(rows: [[Float]], labels: [Bool], options: Options = Options()) -> BoostedTrees {
         let n = rows.count, d = rows.first?.count ?? 0
         let positives = labels.filter { $0 }.count
         guard positives > 0, positives < n else {

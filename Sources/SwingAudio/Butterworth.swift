@@ -2,11 +2,11 @@ import Foundation
 
 /// One second-order section `H(z) = (b0 + b1 z⁻¹ + b2 z⁻²) / (1 + a1 z⁻¹ + a2 z⁻²)`, the row layout of
 /// scipy's `sos` arrays with `a0` normalised to 1.
-public struct Biquad: Sendable, Equatable {
-    public var b0, b1, b2, a1, a2: Double
+package struct Biquad: Sendable, Equatable {
+    package var b0, b1, b2, a1, a2: Double
 
     /// Creates a section from its coefficients (`a0` = 1).
-    public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+    package init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
         (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
     }
 
@@ -56,7 +56,7 @@ struct Complex: Sendable, Equatable {
 
 /// Digital Butterworth band-pass design, equal (to rounding) to
 /// `scipy.signal.butter(order, [lowHz, highHz], btype="band", fs=sampleRate, output="sos")`.
-public enum Butterworth {
+package enum Butterworth {
     /// Designs the band-pass as `order` second-order sections.
     ///
     /// Analog prototype poles on the unit circle → low-pass-to-band-pass transform around the
@@ -69,7 +69,7 @@ public enum Butterworth {
     ///   - highHz: upper −3 dB corner, below `sampleRate / 2`.
     ///   - sampleRate: samples per second.
     /// - Returns: N sections; callers validate the arguments first (see ``ContactDetectorParameters/validate(sampleRate:)``).
-    public static func bandPass(order: Int, lowHz: Double, highHz: Double, sampleRate fs: Double) -> [Biquad] {
+    package static func bandPass(order: Int, lowHz: Double, highHz: Double, sampleRate fs: Double) -> [Biquad] {
         let n = max(1, order)
         let w1 = 2 * fs * tan(Double.pi * lowHz / fs)
         let w2 = 2 * fs * tan(Double.pi * highHz / fs)
@@ -117,7 +117,7 @@ public enum Butterworth {
     ///   - order: filter order (poles).
     ///   - cutoffHz: −3 dB corner, below `sampleRate / 2`.
     ///   - sampleRate: samples per second.
-    public static func lowPass(order: Int, cutoffHz: Double, sampleRate fs: Double) -> [Biquad] {
+    package static func lowPass(order: Int, cutoffHz: Double, sampleRate fs: Double) -> [Biquad] {
         let pairs = max(1, (order + 1) / 2)
         let n = 2 * pairs
         let w0 = 2 * Double.pi * cutoffHz / fs
@@ -133,12 +133,12 @@ public enum Butterworth {
     }
 
     /// |H| of a cascade at `omega` radians/sample.
-    public static func magnitudeResponse(_ sections: [Biquad], omega: Double) -> Double {
+    package static func magnitudeResponse(_ sections: [Biquad], omega: Double) -> Double {
         sections.reduce(1.0) { $0 * $1.response(omega: omega).magnitude }
     }
 
     /// |H| of a cascade at `hz` for the given sample rate.
-    public static func magnitudeResponse(_ sections: [Biquad], hz: Double, sampleRate: Double) -> Double {
+    package static func magnitudeResponse(_ sections: [Biquad], hz: Double, sampleRate: Double) -> Double {
         magnitudeResponse(sections, omega: 2 * Double.pi * hz / sampleRate)
     }
 }

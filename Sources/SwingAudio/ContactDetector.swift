@@ -2,31 +2,31 @@ import Foundation
 import SwingCore
 
 /// One detected racket–ball contact and the features that justified it.
-public struct ContactCandidate: Sendable, Codable, Equatable {
+package struct ContactCandidate: Sendable, Codable, Equatable {
     /// Contact time, s from the first sample (the onset or the peak, per ``TimeReference``).
-    public var time: Double
+    package var time: Double
     /// Composite confidence in [0, 1]: weights · (amplitude, narrowness, symmetry) scores.
-    public var confidence: Double
+    package var confidence: Double
     /// Width of the envelope peak at half maximum (or half prominence), ms.
-    public var fwhmMs: Double
+    package var fwhmMs: Double
     /// min(rise, fall) / max(rise, fall) of the half-level crossings around the peak, in [0, 1].
-    public var symmetry: Double
+    package var symmetry: Double
     /// Envelope value at the peak (band-passed signal units; full scale = 1).
-    public var amplitude: Double
+    package var amplitude: Double
     /// Time of the envelope maximum, s.
-    public var peakTime: Double
+    package var peakTime: Double
     /// Peak height over the local noise floor.
-    public var snr: Double
+    package var snr: Double
     /// Low-band (thud band) transient energy / in-band transient energy; nil when not measured.
-    public var lowBandRatio: Double?
+    package var lowBandRatio: Double?
     /// High-band (click band) transient energy / in-band transient energy; nil when not measured.
-    public var highBandRatio: Double?
+    package var highBandRatio: Double?
     /// Body-band (250–1000 Hz: strings and ball) transient energy / in-band transient energy; nil when not
     /// measured. A racket–ball impact is full-bodied (real hits ≥ 1), a shoe squeak is not.
-    public var bodyBandRatio: Double?
+    package var bodyBandRatio: Double?
 
     /// Memberwise initialiser.
-    public init(time: Double, confidence: Double, fwhmMs: Double, symmetry: Double, amplitude: Double,
+    package init(time: Double, confidence: Double, fwhmMs: Double, symmetry: Double, amplitude: Double,
                 peakTime: Double, snr: Double, lowBandRatio: Double? = nil, highBandRatio: Double? = nil,
                 bodyBandRatio: Double? = nil) {
         self.time = time; self.confidence = confidence; self.fwhmMs = fwhmMs; self.symmetry = symmetry
@@ -36,31 +36,31 @@ public struct ContactCandidate: Sendable, Codable, Equatable {
 }
 
 /// Contacts, with what the detector learnt about the recording on the way.
-public struct ContactDetection: Sendable, Equatable {
+package struct ContactDetection: Sendable, Equatable {
     /// Contacts sorted by time.
-    public var contacts: [ContactCandidate]
+    package var contacts: [ContactCandidate]
     /// One sentence per gate switched off for this recording (e.g. nothing in the click band); empty
     /// when every configured gate ran.
-    public var notes: [String]
+    package var notes: [String]
     /// Energy in the upper click band over the detection band's, over the recording (`nil` when not measured).
-    public var clickBandContent: Double?
+    package var clickBandContent: Double?
     /// Share of the recording's loud candidates with a broadband click (`nil` when not measured or fewer
     /// than three were loud); below 0.15 the broadband gate is skipped.
-    public var broadbandShare: Double?
+    package var broadbandShare: Double?
     /// The recording's crest factor, dB (``Dynamics/crestFactorDb(_:sampleRate:)``; `nil` when not
     /// measurable); below ``Dynamics/compressedBelowDb`` the recording is reported as compressed.
-    public var crestFactorDb: Double?
+    package var crestFactorDb: Double?
 }
 
 /// Finds racket–ball contacts in mono audio (the recipe of `docs/contacts.md`):
 /// band-pass → envelope → sliding-percentile noise floor → peaks above factor × floor → shape
 /// (width, symmetry) → thud / broadband / loudness gates → composite confidence → NMS.
-public struct ContactDetector: Sendable {
+package struct ContactDetector: Sendable {
     /// The configuration.
-    public let parameters: ContactDetectorParameters
+    package let parameters: ContactDetectorParameters
 
     /// Creates a detector. Parameters are validated per call, against the audio's sample rate.
-    public init(parameters: ContactDetectorParameters = .default) { self.parameters = parameters }
+    package init(parameters: ContactDetectorParameters = .default) { self.parameters = parameters }
 
     /// Detects contacts.
     /// - Parameters:
@@ -70,7 +70,7 @@ public struct ContactDetector: Sendable {
     /// - Returns: contacts sorted by time. Audio shorter than the filter padding (~1 ms) yields none.
     /// - Throws: ``AudioError`` for invalid parameters, sample rate, or non-finite samples.
     /// - Complexity: O(n) in the number of samples plus O(k) per candidate.
-    public func detect(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> [ContactCandidate] {
+    package func detect(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> [ContactCandidate] {
         try run(samples: samples, sampleRate: sampleRate, progress: progress).contacts
     }
 
@@ -78,7 +78,7 @@ public struct ContactDetector: Sendable {
     /// The broadband-click gate needs sound in its band: a recording that has none there (band-limited
     /// by its microphone, sample rate or compression) is measured once and the gate is skipped.
     /// - Throws: ``AudioError`` as ``detect(samples:sampleRate:progress:)``.
-    public func run(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> ContactDetection {
+    package func run(samples: [Float], sampleRate: Double, progress: ProgressHandler? = nil) throws -> ContactDetection {
         var p = parameters
         try p.validate(sampleRate: sampleRate)
         if let bad = samples.firstIndex(where: { !$0.isFinite }) { throw AudioError.nonFiniteSamples(index: bad) }

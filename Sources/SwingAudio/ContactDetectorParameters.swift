@@ -1,7 +1,7 @@
 import SwingCore
 
 /// How the amplitude envelope is formed from the band-passed signal.
-public enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
+package enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
     /// The original recipe (docs/contacts.md): `|y|` averaged over the envelope window. Ripples at twice the carrier.
     case rectified
     /// `sqrt(mean(y²))` over the window: an energy envelope, smoother and less biased by phase.
@@ -9,7 +9,7 @@ public enum EnvelopeMode: String, Sendable, Codable, Equatable, CaseIterable {
 }
 
 /// How envelope maxima become candidate events.
-public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
+package enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
     /// The original recipe: every sample-level local maximum above the threshold is a candidate;
     /// widths are measured at half the *maximum* (FWHM). Ripple gives many maxima per impact.
     case localMaxima
@@ -20,7 +20,7 @@ public enum PeakPicking: String, Sendable, Codable, Equatable, CaseIterable {
 }
 
 /// Which instant of an event is reported as the contact `time`.
-public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
+package enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
     /// The envelope maximum (the original recipe's reading). It lags the true impact by the resonance decay.
     case peak
     /// The acoustic onset: the leading-edge crossing of the envelope at `onsetLevel` (0.2) of the
@@ -32,38 +32,38 @@ public enum TimeReference: String, Sendable, Codable, Equatable, CaseIterable {
 /// Every knob of the audio contact detector. Defaults are the recipe of `docs/contacts.md` plus the
 /// robustness additions documented in `docs/contacts.md` (each switchable back to the original recipe
 /// with ``specLiteral``).
-public struct ContactDetectorParameters: Sendable, Codable, Equatable {
+package struct ContactDetectorParameters: Sendable, Codable, Equatable {
     // MARK: Spec recipe
     /// Band-pass lower corner (−3 dB), Hz.
-    public var lowHz = 1000.0
+    package var lowHz = 1000.0
     /// Band-pass upper corner (−3 dB), Hz. Must be below Nyquist.
-    public var highHz = 4000.0
+    package var highHz = 4000.0
     /// Butterworth prototype order N (scipy `butter(N, …, btype="band")`): the band-pass has 2N poles,
     /// N second-order sections, −24·N dB/decade… per side. 4 gives a steep 8-pole band-pass that keeps
     /// wind and bounce energy below 400 Hz about 60 dB down while staying numerically tame in SOS form.
-    public var filterOrder = 4
+    package var filterOrder = 4
     /// Envelope smoothing window, ms (centred moving average).
-    public var envelopeWindowMs = 5.0
+    package var envelopeWindowMs = 5.0
     /// Percentile of the envelope taken as the noise floor. The median of a short window: a hit's ~30 ms
     /// above the floor is well under half of 0.5 s, so it never lifts its own floor.
-    public var noiseFloorPercentile = 50.0
+    package var noiseFloorPercentile = 50.0
     /// Length of the sliding window the noise floor percentile is taken over, s. Phones ride the gain
     /// (automatic gain control, a compressor's release): between hits the background comes up by 10–30 dB
     /// within a few hundred ms, and a floor taken over 5 s (the original recipe, 75th percentile) sits
     /// below it, so the raised background passes for hits and the hits under a crowd fall below
     /// `peakThresholdFactor` × a floor set by the loudest stretch. 0.5 s follows the gain; measured on the
     /// phone-chain sweep (docs/contacts.md, "Phone recordings").
-    public var noiseFloorWindowSeconds = 0.5
+    package var noiseFloorWindowSeconds = 0.5
     /// The floor is evaluated every `noiseFloorHopSeconds` on the envelope sampled every
     /// `noiseFloorDecimationMs`, then linearly interpolated — O(n) overall for any file length.
-    public var noiseFloorHopSeconds = 0.05
+    package var noiseFloorHopSeconds = 0.05
     /// Envelope sampling step used for the floor percentile, ms.
-    public var noiseFloorDecimationMs = 1.0
+    package var noiseFloorDecimationMs = 1.0
     /// A candidate's envelope peak must exceed this factor × the local noise floor. The original recipe's
     /// 3 lost recorded topspin hits under a crowd (their 1–4 kHz peak is 2.1–2.9 × the floor the crowd
     /// raises); 2.5 keeps them, and the thud, broadband and loudness gates answer for what else it lets in
     /// (docs/contacts.md, "Recorded sound").
-    public var peakThresholdFactor = 2.5
+    package var peakThresholdFactor = 2.5
     /// Peaks wider than this (full width at half maximum / half prominence) are not impacts, ms — unless
     /// they rise within ``maxImpactRiseMs`` (see there). The original recipe's 40 ms (``specLiteral``)
     /// rejected recorded hits that build over 25 ms once a compressor had flattened their peak: Tennix's
@@ -71,103 +71,103 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     /// 17–19, so the stretched-decay exception does not apply). 45 keeps them; no track clean or through a
     /// codec loses by it, and where the broadband gate is off (band-limited recordings) one or two more
     /// squeaks in 180 s pass (docs/contacts.md, "Phone recordings" and "Synthetic suite").
-    public var maxImpactFWHMMs = 45.0
+    package var maxImpactFWHMMs = 45.0
     /// A compressor stretches a hit's decay but not its attack: after a 6:1 compressor with a 5 ms attack,
     /// recorded hits measure 44–54 ms at half height. A peak up to twice ``maxImpactFWHMMs`` wide is still
     /// an impact when its envelope rises from half height to the peak within this many ms and falls for
     /// longer than it rose; voices rise slower, and squeaks fall as they rose. 30 ms measured better than
     /// 20 on the phone-chain sweep (a recorded hit builds over up to 30 ms). 0 turns the exception off.
-    public var maxImpactRiseMs = 30.0
+    package var maxImpactRiseMs = 30.0
     /// Non-maximum suppression: two contacts are never closer than this, ms.
-    public var minGapMs = 300.0
+    package var minGapMs = 300.0
     /// A recorded hit sounds as 2–3 transients within ~60 ms (ball on strings, frame, a reflection); the
     /// loudest is not always the first. Each contact is reported at the earliest candidate that passed
     /// every gate within this many ms before it and is at least ``hitSpreadMinRelativeAmplitude`` × as
     /// loud. 0 reports the loudest transient's time.
-    public var hitSpreadMs = 80.0
+    package var hitSpreadMs = 80.0
     /// Confidence weights (their sum should be 1 so confidence stays in [0, 1]).
-    public var amplitudeWeight = 0.2
-    public var narrownessWeight = 0.4
-    public var symmetryWeight = 0.4
+    package var amplitudeWeight = 0.2
+    package var narrownessWeight = 0.4
+    package var symmetryWeight = 0.4
     /// Candidates with a composite confidence below this are dropped. 0.1 only removes shapes that
     /// are both wide and lopsided; genuine impacts score ≥ 0.4 on the synthetic suite.
-    public var minConfidence = 0.1
+    package var minConfidence = 0.1
 
     // MARK: Robustness additions (documented in docs/contacts.md)
     /// Envelope formation: `.rectified` as the recipe says (measured slightly better than `.rms` on the suite).
-    public var envelopeMode = EnvelopeMode.rectified
+    package var envelopeMode = EnvelopeMode.rectified
     /// How many times the moving average is applied. 2 = triangular kernel: no ripple, still 5 ms FWHM.
-    public var envelopeSmoothingPasses = 2
+    package var envelopeSmoothingPasses = 2
     /// Candidate selection; `.prominence` by default (original recipe: `.localMaxima`).
-    public var peakPicking = PeakPicking.prominence
+    package var peakPicking = PeakPicking.prominence
     /// In `.prominence` mode a peak must be the maximum of ±this many ms of envelope.
-    public var peakNeighborhoodMs = 15.0
+    package var peakNeighborhoodMs = 15.0
     /// How far each side the prominence base is searched, ms.
-    public var prominenceWindowMs = 150.0
+    package var prominenceWindowMs = 150.0
     /// Reported time; `.onset` by default (original recipe: `.peak`).
-    public var timeReference = TimeReference.onset
+    package var timeReference = TimeReference.onset
     /// The onset is the last point before the peak where the envelope is at this fraction of its rise
     /// above the peak's base. 0.5 is the middle of the rise, exact for a sharp impact but 10–40 ms late on a
     /// recorded hit that builds over several transients (the walk back stops at the first ripple); 0.2
     /// finds the start of the rise on recordings and is ≈ 2 ms early on a sharp synthetic impact
     /// (docs/contacts.md, "Recorded sound"). Also anchors the band gates' windows.
-    public var onsetLevel = 0.2
+    package var onsetLevel = 0.2
     /// Amplitude score = amplitude / reference, where the reference is this percentile of all shape-valid
     /// candidates' amplitudes (robust to one very loud outlier).
-    public var amplitudeReferencePercentile = 90.0
+    package var amplitudeReferencePercentile = 90.0
     /// Candidates quieter than this fraction of the reference amplitude are dropped (−20 dB at 0.1):
     /// distant hits from other courts are not the player's contacts. 0 disables.
-    public var minRelativeAmplitude = 0.1
+    package var minRelativeAmplitude = 0.1
     /// Reject bounce thuds: low-band transient energy / in-band transient energy above `maxLowBandRatio`.
-    public var rejectThuds = true
+    package var rejectThuds = true
     /// Low band used to recognise thuds, Hz. Recorded bounces put 67–77 % of their energy at 60–150 Hz
     /// and recorded hits ≤ 1 % (but 19–36 % at 150–300 Hz, where slices and topspin hits were taken for
     /// thuds when the band reached 400 Hz); see docs/contacts.md.
-    public var thudBandLowHz = 50.0
-    public var thudBandHighHz = 150.0
+    package var thudBandLowHz = 50.0
+    package var thudBandHighHz = 150.0
     /// A candidate whose low-band energy excess is more than this × its in-band excess is a thud.
-    public var maxLowBandRatio = 4.0
+    package var maxLowBandRatio = 4.0
     /// …and whose low band rises with it: event energy at least this × the low band's own background
     /// just before. A bounce's thud rises ×1000 and more in calm air; wind swelling over seconds does not,
     /// though its excess alone can be many times a quiet hit's. 1 disables the rise test.
-    public var thudMinRise = 8.0
+    package var thudMinRise = 8.0
     /// A thud half-masked by wind: under gusts near full scale a recorded bounce's low band rises only
     /// ×1.4–16 over the wind before it (`thudMinRise` let 41 of them through in 180 s), but its excess is
     /// still 6–135 × its in-band excess, where hits in the same gusts measure ≤ 1.6 (95th percentile). A
     /// candidate whose low band rises at least `thudMaskedRise` × and whose excess ratio is above
     /// `thudMaskedRatio` is a thud too. `thudMaskedRise` ≥ `thudMinRise` disables the second test.
-    public var thudMaskedRise = 1.5
-    public var thudMaskedRatio = 10.0
+    package var thudMaskedRise = 1.5
+    package var thudMaskedRatio = 10.0
     /// Require a broadband click: high-band transient energy / in-band transient energy ≥ `minHighBandRatio`.
     /// Rejects narrowband squeaks and tonal sounds; wind and thuds have nothing up there.
-    public var requireBroadband = true
+    package var requireBroadband = true
     /// High band used to recognise the broadband click, Hz (clamped to 0.45 × sample rate).
-    public var clickBandLowHz = 5000.0
-    public var clickBandHighHz = 10000.0
+    package var clickBandLowHz = 5000.0
+    package var clickBandHighHz = 10000.0
     /// Minimum high-band / in-band energy-excess ratio of an impact (synthetic impacts ≥ 0.04, squeaks ≤ 0.002).
-    public var minHighBandRatio = 0.01
+    package var minHighBandRatio = 0.01
     /// Hear the impact's body: body-band (250–1000 Hz, strings and ball) transient energy / in-band
     /// transient energy. A sound with no body (below `minBodyBandRatio`) is not a hit, and within
     /// `minGapMs` the fuller sound is preferred (``MinimumGapSuppression/strength(_:reference:)``). On real
     /// recordings (bench/real) a shoe squeak louder in the 1–4 kHz band than the hit 110–140 ms after it
     /// took the hit's place, and a squeak 7 times louder set the loudness reference that dropped the hit.
     /// Skipped, with a note, for a recording with no sound in that band.
-    public var requireBody = true
+    package var requireBody = true
     /// Below this body-band / in-band energy-excess ratio a sound has no body (−17 dB at 0.02). Measured
     /// on real recordings (bench/real): the player's hits 1.3–28 (+1.1…+14.5 dB), the opponent's 3.9–20,
     /// bounces 0.3–2, shoe squeaks 0–0.02 and a few others up to 0.12; recorded game-sound hits (Free
     /// Tennis, Tennix: close-miked and filtered) only 0.10–0.13, so a higher bar would drop them.
-    public var minBodyBandRatio = 0.02
+    package var minBodyBandRatio = 0.02
 
     /// The defaults described above.
-    public init() {}
+    package init() {}
 
     /// The defaults.
-    public static let `default` = ContactDetectorParameters()
+    package static let `default` = ContactDetectorParameters()
 
     /// The original recipe of docs/contacts.md taken literally: rectified single-pass envelope, every local maximum, FWHM at half
     /// maximum, peak time, no amplitude/thud/broadband gates. Kept to measure what each addition buys.
-    public static var specLiteral: ContactDetectorParameters {
+    package static var specLiteral: ContactDetectorParameters {
         var p = ContactDetectorParameters()
         p.envelopeMode = .rectified
         p.envelopeSmoothingPasses = 1
@@ -189,20 +189,20 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
     }
 
     /// How loud an earlier transient of the same hit must be, relative to the loudest (see ``hitSpreadMs``).
-    public static let hitSpreadMinRelativeAmplitude = 0.25
+    package static let hitSpreadMinRelativeAmplitude = 0.25
 
     /// Largest confidence weight (only their ratios matter).
-    public static let maxWeight = 1000.0
+    package static let maxWeight = 1000.0
     /// Largest threshold factor or band-energy ratio a gate may name, and highest band frequency (Hz).
-    public static let maxRatio = 1e12, maxFrequencyHz = 1e6
+    package static let maxRatio = 1e12, maxFrequencyHz = 1e6
 
     /// Longest window, gap or span any length parameter may name, seconds.
-    public static let maxLengthSeconds = 600.0
+    package static let maxLengthSeconds = 600.0
 
     /// Checks every value against the sample rate it will be used with.
     /// - Parameter sampleRate: samples per second of the audio to analyse.
     /// - Throws: ``AudioError`` naming the first offending parameter.
-    public func validate(sampleRate: Double) throws {
+    package func validate(sampleRate: Double) throws {
         func bad(_ name: String, _ why: String) -> AudioError { .invalidParameter(name: name, reason: why) }
         guard sampleRate.isFinite, sampleRate >= 8000 else {
             throw AudioError.invalidSampleRate(sampleRate)
@@ -300,7 +300,7 @@ public struct ContactDetectorParameters: Sendable, Codable, Equatable {
 /// The detection thresholds as one setting a player understands (issue #27): how readily a sound counts as
 /// a hit. Each level sets ``ContactDetectorParameters/peakThresholdFactor`` and
 /// ``ContactDetectorParameters/minRelativeAmplitude``; the expert flags still override them.
-public enum ContactSensitivity: String, Sendable, Codable, CaseIterable {
+package enum ContactSensitivity: String, Sendable, Codable, CaseIterable {
     /// Only clear hits: for a noisy court (neighbouring courts, wind), fewer false contacts, more missed.
     case fewer
     /// The defaults.
@@ -310,7 +310,7 @@ public enum ContactSensitivity: String, Sendable, Codable, CaseIterable {
     case more
 
     /// `parameters` at this level.
-    public func apply(to parameters: ContactDetectorParameters) -> ContactDetectorParameters {
+    package func apply(to parameters: ContactDetectorParameters) -> ContactDetectorParameters {
         var p = parameters
         switch self {
         case .fewer: p.peakThresholdFactor = 3.5; p.minRelativeAmplitude = 0.2

@@ -8,57 +8,57 @@ import SwingCore
 /// knows only the sounds it was shown: another racket, ball or phone needs its own.
 ///
 /// Saved as JSON (``data()``, ``read(from:)``); `tools/reference_events.py` scores the same file in Python.
-public struct ContactModel: Sendable, Codable, Equatable {
+package struct ContactModel: Sendable, Codable, Equatable {
     /// The `format` of every saved model.
-    public static let formatName = "swingmaster-contact-model"
+    package static let formatName = "swingmaster-contact-model"
     /// Fewest confirmed contacts a model learns from.
-    public static let minimumContacts = 10
+    package static let minimumContacts = 10
     /// An event within ± this of a confirmed contact is that contact, s.
-    public static let tolerance = 0.050
+    package static let tolerance = 0.050
     /// The largest file ``read(from:)`` reads.
     static let maximumFileBytes = 20_000_000
     /// Thresholds tried on the training recordings; the one with the best F1 is kept.
     static let thresholds = (0..<35).map { 0.30 + Double($0) * 0.02 }
 
     /// Always ``formatName``.
-    public var format: String
+    package var format: String
     /// ``SoundEvents/version`` of the features the trees read.
-    public var features: String
+    package var features: String
     /// Events scoring at least this are contacts.
-    public var threshold: Double
+    package var threshold: Double
     /// Two contacts are at least this far apart, ms (the detector's default).
-    public var minGapMs: Double
+    package var minGapMs: Double
     /// What the model learnt from.
-    public var trainedOn: Provenance
+    package var trainedOn: Provenance
     /// The trees.
-    public var trees: BoostedTrees
+    package var trees: BoostedTrees
 
     /// What a model learnt from, saved with it.
-    public struct Provenance: Sendable, Codable, Equatable {
+    package struct Provenance: Sendable, Codable, Equatable {
         /// Recordings.
-        public var recordings: Int
+        package var recordings: Int
         /// Seconds of sound.
-        public var seconds: Double
+        package var seconds: Double
         /// Confirmed contacts.
-        public var contacts: Int
+        package var contacts: Int
         /// Confirmed contacts with an event within ±50 ms (the rest it could not learn).
-        public var contactsHeard: Int
+        package var contactsHeard: Int
         /// Sound events, hits and others.
-        public var events: Int
+        package var events: Int
         /// F1 (±50 ms) of the model on the recordings it learnt from.
-        public var f1: Double
+        package var f1: Double
     }
 
     /// A recording and the contacts the player confirmed in it.
-    public struct Recording: Sendable {
+    package struct Recording: Sendable {
         /// Mono samples.
-        public var samples: [Float]
+        package var samples: [Float]
         /// Samples per second.
-        public var sampleRate: Double
+        package var sampleRate: Double
         /// Confirmed contact times, s from the first sample.
-        public var contacts: [Double]
+        package var contacts: [Double]
         /// Memberwise initialiser.
-        public init(samples: [Float], sampleRate: Double, contacts: [Double]) {
+        package init(samples: [Float], sampleRate: Double, contacts: [Double]) {
             self.samples = samples; self.sampleRate = sampleRate; self.contacts = contacts
         }
     }
@@ -66,7 +66,7 @@ public struct ContactModel: Sendable, Codable, Equatable {
     /// Learns the sound of the confirmed contacts in `recordings` against every other sound in them.
     /// - Throws: ``AudioError`` `.tooFewToLearn` when the recordings hold fewer than ``minimumContacts``
     ///   confirmed contacts with a sound event, or no other sound; `.invalidSampleRate` / `.nonFiniteSamples`.
-    public static func train(_ recordings: [Recording], options: BoostedTrees.Options = BoostedTrees.Options(),
+    package static func train(_ recordings: [Recording], options: BoostedTrees.Options = BoostedTrees.Options(),
                              progress: ProgressHandler? = nil) throws -> ContactModel {
         var events: [[SoundEvent]] = []
         for (k, r) in recordings.enumerated() {
@@ -119,14 +119,14 @@ public struct ContactModel: Sendable, Codable, Equatable {
     /// Contacts in a mono recording, by this model: every sound event scoring at least ``threshold``,
     /// the highest first, none within ``minGapMs`` of a kept one. A contact's `confidence` is its score;
     /// `snr` its broadband envelope over the floor; `fwhmMs`, `symmetry` and `amplitude` are not measured (0).
-    public func detect(samples: [Float], sampleRate: Double) throws -> [ContactCandidate] {
+    package func detect(samples: [Float], sampleRate: Double) throws -> [ContactCandidate] {
         let events = try SoundEvents.extract(samples: samples, sampleRate: sampleRate)
         return pick(events.map { ($0, trees.probability($0.features)) })
     }
 
     /// The contacts in a mono recording by `model` when there is one, else by the hand-built detector with
     /// `parameters`: the one place that choice is made (`contacts`, `analyze`, a session listened to again).
-    public static func hear(samples: [Float], sampleRate: Double, model: ContactModel?,
+    package static func hear(samples: [Float], sampleRate: Double, model: ContactModel?,
                             parameters: ContactDetectorParameters, progress: ProgressHandler? = nil) throws -> ContactDetection {
         if let model {
             progress?("contacts", 0)
@@ -137,7 +137,7 @@ public struct ContactModel: Sendable, Codable, Equatable {
 
     /// ``detect(samples:sampleRate:)`` in ``ContactDetector/run(samples:sampleRate:progress:)``'s shape,
     /// with the recording's crest factor (no notes: the model was learnt from this player's phone).
-    public func run(samples: [Float], sampleRate: Double) throws -> ContactDetection {
+    package func run(samples: [Float], sampleRate: Double) throws -> ContactDetection {
         ContactDetection(contacts: try detect(samples: samples, sampleRate: sampleRate), notes: [],
                          clickBandContent: nil, broadbandShare: nil,
                          crestFactorDb: Dynamics.crestFactorDb(samples, sampleRate: sampleRate))
@@ -153,7 +153,7 @@ public struct ContactModel: Sendable, Codable, Equatable {
     }
 
     /// The model as JSON.
-    public func data() throws -> Data {
+    package func data() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(self)
@@ -162,7 +162,7 @@ public struct ContactModel: Sendable, Codable, Equatable {
     /// Reads a model saved by ``data()``.
     /// - Throws: ``AudioError`` `.contactModelUnreadable` naming `path` when the file is missing, is not a
     ///   contact model, was made for other features, or is damaged.
-    public static func read(from path: String) throws -> ContactModel {
+    package static func read(from path: String) throws -> ContactModel {
         // A model is about 230 kB; anything past the cap is not one, and is not read into memory.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= maximumFileBytes else {
@@ -178,7 +178,7 @@ public struct ContactModel: Sendable, Codable, Equatable {
     /// ``read(from:)`` checks a file; `name` names it in the sentences.
     /// - Throws: ``AudioError`` `.contactModelUnreadable` when it is not a contact model, was made for other
     ///   features, or is damaged.
-    public static func decode(_ data: Data, name: String) throws -> ContactModel {
+    package static func decode(_ data: Data, name: String) throws -> ContactModel {
         guard let model = try? JSONDecoder().decode(ContactModel.self, from: data), model.format == formatName else {
             throw AudioError(.contactModelUnreadable, "\(name) is not a contact model saved by `swingmaster learn-contacts`.")
         }

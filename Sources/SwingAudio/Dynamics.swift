@@ -8,21 +8,21 @@ import Foundation
 /// does not pass for compression: every uncompressed track of the phone-chain sweep (docs/contacts.md,
 /// "Phone recordings") measures ≥ 23.8 dB; a 6:1 compressor, a limiter or AGC bring tracks with a crowd
 /// to 11–20 dB.
-public enum Dynamics {
+package enum Dynamics {
     /// Recordings whose crest factor is below this are reported as compressed (a note with the cost).
-    public static let compressedBelowDb = 21.0
+    package static let compressedBelowDb = 21.0
     /// Window over which each crest factor is taken, s.
-    public static let windowSeconds = 5.0
+    package static let windowSeconds = 5.0
     /// At most this many windows, spread evenly over the recording, are measured (a bounded cost on long files).
-    public static let maxWindows = 24
+    package static let maxWindows = 24
     /// The samples are high-passed here first (2nd-order Butterworth, one causal pass), Hz.
-    public static let highPassHz = 300.0
+    package static let highPassHz = 300.0
 
     /// Median over ``windowSeconds`` windows (at most ``maxWindows``, spread evenly) of
     /// 20·log10(peak / RMS) of the high-passed samples, dB; a recording shorter than one window is one
     /// window. `nil` for silence, fewer than 1 s of audio, or a sample rate too low for the high-pass.
     /// - Complexity: O(min(n, maxWindows · windowSeconds · sampleRate)).
-    public static func crestFactorDb(_ samples: [Float], sampleRate: Double) -> Double? {
+    package static func crestFactorDb(_ samples: [Float], sampleRate: Double) -> Double? {
         let n = samples.count
         guard sampleRate > 4 * highPassHz, Double(n) >= sampleRate else { return nil }
         let window = min(n, Int(windowSeconds * sampleRate))
@@ -55,7 +55,7 @@ public enum Dynamics {
     }
 
     /// The sentence the CLI and the web app show for a compressed recording: what was seen and what it costs.
-    public static func compressedNote(crestFactorDb crest: Double) -> String {
+    package static func compressedNote(crestFactorDb crest: Double) -> String {
         "The recording looks compressed: its peaks stand \(Int(crest.rounded())) dB above its average level, where an uncompressed session measures \(Int(compressedBelowDb)) dB or more (a phone's compressor, limiter or automatic gain control). Hits then stand little above a crowd or wind and bounces pass for hits: on the compressed tracks of our phone-chain sweep the detector found 44 % of the hits (F1 0.50, against 0.90 on the others), so check the contacts and add or remove any it got wrong."
     }
 }

@@ -4,14 +4,14 @@ import SwingCore
 
 /// A sound in a recording that might be a hit, with the gain-invariant features a ``ContactModel``
 /// reads (``SoundEvents``).
-public struct SoundEvent: Sendable, Equatable {
+package struct SoundEvent: Sendable, Equatable {
     /// Time of the envelope peak that marked it, s from the first sample.
-    public var time: Double
+    package var time: Double
     /// ``SoundEvents/featureCount`` numbers, in the order ``SoundEvents/featureNames`` lists.
-    public var features: [Float]
+    package var features: [Float]
 
     /// Memberwise initialiser.
-    public init(time: Double, features: [Float]) { self.time = time; self.features = features }
+    package init(time: Double, features: [Float]) { self.time = time; self.features = features }
 }
 
 /// Finds every sound that could be a hit and describes it by ratios a compressor or automatic gain
@@ -28,9 +28,9 @@ public struct SoundEvent: Sendable, Equatable {
 ///   background's; the broadband event over its background; the three envelopes over their floors
 ///   (natural log); and the rank within the recording of the broadband contrast and of the broadband
 ///   envelope's ratio.
-public enum SoundEvents {
+package enum SoundEvents {
     /// Names this version of the features in a saved ``ContactModel``; a model made for another is refused.
-    public static let version = "sound-events-1"
+    package static let version = "sound-events-1"
     /// Octave bands whose contrasts describe an event, Hz.
     static let bands: [(low: Double, high: Double)] = [(125, 250), (250, 500), (500, 1000), (1000, 2000),
                                                        (2000, 4000), (4000, 8000), (8000, 16000)]
@@ -44,7 +44,7 @@ public enum SoundEvents {
     static let neighbourhood = 0.015
 
     /// Names of the features, in order (``featureCount`` of them).
-    public static let featureNames: [String] = {
+    package static let featureNames: [String] = {
         let names = bands.map { "\(Int($0.low))-\(Int($0.high))Hz" }
         return names.flatMap { ["\($0) event dB", "\($0) attack dB", "\($0) after dB"] }
             + names.map { "\($0) level below loudest dB" }
@@ -52,11 +52,11 @@ public enum SoundEvents {
                "broadband event rank", "broadband ratio rank"]
     }()
     /// Numbers per event.
-    public static var featureCount: Int { featureNames.count }
+    package static var featureCount: Int { featureNames.count }
 
     /// Every event of a mono recording, in time order.
     /// - Throws: ``AudioError`` when the sample rate is below 8 kHz or a sample is not finite.
-    public static func extract(samples x: [Float], sampleRate fs: Double) throws -> [SoundEvent] {
+    package static func extract(samples x: [Float], sampleRate fs: Double) throws -> [SoundEvent] {
         guard fs.isFinite, fs >= 8000 else { throw AudioError.invalidSampleRate(fs) }
         if let bad = x.firstIndex(where: { !$0.isFinite }) { throw AudioError.nonFiniteSamples(index: bad) }
         guard Double(x.count) > 0.3 * fs else { return [] }

@@ -8,15 +8,15 @@ import Foundation
 ///
 /// We chose `sosfiltfilt` over `filtfilt` on (b, a): an 8-pole band-pass in transfer-function form
 /// loses most of its precision to coefficient rounding; sections do not.
-public struct ZeroPhaseFilter: Sendable {
+package struct ZeroPhaseFilter: Sendable {
     /// The cascade.
-    public let sections: [Biquad]
+    package let sections: [Biquad]
 
     /// Creates a filter for the given sections.
-    public init(sections: [Biquad]) { self.sections = sections }
+    package init(sections: [Biquad]) { self.sections = sections }
 
     /// Samples of odd extension on each side (scipy's default `padlen`).
-    public var padLength: Int {
+    package var padLength: Int {
         let b2zero = sections.filter { $0.b2 == 0 }.count
         let a2zero = sections.filter { $0.a2 == 0 }.count
         return 3 * (2 * sections.count + 1 - min(b2zero, a2zero))
@@ -44,7 +44,7 @@ public struct ZeroPhaseFilter: Sendable {
     ///   - x: the signal; must be longer than ``padLength`` (shorter input returns zeros, where scipy raises).
     ///   - progress: called with the fraction done (0…1), from the calling thread.
     /// - Returns: the zero-phase output, same length as `x`. Arithmetic is Double; storage Float32.
-    public func apply(_ x: [Float], progress: ((Double) -> Void)? = nil) -> [Float] {
+    package func apply(_ x: [Float], progress: ((Double) -> Void)? = nil) -> [Float] {
         apply(x, allowLanes: true, progress: progress)
     }
 

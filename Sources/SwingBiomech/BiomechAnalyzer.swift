@@ -2,18 +2,18 @@ import SwingCore
 
 /// The result of measuring a track: one entry per shot (in time order), the contacts that are not shots,
 /// and the session statistics.
-public struct MeasureResult: Sendable, Equatable {
-    public var measured: [MeasuredShot]
+package struct MeasureResult: Sendable, Equatable {
+    package var measured: [MeasuredShot]
     /// Contacts the swing check turned down (time order); in no statistic.
-    public var rejected: [RejectedContact]
-    public var stats: SessionStats
+    package var rejected: [RejectedContact]
+    package var stats: SessionStats
     /// The sound delay every shot's instant was taken with (given, or measured from the body).
-    public var soundDelay: SoundDelay
+    package var soundDelay: SoundDelay
 
     /// The shots, in time order.
-    public var shots: [Shot] { measured.map(\.shot) }
+    package var shots: [Shot] { measured.map(\.shot) }
 
-    public init(measured: [MeasuredShot], rejected: [RejectedContact] = [], soundDelay: SoundDelay = .given(0)) {
+    package init(measured: [MeasuredShot], rejected: [RejectedContact] = [], soundDelay: SoundDelay = .given(0)) {
         self.measured = measured
         self.rejected = rejected
         self.soundDelay = soundDelay
@@ -22,10 +22,10 @@ public struct MeasureResult: Sendable, Equatable {
 }
 
 /// A shot as measured on a track, with the track frames it was measured on.
-public struct MeasuredShot: Sendable, Equatable {
-    public var shot: Shot
+package struct MeasuredShot: Sendable, Equatable {
+    package var shot: Shot
     /// Track indices of the posed frames in the swing window (empty for a no-person shot).
-    public var windowFrames: [Int]
+    package var windowFrames: [Int]
 }
 
 /// Computes contact-point metrics from a pose track and contact times (issue 5, scope 2).
@@ -49,7 +49,7 @@ public struct MeasuredShot: Sendable, Equatable {
 ///   (too few posed frames around it) is not counted either (``RejectionKind/unmeasured``), and a much
 ///   quieter contact without the player hitting at its instant is the opponent's (``turnDown``). Shots are
 ///   numbered after the check.
-public enum BiomechAnalyzer {
+package enum BiomechAnalyzer {
     /// Measures every contact in `contacts` on `track`.
     /// - Parameters:
     ///   - track: The validated pose track.
@@ -62,7 +62,7 @@ public enum BiomechAnalyzer {
     ///   ``SoundDelay/instant(heard:)``.
     /// - Returns: Per-shot metrics, the session statistics and the delay used.
     /// - Complexity: O(frames + contacts · (window frames + log frames)).
-    public static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters,
+    package static func analyze(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters,
                                soundDelay: SoundDelay? = nil) -> MeasureResult {
         if parameters.slowMotion != 1, let clock = RealClock(slowMotion: parameters.slowMotion) {
             return clock.analyze(track: track, contacts: contacts, parameters: parameters, soundDelay: soundDelay)
@@ -100,14 +100,14 @@ public enum BiomechAnalyzer {
     /// video in passes (``SessionAnalyzer``) poses these first, a few at a time, around their heard times and
     /// the delay range before them (``measureSoundDelay(track:contacts:parameters:)``), and every other contact
     /// only around its instant once the delay is known.
-    public static func soundDelayCandidates(_ contacts: [ContactEvent], parameters: BiomechParameters) -> [ContactEvent] {
+    package static func soundDelayCandidates(_ contacts: [ContactEvent], parameters: BiomechParameters) -> [ContactEvent] {
         SoundDelayEstimator.candidates(contacts, parameters: parameters)
     }
 
     /// The session's sound delay measured from the wrist at `contacts` (heard times) in `track`, as
     /// ``analyze(track:contacts:parameters:soundDelay:)`` measures it when no delay is given; the track needs
     /// each contact's delay range posed (``BiomechParameters/soundDelayRangeMs`` before its heard time).
-    public static func measureSoundDelay(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> SoundDelay {
+    package static func measureSoundDelay(track: PoseTrack, contacts: [ContactEvent], parameters: BiomechParameters) -> SoundDelay {
         var p = parameters
         p.soundDelayMs = nil
         return analyze(track: track, contacts: contacts, parameters: p).soundDelay
@@ -153,7 +153,7 @@ public enum BiomechAnalyzer {
     /// check's speed (``peakSwingSpeed(posed:tc:parameters:)``, cm/s on the real clock) at its largest within the
     /// swing window of any span; `nil` when no span has posed frames around it. The pose stage asks it of each
     /// person in view to keep the one who hits.
-    public static func swingEvidence(track: PoseTrack, spans: [ClosedRange<Double>], parameters: BiomechParameters) -> Double? {
+    package static func swingEvidence(track: PoseTrack, spans: [ClosedRange<Double>], parameters: BiomechParameters) -> Double? {
         let posed = track.samples.enumerated().compactMap { i, s in FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand) }
         var p = parameters
         // A slow-motion file's clock runs k times slower: its windows are k times longer and its speeds k times lower.

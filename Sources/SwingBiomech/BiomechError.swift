@@ -2,9 +2,9 @@ import SwingCore
 
 /// Why a measurement could not be made: one sentence and a distinct status (the ``CategorizedError``
 /// shape).
-public struct BiomechError: CategorizedError {
+package struct BiomechError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The pose track (or contacts file) is malformed: bad JSON, wrong landmark count, bad times.
         case invalidTrack
         /// Every contact fell outside the track or had no pose in its swing window.
@@ -14,21 +14,21 @@ public struct BiomechError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
     /// The track or contacts file is malformed.
-    public static func invalidTrack(_ message: String) -> BiomechError { BiomechError(.invalidTrack, message) }
+    package static func invalidTrack(_ message: String) -> BiomechError { BiomechError(.invalidTrack, message) }
     /// No contact had a pose to measure.
-    public static func noPerson(_ message: String) -> BiomechError { BiomechError(.noPerson, message) }
+    package static func noPerson(_ message: String) -> BiomechError { BiomechError(.noPerson, message) }
     /// There were no contacts.
-    public static func noContacts(_ message: String) -> BiomechError { BiomechError(.noContacts, message) }
+    package static func noContacts(_ message: String) -> BiomechError { BiomechError(.noContacts, message) }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .invalidTrack: StatusCode.invalidTrack
         case .noPerson: StatusCode.noPerson

@@ -9,19 +9,19 @@ import SwingCore
 /// - Forward **f** = **u** × **r** (points in front of the chest).
 /// - Hitting side **h** = **r** for right-handers, −**r** for left-handers, so a left-hander's mirrored
 ///   stroke gives identical forward / lateral / height.
-public struct BodyFrame: Sendable, Equatable {
-    public let pelvis: Vec3
-    public let up: Vec3
-    public let right: Vec3
-    public let forward: Vec3
-    public let hitting: Vec3
+package struct BodyFrame: Sendable, Equatable {
+    package let pelvis: Vec3
+    package let up: Vec3
+    package let right: Vec3
+    package let forward: Vec3
+    package let hitting: Vec3
 
     /// World up (−y).
-    public static let worldUp = Vec3(x: 0, y: -1, z: 0)
+    package static let worldUp = Vec3(x: 0, y: -1, z: 0)
 
     /// The body frame of `world` (33 landmarks), or `nil` when the hips are missing or vertically
     /// stacked (no horizontal right direction) — such a frame is treated as having no pose.
-    public init?(world: [Vec3], hand: Hand) {
+    package init?(world: [Vec3], hand: Hand) {
         guard world.count == BodyLandmark.count else { return nil }
         let lh = world[BodyLandmark.leftHip], rh = world[BodyLandmark.rightHip]
         let u = Self.worldUp
@@ -35,7 +35,7 @@ public struct BodyFrame: Sendable, Equatable {
     }
 
     /// Coordinates of a world point in this frame: (forward, lateral toward the hitting side, up) from the pelvis.
-    public func coordinates(of point: Vec3) -> Vec3 {
+    package func coordinates(of point: Vec3) -> Vec3 {
         let d = point - pelvis
         return Vec3(x: d.dot(forward), y: d.dot(hitting), z: d.dot(up))
     }

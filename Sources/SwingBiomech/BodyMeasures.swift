@@ -8,7 +8,7 @@ import SwingCore
 ///
 /// Every measure is taken in the body frame of ``BodyFrame`` (up **u** = world up, forward **f**, hitting
 /// side **h**), so a left-hander's mirrored stroke gives the same numbers as a right-hander's.
-public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepresentable {
+package enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepresentable {
     /// 180° − the angle at the hitting arm's elbow between the upper arm and the forearm: 0° is a straight arm.
     case elbowFlexion
     /// 180° − the angle at the knee between the thigh and the shin, on the hitting side: 0° is a straight leg.
@@ -29,7 +29,7 @@ public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepre
     case stanceWidth
 
     /// What a player reads (the terminal's and the pages' label).
-    public var label: String {
+    package var label: String {
         switch self {
         case .elbowFlexion: "Elbow bend"
         case .kneeFlexionHittingSide: "Knee bend, racket side"
@@ -42,7 +42,7 @@ public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepre
     }
 
     /// A short label for the terminal's compact line.
-    public var shortLabel: String {
+    package var shortLabel: String {
         switch self {
         case .elbowFlexion: "elbow"
         case .kneeFlexionHittingSide: "knee"
@@ -55,13 +55,13 @@ public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepre
     }
 
     /// The unit: `"deg"` for the angles, `"shoulder widths"` for the stance.
-    public var unit: String { self == .stanceWidth ? "shoulder widths" : "deg" }
+    package var unit: String { self == .stanceWidth ? "shoulder widths" : "deg" }
 
     /// Whether the measure is an angle in degrees.
-    public var isAngle: Bool { self != .stanceWidth }
+    package var isAngle: Bool { self != .stanceWidth }
 
     /// One sentence defining the measure (the docs' table and the pages' tooltips).
-    public var definition: String {
+    package var definition: String {
         switch self {
         case .elbowFlexion:
             "180° minus the angle at the hitting arm's elbow between upper arm and forearm; 0° is a straight arm."
@@ -83,7 +83,7 @@ public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepre
     /// The three joints a joint angle spans for a `hand`-handed player, its vertex in the middle (the elbow
     /// of the hitting arm, a knee); `nil` for the measures that are not the angle at one joint. The pages draw
     /// the angle there.
-    public func joints(for hand: Hand) -> [BodyLandmark]? {
+    package func joints(for hand: Hand) -> [BodyLandmark]? {
         let right = hand == .right
         switch self {
         case .elbowFlexion: return right ? [.rightShoulder, .rightElbow, .rightWrist] : [.leftShoulder, .leftElbow, .leftWrist]
@@ -94,24 +94,24 @@ public enum BodyMeasure: String, CaseIterable, Codable, Sendable, CodingKeyRepre
     }
 
     /// `value` as a player reads it: whole degrees (`24°`), the stance with 2 decimals (`1.35×`).
-    public func formatted(_ value: Double) -> String {
+    package func formatted(_ value: Double) -> String {
         isAngle ? String(format: "%.0f°", value) : String(format: "%.2f×", value)
     }
 }
 
 /// The body measures of one frame (or of one shot at its contact instant), keyed by measure; a measure
 /// whose joints coincide is left out. JSON: `{"elbowFlexion": 24.1, "stanceWidth": 1.35, …}`.
-public struct BodyAngles: Codable, Sendable, Equatable {
-    public var values: [BodyMeasure: Double]
+package struct BodyAngles: Codable, Sendable, Equatable {
+    package var values: [BodyMeasure: Double]
 
-    public init(_ values: [BodyMeasure: Double]) { self.values = values }
+    package init(_ values: [BodyMeasure: Double]) { self.values = values }
 
     /// The value of `measure`, if it was taken.
-    public subscript(_ measure: BodyMeasure) -> Double? { values[measure] }
+    package subscript(_ measure: BodyMeasure) -> Double? { values[measure] }
 
     /// The measures of the 33 world landmarks `world` in `frame` for a `hand`-handed player
     /// (``BodyMeasure`` defines each).
-    public init(world: [Vec3], frame: BodyFrame, hand: Hand) {
+    package init(world: [Vec3], frame: BodyFrame, hand: Hand) {
         func p(_ l: BodyLandmark) -> Vec3 { world[l.index] }
         let right = hand == .right
         let shoulder = right ? p(.rightShoulder) : p(.leftShoulder), otherShoulder = right ? p(.leftShoulder) : p(.rightShoulder)
@@ -146,7 +146,7 @@ public struct BodyAngles: Codable, Sendable, Equatable {
 
     /// The measures between `a` (weight 0) and `b` (weight 1), each interpolated linearly (the separation
     /// the short way round the circle); a measure missing on either side is left out.
-    public static func lerp(_ a: BodyAngles, _ b: BodyAngles, _ t: Double) -> BodyAngles {
+    package static func lerp(_ a: BodyAngles, _ b: BodyAngles, _ t: Double) -> BodyAngles {
         var out: [BodyMeasure: Double] = [:]
         for (m, x) in a.values {
             guard let y = b.values[m] else { continue }
@@ -160,21 +160,21 @@ public struct BodyAngles: Codable, Sendable, Equatable {
     }
 
     /// Reads the measures it knows and skips any other key (a document from a later version).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let raw = try [String: Double](from: decoder)
         values = Dictionary(uniqueKeysWithValues: raw.compactMap { k, v in BodyMeasure(rawValue: k).map { ($0, v) } })
     }
 
-    public func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+    package func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
 }
 
 /// The smallest and largest value of each body measure over a shot's swing window (from the preparation to
 /// the follow-through). JSON: `{"elbowFlexion": [12.0, 95.3], …}`.
-public struct BodyAngleRange: Codable, Sendable, Equatable {
-    public var values: [BodyMeasure: [Double]]
+package struct BodyAngleRange: Codable, Sendable, Equatable {
+    package var values: [BodyMeasure: [Double]]
 
     /// The range of each measure over `frames`; `nil` when no frame has any measure.
-    public init?(_ frames: [BodyAngles]) {
+    package init?(_ frames: [BodyAngles]) {
         var v: [BodyMeasure: [Double]] = [:]
         for frame in frames {
             for (m, x) in frame.values {
@@ -186,30 +186,30 @@ public struct BodyAngleRange: Codable, Sendable, Equatable {
     }
 
     /// The smallest and largest value of `measure`, if it was taken.
-    public subscript(_ measure: BodyMeasure) -> ClosedRange<Double>? {
+    package subscript(_ measure: BodyMeasure) -> ClosedRange<Double>? {
         guard let r = values[measure], r.count == 2, r[0] <= r[1] else { return nil }
         return r[0]...r[1]
     }
 
     /// Reads the measures it knows and skips any other key (a document from a later version).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let raw = try [String: [Double]](from: decoder)
         values = Dictionary(uniqueKeysWithValues: raw.compactMap { k, v in BodyMeasure(rawValue: k).map { ($0, v) } })
     }
 
-    public func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+    package func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
 }
 
 /// Mean and population standard deviation (ddof 0) of one body measure over a session's shots, in the
 /// measure's unit.
-public struct MeasureSpread: Codable, Sendable, Equatable {
-    public var mean: Double
-    public var sd: Double
+package struct MeasureSpread: Codable, Sendable, Equatable {
+    package var mean: Double
+    package var sd: Double
 
-    public init(mean: Double, sd: Double) { self.mean = mean; self.sd = sd }
+    package init(mean: Double, sd: Double) { self.mean = mean; self.sd = sd }
 
     /// The spread of `values`, or `nil` for none.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let n = Double(values.count)
         mean = values.reduce(0, +) / n

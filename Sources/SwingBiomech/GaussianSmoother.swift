@@ -6,13 +6,13 @@ import Foundation
 /// 0.244, 0.054 after normalising). Near the ends the taps that fall outside the sequence are dropped
 /// and the remaining weights renormalised, so a constant stays constant and the arc keeps its endpoints'
 /// neighbourhood instead of being pulled toward zero. Neighbours are by frame, not by time.
-public enum GaussianSmoother {
+package enum GaussianSmoother {
     /// Smooths `values` with an odd-length Gaussian kernel.
     /// - Parameters:
     ///   - values: The sequence (one value per frame).
     ///   - taps: Kernel length (odd, ≥ 1; even values are rounded up).
     ///   - sigma: Standard deviation in frames (> 0).
-    public static func smooth(_ values: [Double], taps: Int = 5, sigma: Double = 1.0) -> [Double] {
+    package static func smooth(_ values: [Double], taps: Int = 5, sigma: Double = 1.0) -> [Double] {
         let half = max(taps, 1) / 2
         guard half > 0, sigma > 0, values.count > 1 else { return values }
         let weights = (-half...half).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }

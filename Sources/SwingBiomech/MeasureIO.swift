@@ -7,11 +7,11 @@ import SwingCore
 /// "worldLandmarks": [{"x","y","z"}×33]}]}`; a frame with no person has empty (or absent / null)
 /// `worldLandmarks`. Visibility comes from `landmarks[].visibility`, else `worldLandmarks[].visibility`.
 /// Contacts shape: `{"contacts": [{"time": s, "confidence"?: x}]}` (a missing confidence reads as 1).
-public enum MeasureIO {
+package enum MeasureIO {
     /// Decodes a pose track.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` for malformed JSON, a missing `frames` array, or frames
     ///   with the wrong number of landmarks.
-    public static func decodeTrack(_ data: Data) throws -> PoseTrack {
+    package static func decodeTrack(_ data: Data) throws -> PoseTrack {
         if let samples = TrackScanner.samples([UInt8](data)) { return try PoseTrack(samples: samples) }
         return try decodeTrackWithFoundation(data)
     }
@@ -43,7 +43,7 @@ public enum MeasureIO {
     /// pixels to the video's display pixels) with their visibility, and world landmarks in metres; a frame
     /// with no person has empty landmark lists. World landmarks and times decode to the same doubles.
     /// - Throws: `EncodingError` for a non-finite number.
-    public static func encodeTrack(_ track: PoseTrack, imageScale: (x: Double, y: Double) = (1, 1)) throws -> Data {
+    package static func encodeTrack(_ track: PoseTrack, imageScale: (x: Double, y: Double) = (1, 1)) throws -> Data {
         let frames = track.samples.map { s -> TrackFrameOut in
             let visibility = s.visibility
             let image = (s.image ?? []).enumerated().map { k, p in
@@ -60,7 +60,7 @@ public enum MeasureIO {
 
     /// Decodes contact events.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` for malformed JSON or a non-finite time.
-    public static func decodeContacts(_ data: Data) throws -> [ContactEvent] {
+    package static func decodeContacts(_ data: Data) throws -> [ContactEvent] {
         let file: ContactsFile
         do {
             file = try JSONDecoder().decode(ContactsFile.self, from: data)
@@ -79,7 +79,7 @@ public enum MeasureIO {
     /// key-sorted JSON.
     /// - Parameter includeImageArc: `measure` leaves `arc.image` out (its units are the track's).
     /// - Throws: `EncodingError` for a non-finite number.
-    public static func encodeReport(_ result: MeasureResult, includeImageArc: Bool = false) throws -> Data {
+    package static func encodeReport(_ result: MeasureResult, includeImageArc: Bool = false) throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var shots = result.shots

@@ -9,13 +9,13 @@ import SwingCore
 /// Y up, Z to the right — from BlazePose's world axes (x right, y down, z away from the camera) by
 /// X = z, Y = −y, Z = x, a rotation (no mirror). Metres. BlazePose's world landmarks are centred on the hips
 /// in every frame, so the markers show the body's shape and turn, not its travel across the court.
-public enum OpenSimExport {
+package enum OpenSimExport {
     /// The TRC marker file of `track`'s posed frames (frames without a person are left out; each row keeps
     /// its own time, so gaps between swing windows stay gaps). `rate` is the video's frame rate, written as
     /// the file's data and camera rate; `name` is the file name written on its first line; `during`, when
     /// given, keeps only the frames whose time is inside it (one shot's swing). `nil` when no frame kept has
     /// a person: OpenSim's TRC reader never returns from a file without frames.
-    public static func trc(_ track: PoseTrack, rate: Double, name: String, during: ClosedRange<Double>? = nil) -> String? {
+    package static func trc(_ track: PoseTrack, rate: Double, name: String, during: ClosedRange<Double>? = nil) -> String? {
         let posed = samples(track, during).filter { $0.world.count == BodyLandmark.count }
         guard !posed.isEmpty else { return nil }
         let markers = BodyLandmark.allCases
@@ -40,7 +40,7 @@ public enum OpenSimExport {
     /// column per ``BodyMeasure`` (degrees; the stance in shoulder widths), a frame where a measure could not
     /// be taken reads `nan`. `name` is written on its first line; `during` keeps only the frames inside it.
     /// `nil` when no frame kept has a person, like ``trc(_:rate:name:during:)``.
-    public static func mot(_ track: PoseTrack, hand: Hand, name: String, during: ClosedRange<Double>? = nil) -> String? {
+    package static func mot(_ track: PoseTrack, hand: Hand, name: String, during: ClosedRange<Double>? = nil) -> String? {
         let rows: [(Double, BodyAngles)] = samples(track, during).compactMap { s in
             BodyFrame(world: s.world, hand: hand).map { (s.time, BodyAngles(world: s.world, frame: $0, hand: hand)) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import SwingCore
 /// How the contact-point metrics are taken at the contact time t_c.
-public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
+package enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
     /// Per-frame metrics linearly interpolated to t_c between the window frames just before and after it
     /// (the default: a wrist at 10 m/s moves 17 cm between two 60 fps frames).
     case interpolate
@@ -13,119 +13,119 @@ public enum ContactFrameMode: String, Sendable, Codable, CaseIterable {
 }
 
 /// Every threshold of the biomechanics, with the defaults.
-public struct BiomechParameters: Sendable, Equatable {
+package struct BiomechParameters: Sendable, Equatable {
     /// Dominant hand: picks the wrist (16 right / 15 left) and the hitting side (+r / −r).
-    public var hand: Hand
+    package var hand: Hand
     /// How long the sound arrives after the picture, subtracted from each contact's heard time to give its
     /// instant (``SoundDelay/instant(heard:)``), ms. `nil` = measure it from the player's motion
     /// (``SoundDelayEstimator``; `--sound-delay-ms auto`, the product's default); a number is used as given.
-    public var soundDelayMs: Double?
+    package var soundDelayMs: Double?
     /// Swing window start, seconds before t_c (window: t_c − before ≤ t ≤ t_c + after).
-    public var windowBefore: Double
+    package var windowBefore: Double
     /// Swing window end, seconds after t_c.
-    public var windowAfter: Double
+    package var windowAfter: Double
     /// A contact with forward distance below this is "late" (cm). Equal counts as optimal.
-    public var lateBelowCm: Double
+    package var lateBelowCm: Double
     /// A contact with forward distance above this is "early" (cm). Equal counts as optimal.
-    public var earlyAboveCm: Double
+    package var earlyAboveCm: Double
     /// Interpolated metrics (default) or the best-confidence frame.
-    public var contactFrame: ContactFrameMode
+    package var contactFrame: ContactFrameMode
     /// Wrist speed uses frames i − k and i + k (clamped to the track); k = this (default 3).
-    public var speedHalfSpan: Int
+    package var speedHalfSpan: Int
     /// Best-confidence mode searches this many frames either side of the frame nearest t_c (default 5).
-    public var bestConfidenceSearchFrames: Int
+    package var bestConfidenceSearchFrames: Int
     /// Gaussian display smoothing of the swing arc: kernel length in frames (odd; default 5).
-    public var arcSmoothingTaps: Int
+    package var arcSmoothingTaps: Int
     /// Gaussian display smoothing of the swing arc: standard deviation in frames (default 1.0).
-    public var arcSmoothingSigmaFrames: Double
+    package var arcSmoothingSigmaFrames: Double
     /// Stroke type: a contact with the dominant wrist at least this far above the shoulders' mean height is
     /// a serve (any overhead hit), in trunk lengths (pelvis to the shoulders' midpoint, about 50 cm in an
     /// adult). A high forehand meets the ball at shoulder height, a serve 0.7–1.2 trunks above it. In body
     /// units because BlazePose's world scale follows the body it sees, not the metre: a real serve read
     /// 34 cm above the shoulders on a body posed at 0.8 of its size, and a child's or a far player's reads less.
-    public var serveAboveShoulderTrunks = 0.4
+    package var serveAboveShoulderTrunks = 0.4
     /// Stroke type: the backswing is the posed frames from this many seconds before t_c…
-    public var backswingFrom = 0.6
+    package var backswingFrom = 0.6
     /// …to this many seconds before t_c. Forehand or backhand is the sign of the wrist's lateral position
     /// at contact plus its mean over the backswing: a forehand is prepared and met on the hitting side,
     /// a backhand on the other, so a contact met near the body's middle is decided by its preparation.
-    public var backswingTo = 0.15
+    package var backswingTo = 0.15
     /// Early / Optimal / Late for serves (forehands and backhands use ``lateBelowCm`` / ``earlyAboveCm``):
     /// a serve is met above the body and a little in front, so it is late only when met behind the
     /// pelvis, cm.
-    public var serveLateBelowCm = 0.0
+    package var serveLateBelowCm = 0.0
     /// A serve met further in front than this is early, cm.
-    public var serveEarlyAboveCm = 60.0
+    package var serveEarlyAboveCm = 60.0
     /// Early / Optimal / Late in the body's own units: the thresholds above (``lateBelowCm``, ``earlyAboveCm``
     /// and the serve's) are stated for a body whose trunk (pelvis to the shoulders' midpoint) is this long, cm,
     /// and scale with the trunk of the body measured, as the contact point itself does: BlazePose's world
     /// landmarks follow the size of the body it sees (a real player posed at 0.8 of their size reads every
     /// distance 0.8 times short), and a child meets the ball closer to the body than an adult. 0 = the
     /// thresholds are plain centimetres.
-    public var thresholdTrunkCm = 50.0
+    package var thresholdTrunkCm = 50.0
 
     /// The swing check (docs/analysis.md, "Swing check"): a heard contact is a shot only when the dominant
     /// wrist swings around it. Off: every contact with a person is a shot (`--no-swing-check`).
-    public var swingCheck = true
+    package var swingCheck = true
     /// The swing check's threshold: the wrist's peak speed relative to the pelvis must reach this, cm/s.
     /// Strokes on the synthetic tracks peak at 176–630 cm/s, a player standing, walking or split-stepping at
     /// 30–110 (BlazePose-like noise included); real groundstrokes reach several metres a second.
-    public var swingMinSpeedCmS = 140.0
+    package var swingMinSpeedCmS = 140.0
     /// The swing check looks for the peak among posed frames within this many seconds of t_c.
-    public var swingWindow = 0.25
+    package var swingWindow = 0.25
     /// The swing speed at a frame at time t is the wrist's displacement between t − span and t + span over
     /// the time between them (seconds)…
-    public var swingSpeedSpan = 0.1
+    package var swingSpeedSpan = 0.1
     /// …each end the mean over the posed frames within this many seconds of it, so landmark noise does not
     /// read as speed at high frame rates.
-    public var swingSpeedAveraging = 0.04
+    package var swingSpeedAveraging = 0.04
 
     /// Who hit: a contact at least this many dB quieter than the session's loudest hits
     /// (``ContactEvent/loudnessDb``) is the opponent's unless the player's wrist peaks at its instant. On the
     /// real phone recording the player's hits peak 0–10 dB below the loudest, everything else 15.5–22.8.
-    public var opponentQuieterDb = 12.0
+    package var opponentQuieterDb = 12.0
 
     /// A measured sound delay lies in this range, ms: sound travel (3 ms a metre) plus a phone's or a
     /// broadcast's own audio/video offset (40–220 ms on real recordings); a swing peak outside it is not
     /// evidence for a contact.
-    public var soundDelayRangeMs: ClosedRange<Double> = -40...300
+    package var soundDelayRangeMs: ClosedRange<Double> = -40...300
     /// Ball-on-strings relative to the wrist's reach — furthest forward, or highest in a serve
     /// (``SoundDelayEstimator``) — ms (positive: the ball is met after it). Measured on the hand-labelled
     /// real recordings (`bench/real/`, docs/analysis.md).
-    public var impactAfterReachMs = 0.0
+    package var impactAfterReachMs = 0.0
     /// A shot is evidence for the sound delay only when the wrist's peak speed around its reach is at least
     /// this, cm/s (and at least ``swingMinSpeedCmS``): the player's real strokes on the labelled recordings
     /// peak at 370–584, while a coach's hand feed beside the phone was heard with the player moving at 165.
-    public var soundDelayMinSwingCmS = 250.0
+    package var soundDelayMinSwingCmS = 250.0
     /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
-    public var soundDelayMinShots = 1
+    package var soundDelayMinShots = 1
     /// The delay is measured on the loudest hits, this many at a time, until this many show a swing (at most
     /// three batches; none of the first batch showing one ends it): posing the delay range before each hit
     /// costs about a fifth of a window more, so a long session pays it on a few hits, not on all of them
     /// (``BiomechAnalyzer/soundDelayCandidates(_:parameters:)``).
-    public var soundDelayEvidenceShots = 4
+    package var soundDelayEvidenceShots = 4
     /// Shots whose own delay lies further than this (or three robust standard deviations, if more) from
     /// the median are left out of the session's delay, ms.
-    public var soundDelayOutlierMs = 40.0
+    package var soundDelayOutlierMs = 40.0
 
     /// Refuse shots whose pose no body can take (``BodyCheck``: the pelvis below the feet, a wrist under the
     /// ground or beyond anyone's reach, an impossible speed). Default on;
     /// off only to compare the geometry with a reference that measures any pose.
-    public var bodyCheck = true
+    package var bodyCheck = true
     /// How many times slower than it was filmed the video plays (a slow-motion file; 1 = real time). The
     /// track and contacts are measured on the real clock (``RealClock``): speeds, the swing windows and the
     /// sound delay's range are real, while every time reported stays on the video's clock. The analysis
     /// reads it from the file's capture rate (`SessionAnalyzer`) or `--slow-motion`.
-    public var slowMotion = 1.0
+    package var slowMotion = 1.0
     /// The largest ``slowMotion`` accepted (a 960 fps capture played at 24 fps is 40×).
-    public static let maximumSlowMotion = 64.0
+    package static let maximumSlowMotion = 64.0
 
     /// The delay to use without measuring: the given one, `nil` when it is to be measured.
-    public var givenSoundDelay: SoundDelay? { soundDelayMs.map(SoundDelay.given) }
+    package var givenSoundDelay: SoundDelay? { soundDelayMs.map(SoundDelay.given) }
 
     /// The Early / Optimal / Late thresholds for `stroke` on a body whose trunk is `trunk` metres, cm: (late below,
     /// early above), scaled by `trunk` / ``thresholdTrunkCm`` (as stated when that is 0 or the trunk is unknown).
-    public func thresholds(for stroke: StrokeType, trunk: Double) -> (lateBelowCm: Double, earlyAboveCm: Double) {
+    package func thresholds(for stroke: StrokeType, trunk: Double) -> (lateBelowCm: Double, earlyAboveCm: Double) {
         let stated = stroke == .serve ? (serveLateBelowCm, serveEarlyAboveCm) : (lateBelowCm, earlyAboveCm)
         guard thresholdTrunkCm > 0, trunk.isFinite, trunk > 0 else { return stated }
         let k = trunk * 100 / thresholdTrunkCm
@@ -136,13 +136,13 @@ public struct BiomechParameters: Sendable, Equatable {
     /// body whose trunk (pelvis to the shoulders' midpoint) is `trunk` metres: at least
     /// ``serveAboveShoulderTrunks`` trunk lengths. The one place the stroke type and the sound delay's
     /// reach decide it.
-    public func isOverhead(aboveShoulders: Double, trunk: Double) -> Bool {
+    package func isOverhead(aboveShoulders: Double, trunk: Double) -> Bool {
         trunk > 0 && aboveShoulders >= serveAboveShoulderTrunks * trunk
     }
 
     /// Parameters with the given values; the sound delay defaults to 0 (given) here, while the product's
     /// entry points (`analyze`, `measure`, the server) measure it (`soundDelayMs: nil`).
-    public init(hand: Hand = .right, soundDelayMs: Double? = 0, windowBefore: Double = 1.0,
+    package init(hand: Hand = .right, soundDelayMs: Double? = 0, windowBefore: Double = 1.0,
                 windowAfter: Double = 0.5, lateBelowCm: Double = 20, earlyAboveCm: Double = 60,
                 contactFrame: ContactFrameMode = .interpolate, speedHalfSpan: Int = 3,
                 bestConfidenceSearchFrames: Int = 5, arcSmoothingTaps: Int = 5,
@@ -156,7 +156,7 @@ public struct BiomechParameters: Sendable, Equatable {
     }
 
     /// A sentence describing the first invalid parameter, or `nil` when all are usable.
-    public var problem: String? {
+    package var problem: String? {
         if let soundDelayMs, !soundDelayMs.isFinite { return "The sound delay must be a finite number of milliseconds." }
         if !(soundDelayRangeMs.lowerBound.isFinite && soundDelayRangeMs.upperBound.isFinite) {
             return "The sound delay's range must be finite."
@@ -208,7 +208,7 @@ public struct BiomechParameters: Sendable, Equatable {
 
 extension BiomechParameters: Codable {
     /// The parameters as JSON (sorted keys), as a stored session keeps them (``fromJSON(_:)`` reads it).
-    public var json: String {
+    package var json: String {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]
         return (try? enc.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -217,7 +217,7 @@ extension BiomechParameters: Codable {
     /// Parameters stored by ``json``: keys it lacks (parameters added since it was written) take today's
     /// defaults, so a session stored years ago still re-measures.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` when `text` is not a JSON object of parameters.
-    public static func fromJSON(_ text: String) throws -> BiomechParameters {
+    package static func fromJSON(_ text: String) throws -> BiomechParameters {
         let defaults = (try? JSONEncoder().encode(BiomechParameters())).flatMap {
             try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
         } ?? [:]

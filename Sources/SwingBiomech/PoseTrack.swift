@@ -4,27 +4,27 @@ import SwingCore
 ///
 /// `world` holds the 33 BlazePose world landmarks (MediaPipe convention: metres, hip-centred, x right,
 /// y down, z away from the camera), or is empty when the frame has no person.
-public struct PoseSample: Sendable, Equatable {
+package struct PoseSample: Sendable, Equatable {
     /// Seconds from the start of the media.
-    public var time: Double
+    package var time: Double
     /// 33 world landmarks, or empty for "no person in this frame".
-    public var world: [Vec3]
+    package var world: [Vec3]
     /// 33 image landmarks (pixels or normalised, top-left origin), if known; used for the image arc.
-    public var image: [Point2]?
+    package var image: [Point2]?
     /// 33 landmark visibilities in 0…1, if known.
-    public var visibility: [Double]?
+    package var visibility: [Double]?
     /// Pose score in 0…1, if known.
-    public var score: Double?
+    package var score: Double?
 
-    public init(time: Double, world: [Vec3], image: [Point2]? = nil, visibility: [Double]? = nil, score: Double? = nil) {
+    package init(time: Double, world: [Vec3], image: [Point2]? = nil, visibility: [Double]? = nil, score: Double? = nil) {
         self.time = time; self.world = world; self.image = image; self.visibility = visibility; self.score = score
     }
 
     /// Whether the frame has a person.
-    public var hasPose: Bool { !world.isEmpty }
+    package var hasPose: Bool { !world.isEmpty }
 
     /// The confidence best-confidence mode ranks by: `score`, else mean visibility, else 0.
-    public var confidence: Double {
+    package var confidence: Double {
         if let score { return score }
         if let v = visibility, !v.isEmpty { return v.reduce(0, +) / Double(v.count) }
         return 0
@@ -33,13 +33,13 @@ public struct PoseSample: Sendable, Equatable {
 
 /// A validated pose track: frames sorted by time with distinct, finite times; each frame has 0 or 33
 /// finite world landmarks (and 33 image points / visibilities when given).
-public struct PoseTrack: Sendable, Equatable {
+package struct PoseTrack: Sendable, Equatable {
     /// The frames in time order.
-    public let samples: [PoseSample]
+    package let samples: [PoseSample]
 
     /// Validates and sorts `samples`.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` naming the first bad frame (by its position in the input).
-    public init(samples: [PoseSample]) throws {
+    package init(samples: [PoseSample]) throws {
         for (i, s) in samples.enumerated() {
             guard s.time.isFinite else { throw BiomechError.invalidTrack("Frame \(i) of the track has a non-finite time.") }
             guard s.world.isEmpty || s.world.count == BodyLandmark.count else {
@@ -66,21 +66,21 @@ public struct PoseTrack: Sendable, Equatable {
 
 /// One contact to measure: the audio time, the detector's confidence, where it came from, and whether
 /// the player vouched for it.
-public struct ContactEvent: Sendable, Equatable, Codable {
+package struct ContactEvent: Sendable, Equatable, Codable {
     /// Seconds from the start of the media (audio clock; the sound delay is subtracted later).
-    public var time: Double
+    package var time: Double
     /// Detector confidence in 0…1 (1 for a contact the player added).
-    public var confidence: Double
+    package var confidence: Double
     /// Heard by the detector or added by the player.
-    public var origin: ContactOrigin
+    package var origin: ContactOrigin
     /// The player added or restored this contact: the swing check does not apply to it.
-    public var confirmed: Bool
+    package var confirmed: Bool
     /// How loud the sound was relative to the session's loudest hits, dB (0 = as loud, −12 = a quarter of
     /// their amplitude; ``ContactLoudness``); `nil` when not measured (a contact model, an added contact).
     /// The phone is nearer its player than the opponent, so the player's hits are the loud ones.
-    public var loudnessDb: Double?
+    package var loudnessDb: Double?
 
-    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, confirmed: Bool = false,
+    package init(time: Double, confidence: Double, origin: ContactOrigin = .heard, confirmed: Bool = false,
                 loudnessDb: Double? = nil) {
         self.time = time; self.confidence = confidence; self.origin = origin; self.confirmed = confirmed
         self.loudnessDb = loudnessDb
@@ -89,7 +89,7 @@ public struct ContactEvent: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey { case time, confidence, origin, confirmed, loudnessDb }
 
     /// Reads `{"time", "confidence"}` and, when present, `origin` and `confirmed`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         time = try c.decode(Double.self, forKey: .time)
         confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 1
@@ -99,7 +99,7 @@ public struct ContactEvent: Sendable, Equatable, Codable {
     }
 
     /// Writes `origin` and `confirmed` only when they differ from a heard, unconfirmed contact.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(time, forKey: .time)
         try c.encode(confidence, forKey: .confidence)

@@ -3,50 +3,50 @@ import SwingCore
 import Foundation
 
 /// Mean and population standard deviation of one axis, centimetres.
-public struct AxisStats: Sendable, Equatable, Codable {
-    public var meanCm: Double
+package struct AxisStats: Sendable, Equatable, Codable {
+    package var meanCm: Double
     /// Population SD (ddof 0, numpy's default).
-    public var sdCm: Double
+    package var sdCm: Double
 
-    public init(meanCm: Double, sdCm: Double) { self.meanCm = meanCm; self.sdCm = sdCm }
+    package init(meanCm: Double, sdCm: Double) { self.meanCm = meanCm; self.sdCm = sdCm }
 }
 
 /// Min / max / mean wrist speed, cm/s.
-public struct SpeedStats: Sendable, Equatable, Codable {
-    public var minCmS: Double
-    public var maxCmS: Double
-    public var meanCmS: Double
+package struct SpeedStats: Sendable, Equatable, Codable {
+    package var minCmS: Double
+    package var maxCmS: Double
+    package var meanCmS: Double
 
-    public init(minCmS: Double, maxCmS: Double, meanCmS: Double) {
+    package init(minCmS: Double, maxCmS: Double, meanCmS: Double) {
         self.minCmS = minCmS; self.maxCmS = maxCmS; self.meanCmS = meanCmS
     }
 }
 
 /// Statistics over the shots with a person ("no person" shots are left out): the one shape of a session's
 /// statistics, in `measure --json`, the session document's `stats`, the store and the session listings.
-public struct SessionStats: Codable, Sendable, Equatable {
-    public var shotCount: Int
-    public var forward: AxisStats?
-    public var lateral: AxisStats?
-    public var height: AxisStats?
+package struct SessionStats: Codable, Sendable, Equatable {
+    package var shotCount: Int
+    package var forward: AxisStats?
+    package var lateral: AxisStats?
+    package var height: AxisStats?
     /// 100·exp(−0.5·(sdF² + sdL² + sdH²)) with the SDs in decimetres; `nil` without shots.
-    public var consistency: Double?
-    public var wristSpeed: SpeedStats?
+    package var consistency: Double?
+    package var wristSpeed: SpeedStats?
     /// Mean and spread of each body measure at contact (``Shot/angles``) over the shots that have it.
-    public var angles: BodyMeasureStats?
+    package var angles: BodyMeasureStats?
     /// The same statistics per stroke type present (keys: ``StrokeType`` raw values), so a session of
     /// forehands, backhands and serves is not judged by one mean; `nil` inside the per-stroke entries.
-    public var byStroke: [String: SessionStats]?
+    package var byStroke: [String: SessionStats]?
 
     /// Statistics as given (e.g. read back from elsewhere).
-    public init(shotCount: Int, forward: AxisStats? = nil, lateral: AxisStats? = nil, height: AxisStats? = nil,
+    package init(shotCount: Int, forward: AxisStats? = nil, lateral: AxisStats? = nil, height: AxisStats? = nil,
                 consistency: Double? = nil, wristSpeed: SpeedStats? = nil) {
         self.shotCount = shotCount; self.forward = forward; self.lateral = lateral; self.height = height
         self.consistency = consistency; self.wristSpeed = wristSpeed
     }
 
     /// Computes the statistics of the `ok` shots in `shots`, session-wide and per stroke type.
-    public init(shots: [Shot]) {
+    package init(shots: [Shot]) {
         self.init(okShots: shots.filter { $0.status == .ok })
         var groups: [String: SessionStats] = [:]
         for stroke in StrokeType.allCases {
@@ -78,7 +78,7 @@ public struct SessionStats: Codable, Sendable, Equatable {
 
     /// The consistency score from the three SDs in centimetres (converted to decimetres):
     /// 10 cm on every axis → 22.3, 5 cm → 68.7, 2 cm → 94.2, 0 → 100.
-    public static func consistency(sdForwardCm: Double, sdLateralCm: Double, sdHeightCm: Double) -> Double {
+    package static func consistency(sdForwardCm: Double, sdLateralCm: Double, sdHeightCm: Double) -> Double {
         let f = sdForwardCm / 10, l = sdLateralCm / 10, h = sdHeightCm / 10
         return 100 * exp(-0.5 * (f * f + l * l + h * h))
     }
@@ -91,11 +91,11 @@ public struct SessionStats: Codable, Sendable, Equatable {
 
 /// The mean and spread of each body measure over a set of shots (keys: ``BodyMeasure`` raw values).
 /// JSON: `{"elbowFlexion": {"mean": 31.2, "sd": 6.4}, …}`.
-public struct BodyMeasureStats: Codable, Sendable, Equatable {
-    public var values: [BodyMeasure: MeasureSpread]
+package struct BodyMeasureStats: Codable, Sendable, Equatable {
+    package var values: [BodyMeasure: MeasureSpread]
 
     /// The spread of each measure over `shots`' values; `nil` when no shot has any measure.
-    public init?(_ shots: [BodyAngles]) {
+    package init?(_ shots: [BodyAngles]) {
         var v: [BodyMeasure: MeasureSpread] = [:]
         for m in BodyMeasure.allCases {
             if let spread = MeasureSpread(shots.compactMap { $0[m] }) { v[m] = spread }
@@ -105,13 +105,13 @@ public struct BodyMeasureStats: Codable, Sendable, Equatable {
     }
 
     /// The spread of `measure`, if any shot had it.
-    public subscript(_ measure: BodyMeasure) -> MeasureSpread? { values[measure] }
+    package subscript(_ measure: BodyMeasure) -> MeasureSpread? { values[measure] }
 
     /// Reads the measures it knows and skips any other key (a document from a later version).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let raw = try [String: MeasureSpread](from: decoder)
         values = Dictionary(uniqueKeysWithValues: raw.compactMap { k, v in BodyMeasure(rawValue: k).map { ($0, v) } })
     }
 
-    public func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+    package func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
 }

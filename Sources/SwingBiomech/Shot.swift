@@ -5,61 +5,61 @@ import SwingCore
 /// The one shape of a shot. `measure --json`, the session document (`analyze --json`, the HTTP API), the
 /// CSV and the store all hold this value; its JSON keys are the documented ones
 /// (docs/session-document.md). Optional values that do not apply are left out of the JSON.
-public struct Shot: Codable, Sendable, Equatable {
+package struct Shot: Codable, Sendable, Equatable {
     /// 1-based position among the contacts (sorted by time).
-    public var index: Int
+    package var index: Int
     /// The contact as heard (media time, seconds).
-    public var time: Double
+    package var time: Double
     /// t_c = ``time`` − sound delay: the instant the metrics describe, on the video clock.
-    public var contactTime: Double
+    package var contactTime: Double
     /// The contact detector's confidence, 0…1.
-    public var confidence: Double
-    public var status: ShotStatus
+    package var confidence: Double
+    package var status: ShotStatus
     /// The dominant wrist at t_c relative to the pelvis; `nil` for a no-person shot (as are all metrics below).
-    public var contact: ContactPoint?
+    package var contact: ContactPoint?
     /// Wrist speed at the contact frame, cm/s; `nil` also when the track has a single posed frame.
-    public var wristSpeedCmS: Double?
-    public var classification: ContactClassification?
+    package var wristSpeedCmS: Double?
+    package var classification: ContactClassification?
     /// Forehand, backhand or serve, from the pose over the swing; `nil` for a no-person shot.
-    public var stroke: StrokeType?
+    package var stroke: StrokeType?
     /// Index into the measured track's frames of the contact frame: the posed frame nearest t_c
     /// (interpolate mode) or the chosen best-confidence frame. `measure --json` reports it; the session
     /// document names the video frame instead (``contactVideoFrame``) and leaves it out.
-    public var contactFrame: Int?
+    package var contactFrame: Int?
     /// The video frame of the contact frame: decoded frames counted from 0 in presentation order (not
     /// time × fps: phones drop and stretch frames); only in the session document.
-    public var contactVideoFrame: Int?
+    package var contactVideoFrame: Int?
     /// Ground level g of the shot (median lowest-foot height relative to the pelvis), cm;
     /// ``ContactPoint/heightCm`` is measured from it.
-    public var groundCm: Double?
+    package var groundCm: Double?
     /// The dominant wrist over the swing window.
-    public var arc: SwingArc?
+    package var arc: SwingArc?
     /// `both`, `audio` or `visual`: where the contact came from (only with a visual detector).
-    public var source: ContactSource?
+    package var source: ContactSource?
     /// Visual − audio contact time for `both` shots, milliseconds.
-    public var visualOffsetMs: Double?
+    package var visualOffsetMs: Double?
     /// Heard by the contact detector or added by the player; `nil` in documents written before edits
     /// existed (read as heard).
-    public var origin: ContactOrigin?
+    package var origin: ContactOrigin?
     /// The player restored this contact after the swing check rejected it (or added it): it is a shot
     /// whatever the wrist did. Left out of the JSON when false.
-    public var confirmed: Bool?
+    package var confirmed: Bool?
     /// The swing check's measure: the dominant wrist's peak speed relative to the pelvis within
     /// ``BiomechParameters/swingWindow`` of t_c, cm/s (docs/analysis.md, "Swing check"); `nil` when there
     /// were too few posed frames to tell, and for a no-person shot.
-    public var peakWristSpeedCmS: Double?
+    package var peakWristSpeedCmS: Double?
     /// When the dominant wrist reached furthest forward (in a serve, highest) just before the sound (video
     /// clock, seconds): the body's own mark of the hit, from which the session's sound delay is measured
     /// (``SoundDelay``); `nil` when no swing's reach lies in the delay range before the sound.
-    public var reachTime: Double?
+    package var reachTime: Double?
     /// The body's angles and proportions at t_c (``BodyMeasure``; interpolated between frames like the contact
     /// point, or the chosen frame's); `nil` for a no-person shot.
-    public var angles: BodyAngles?
+    package var angles: BodyAngles?
     /// Each body measure's smallest and largest value over the swing window (preparation to follow-through).
-    public var angleRange: BodyAngleRange?
+    package var angleRange: BodyAngleRange?
 
     /// A shot not measured yet (`noPerson`, no metrics).
-    public init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,
+    package init(index: Int, time: Double, contactTime: Double, confidence: Double, status: ShotStatus = .noPerson,
                 contact: ContactPoint? = nil, wristSpeedCmS: Double? = nil, classification: ContactClassification? = nil,
                 contactFrame: Int? = nil, contactVideoFrame: Int? = nil, groundCm: Double? = nil, arc: SwingArc? = nil,
                 source: ContactSource? = nil, visualOffsetMs: Double? = nil, stroke: StrokeType? = nil,
@@ -76,19 +76,19 @@ public struct Shot: Codable, Sendable, Equatable {
 /// A contact that is not a shot: no swing around it, or the player removed it. Listed in the session
 /// document's `rejectedContacts` and on the results page, where the player can restore it; it is in no
 /// statistic.
-public struct RejectedContact: Codable, Sendable, Equatable {
+package struct RejectedContact: Codable, Sendable, Equatable {
     /// The contact as heard (media time, seconds).
-    public var time: Double
+    package var time: Double
     /// The contact detector's confidence, 0…1.
-    public var confidence: Double
-    public var origin: ContactOrigin
-    public var kind: RejectionKind
+    package var confidence: Double
+    package var origin: ContactOrigin
+    package var kind: RejectionKind
     /// One sentence saying why, for the player.
-    public var reason: String
+    package var reason: String
     /// The swing check's measure (``Shot/peakWristSpeedCmS``) when it was taken.
-    public var peakWristSpeedCmS: Double?
+    package var peakWristSpeedCmS: Double?
 
-    public init(time: Double, confidence: Double, origin: ContactOrigin = .heard, kind: RejectionKind,
+    package init(time: Double, confidence: Double, origin: ContactOrigin = .heard, kind: RejectionKind,
                 reason: String, peakWristSpeedCmS: Double? = nil) {
         self.time = time; self.confidence = confidence; self.origin = origin; self.kind = kind
         self.reason = reason; self.peakWristSpeedCmS = peakWristSpeedCmS
@@ -97,70 +97,70 @@ public struct RejectedContact: Codable, Sendable, Equatable {
 
 /// The dominant wrist at contact relative to the pelvis, body-frame centimetres: (W − P)·f forward,
 /// (W − P)·h lateral (toward the hitting side), (W − P)·u − g height above the shot's ground.
-public struct ContactPoint: Codable, Sendable, Equatable {
-    public var forwardCm: Double
-    public var lateralCm: Double
-    public var heightCm: Double
+package struct ContactPoint: Codable, Sendable, Equatable {
+    package var forwardCm: Double
+    package var lateralCm: Double
+    package var heightCm: Double
 
-    public init(forwardCm: Double, lateralCm: Double, heightCm: Double) {
+    package init(forwardCm: Double, lateralCm: Double, heightCm: Double) {
         self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm
     }
 }
 
 /// The dominant wrist over the swing window, Gaussian-smoothed for display (metrics use raw frames).
 /// JSON: `{"body": [[forwardCm, lateralCm, heightCm, t], …], "image": [[x, y, t], …]}`.
-public struct SwingArc: Codable, Sendable, Equatable {
-    public var body: [ArcPoint]
+package struct SwingArc: Codable, Sendable, Equatable {
+    package var body: [ArcPoint]
     /// `nil` when not every window frame had image landmarks (and in `measure --json`).
-    public var image: [ImageArcPoint]?
+    package var image: [ImageArcPoint]?
 
-    public init(body: [ArcPoint], image: [ImageArcPoint]?) { self.body = body; self.image = image }
+    package init(body: [ArcPoint], image: [ImageArcPoint]?) { self.body = body; self.image = image }
 }
 
 /// One point of the swing arc: body-frame centimetres (forward, lateral, height above the shot's ground
 /// level — the same axes as the contact point) and the frame time. JSON: `[forwardCm, lateralCm, heightCm, t]`.
-public struct ArcPoint: Sendable, Equatable {
-    public var forwardCm: Double
-    public var lateralCm: Double
-    public var heightCm: Double
-    public var time: Double
+package struct ArcPoint: Sendable, Equatable {
+    package var forwardCm: Double
+    package var lateralCm: Double
+    package var heightCm: Double
+    package var time: Double
 
-    public init(forwardCm: Double, lateralCm: Double, heightCm: Double, time: Double) {
+    package init(forwardCm: Double, lateralCm: Double, heightCm: Double, time: Double) {
         self.forwardCm = forwardCm; self.lateralCm = lateralCm; self.heightCm = heightCm; self.time = time
     }
 }
 
 /// One point of the image-space swing arc and the frame time. JSON: `[x, y, t]`. The analyzer gives the
 /// track's image units; the session document holds display pixels (origin top-left).
-public struct ImageArcPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var time: Double
+package struct ImageArcPoint: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var time: Double
 
-    public init(x: Double, y: Double, time: Double) { self.x = x; self.y = y; self.time = time }
+    package init(x: Double, y: Double, time: Double) { self.x = x; self.y = y; self.time = time }
 }
 
 /// Arc points are rows of numbers in every JSON (compact, and what the pages plot directly).
 extension ArcPoint: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         var row = try decoder.unkeyedContainer()
         forwardCm = try row.decode(Double.self); lateralCm = try row.decode(Double.self)
         heightCm = try row.decode(Double.self); time = try row.decode(Double.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var row = encoder.unkeyedContainer()
         try row.encode(forwardCm); try row.encode(lateralCm); try row.encode(heightCm); try row.encode(time)
     }
 }
 
 extension ImageArcPoint: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         var row = try decoder.unkeyedContainer()
         x = try row.decode(Double.self); y = try row.decode(Double.self); time = try row.decode(Double.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var row = encoder.unkeyedContainer()
         try row.encode(x); try row.encode(y); try row.encode(time)
     }

@@ -2,26 +2,26 @@ import SwingCore
 
 /// One posed frame of a shot's swing window: the 17 joints of ``SkeletonJoints`` in the image and in the
 /// body frame. What the shot view draws and the store keeps per shot.
-public struct ShotFrame: Codable, Sendable, Equatable {
+package struct ShotFrame: Codable, Sendable, Equatable {
     /// Media time, seconds.
-    public var time: Double
+    package var time: Double
     /// The video frame: decoded frames counted from 0 in presentation order (not time × fps).
-    public var videoFrame: Int?
+    package var videoFrame: Int?
     /// [x px, y px, visibility 0…1] per joint, in display pixels (origin top-left); `nil` without a pose.
-    public var image: [[Double]]?
+    package var image: [[Double]]?
     /// [forward, lateral, height cm] per joint relative to the pelvis; `nil` when the hips were not seen.
-    public var body: [[Double]]?
+    package var body: [[Double]]?
     /// The body measures of this frame (``BodyMeasure``, 0.1° / 0.01 shoulder widths); `nil` when the hips were
     /// not seen, and in frames stored before the measures existed.
-    public var angles: BodyAngles?
+    package var angles: BodyAngles?
 
-    public init(time: Double, videoFrame: Int?, image: [[Double]]?, body: [[Double]]?, angles: BodyAngles? = nil) {
+    package init(time: Double, videoFrame: Int?, image: [[Double]]?, body: [[Double]]?, angles: BodyAngles? = nil) {
         self.time = time; self.videoFrame = videoFrame; self.image = image; self.body = body; self.angles = angles
     }
 
     /// The frame of track sample `sample`: image points scaled by `scale` (track pixels → display pixels,
     /// 0.1 px), body points in the body frame of `hand` (0.1 cm).
-    public init(_ sample: PoseSample, videoFrame: Int?, hand: Hand, scale: (x: Double, y: Double)) {
+    package init(_ sample: PoseSample, videoFrame: Int?, hand: Hand, scale: (x: Double, y: Double)) {
         func r(_ v: Double, _ places: Double) -> Double { (v * places).rounded() / places }
         let joints = SkeletonJoints.landmarks.map(\.index)
         var image: [[Double]]?

@@ -7,10 +7,10 @@ import SwingCore
 /// `com.android.capture.fps`), or the player gives `--slow-motion`, the session is measured on the real clock
 /// (``RealClock``) and says so; when nothing says so but the wrist makes strokes' movements at no stroke's
 /// speed, the session says the speeds may not be real.
-public enum SlowMotionCheck {
+package enum SlowMotionCheck {
     /// The sentence for a session measured `factor` times slower than real time (`nil` for real time): filmed
     /// at `captureRate` and played at `playbackRate` when the file says so, else given by the player.
-    public static func note(factor: Double, captureRate: Double?, playbackRate: Double) -> String? {
+    package static func note(factor: Double, captureRate: Double?, playbackRate: Double) -> String? {
         guard factor > 1 else { return nil }
         let times = String(format: "%g", (factor * 10).rounded() / 10)
         if let captureRate {
@@ -25,7 +25,7 @@ public enum SlowMotionCheck {
     /// speed — yet no contact's swing reached ``fastestBelowCmS``: real strokes on our labelled recordings peak at
     /// 370–584 cm/s, slow-motion footage of them at 99–129, while a player standing or walking moves the wrist
     /// less, or quickly for its distance. `nil` otherwise.
-    public static func suspicion(_ result: MeasureResult, track: PoseTrack, parameters p: BiomechParameters) -> String? {
+    package static func suspicion(_ result: MeasureResult, track: PoseTrack, parameters p: BiomechParameters) -> String? {
         guard p.slowMotion == 1 else { return nil }
         let peaks = result.shots.compactMap(\.peakWristSpeedCmS) + result.rejected.compactMap(\.peakWristSpeedCmS)
         guard let fastest = peaks.max(), fastest < fastestBelowCmS else { return nil }
@@ -50,14 +50,14 @@ public enum SlowMotionCheck {
 
     /// No swing of a slowed session reaches this, cm/s: real strokes peak at 370–584 on our labelled recordings,
     /// played 4× slower at most 160, and the demo clip's walkers swing their arms at up to 248.
-    public static let fastestBelowCmS = 170.0
+    package static let fastestBelowCmS = 170.0
     /// Contacts that must show a stroke's movement before a session can look slowed.
-    public static let minimumStrokes = 2
+    package static let minimumStrokes = 2
     /// A stroke moves the wrist at least this far relative to the pelvis within the swing window, cm (the
     /// generated strokes 80–130 in real time and 35–55 played 8× slower, within a window then 8× shorter;
     /// an arm swinging ±15 cm in walking 32).
-    public static let strokeExcursionCm = 35.0
+    package static let strokeExcursionCm = 35.0
     /// …and so slowly that at its peak speed the distance takes at least this long, s (a stroke in real time
     /// about 0.2, walking 0.3, strokes played 3–8× slower 0.6–2).
-    public static let slowMovementSeconds = 0.45
+    package static let slowMovementSeconds = 0.45
 }

@@ -8,9 +8,9 @@ import SwingCore
 /// Every shot is measured at its **instant** — the heard time minus this delay, on the video clock — and
 /// ``instant(heard:)`` is the one place that computes it. The session document keeps the value, so an
 /// edit measures a new contact at the same offset.
-public struct SoundDelay: Codable, Sendable, Equatable {
+package struct SoundDelay: Codable, Sendable, Equatable {
     /// Where ``ms`` came from.
-    public enum Source: String, Codable, Sendable, CaseIterable {
+    package enum Source: String, Codable, Sendable, CaseIterable {
         /// Measured from the player's own motion at the session's confident shots.
         case measured
         /// Given by the user (`--sound-delay-ms N`) or kept from an earlier analysis of the session.
@@ -20,24 +20,24 @@ public struct SoundDelay: Codable, Sendable, Equatable {
     }
 
     /// Milliseconds the sound arrives after the picture (negative: before it).
-    public var ms: Double
-    public var source: Source
+    package var ms: Double
+    package var source: Source
     /// For a measured delay: the spread of the shots' own delays around it (1.4826 × their median absolute
     /// deviation, the standard deviation's robust estimate), ms; `nil` with fewer than three shots.
-    public var spreadMs: Double?
+    package var spreadMs: Double?
     /// For a measured delay: the shots whose body gave evidence / the contacts that were asked.
-    public var shotsUsed: Int?
-    public var shotsAsked: Int?
+    package var shotsUsed: Int?
+    package var shotsAsked: Int?
     /// For ``Source/none``: why nothing was measured, one sentence.
-    public var reason: String?
+    package var reason: String?
 
     /// A delay the user gave (or a stored session kept).
-    public static func given(_ ms: Double) -> SoundDelay { SoundDelay(ms: ms, source: .given) }
+    package static func given(_ ms: Double) -> SoundDelay { SoundDelay(ms: ms, source: .given) }
 
     /// No correction, with the reason.
-    public static func none(_ reason: String) -> SoundDelay { SoundDelay(ms: 0, source: .none, reason: reason) }
+    package static func none(_ reason: String) -> SoundDelay { SoundDelay(ms: 0, source: .none, reason: reason) }
 
-    public init(ms: Double, source: Source, spreadMs: Double? = nil, shotsUsed: Int? = nil, shotsAsked: Int? = nil,
+    package init(ms: Double, source: Source, spreadMs: Double? = nil, shotsUsed: Int? = nil, shotsAsked: Int? = nil,
                 reason: String? = nil) {
         self.ms = ms; self.source = source; self.spreadMs = spreadMs
         self.shotsUsed = shotsUsed; self.shotsAsked = shotsAsked; self.reason = reason
@@ -45,10 +45,10 @@ public struct SoundDelay: Codable, Sendable, Equatable {
 
     /// The instant a contact heard at `heard` (media time, seconds) happened on the video clock: the one
     /// place a shot's instant is decided.
-    public func instant(heard: Double) -> Double { heard - ms / 1000 }
+    package func instant(heard: Double) -> Double { heard - ms / 1000 }
 
     /// The sentence a player reads: "Sound arrives 136 ms after the picture (±12 ms over 9 shots); corrected."
-    public var summary: String {
+    package var summary: String {
         let value = Int(ms.rounded())
         let lag = value >= 0 ? "\(value) ms after" : "\(-value) ms before"
         switch source {

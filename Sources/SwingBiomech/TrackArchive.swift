@@ -7,11 +7,11 @@ import SwingCore
 /// Layout, little-endian: `SMT1`, the sample count (UInt32), then per sample its time (Float64), a flags
 /// byte (1 world, 2 image, 4 visibility, 8 score), and the present arrays: 33 × (x, y, z), 33 × (x, y),
 /// 33 visibilities, the score, all Float64.
-public enum TrackArchive {
+package enum TrackArchive {
     static let magic = Array("SMT1".utf8)
 
     /// The bytes of `track`.
-    public static func encode(_ track: PoseTrack) -> Data {
+    package static func encode(_ track: PoseTrack) -> Data {
         var out = Data()
         out.reserveCapacity(8 + track.samples.count * (9 + BodyLandmark.count * 48 + 8))
         out.append(contentsOf: magic)
@@ -36,7 +36,7 @@ public enum TrackArchive {
     /// The track in `data`.
     /// - Throws: ``BiomechError/invalidTrack(_:)`` when the bytes are not such a track (cut short, wrong
     ///   header, or frames a ``PoseTrack`` refuses).
-    public static func decode(_ data: Data) throws -> PoseTrack {
+    package static func decode(_ data: Data) throws -> PoseTrack {
         let bytes = [UInt8](data)
         var at = 0
         func take(_ n: Int) throws -> ArraySlice<UInt8> {

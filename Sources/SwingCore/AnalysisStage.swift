@@ -2,7 +2,7 @@
 /// typed stage that travels from the analyzer through the job row to the pages.
 ///
 /// The raw value is the stage as the CLI prints it; ``title`` is how the pages name it.
-public enum AnalysisStage: String, Sendable, CaseIterable, Codable {
+package enum AnalysisStage: String, Sendable, CaseIterable, Codable {
     case extractingAudio = "extracting audio"
     case detectingContacts = "detecting contacts"
     case detectingVisualContacts = "detecting visual contacts"
@@ -10,8 +10,8 @@ public enum AnalysisStage: String, Sendable, CaseIterable, Codable {
     case computingStatistics = "computing statistics"
 
     /// The stage as the pages and the metrics name it ("Extracting audio").
-    public var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    package var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 /// Receives the analysis' progress: the stage and the fraction of it done, 0…1.
-public typealias AnalysisProgress = @Sendable (_ stage: AnalysisStage, _ fraction: Double) -> Void
+package typealias AnalysisProgress = @Sendable (_ stage: AnalysisStage, _ fraction: Double) -> Void

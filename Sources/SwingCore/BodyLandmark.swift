@@ -3,7 +3,7 @@
 /// The raw value is the landmark's index in every landmark array (image, world, visibility); the name
 /// (``name``, e.g. `rightWrist`) is what JSON and the web pages use. The pose estimator, the biomechanics,
 /// the drawing code and the server's `GET /api/landmarks` all read it from here.
-public enum BodyLandmark: Int, CaseIterable, Sendable {
+package enum BodyLandmark: Int, CaseIterable, Sendable {
     case nose, leftEyeInner, leftEye, leftEyeOuter, rightEyeInner, rightEye, rightEyeOuter
     case leftEar, rightEar, mouthLeft, mouthRight
     case leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
@@ -12,25 +12,25 @@ public enum BodyLandmark: Int, CaseIterable, Sendable {
     case leftHeel, rightHeel, leftFootIndex, rightFootIndex
 
     /// How many landmarks a full pose has.
-    public static let count = 33
+    package static let count = 33
 
     /// Index in a landmark array.
-    public var index: Int { rawValue }
+    package var index: Int { rawValue }
 
     /// The landmark's name as JSON and the pages spell it (`leftWrist`).
-    public var name: String { "\(self)" }
+    package var name: String { "\(self)" }
 
     /// Whether the landmark is on the body's left side (drawn in the left-side colour).
-    public var isLeft: Bool { name.hasPrefix("left") || self == .mouthLeft }
+    package var isLeft: Bool { name.hasPrefix("left") || self == .mouthLeft }
 
     /// The wrist of the hitting hand.
-    public static func wrist(of hand: Hand) -> BodyLandmark { hand == .right ? .rightWrist : .leftWrist }
+    package static func wrist(of hand: Hand) -> BodyLandmark { hand == .right ? .rightWrist : .leftWrist }
 
     /// Heels and foot indices: where the ground is.
-    public static let feet: [BodyLandmark] = [.leftHeel, .rightHeel, .leftFootIndex, .rightFootIndex]
+    package static let feet: [BodyLandmark] = [.leftHeel, .rightHeel, .leftFootIndex, .rightFootIndex]
 
     /// BlazePose's skeleton edges, as MediaPipe's `POSE_CONNECTIONS` (what `pose --save` draws).
-    public static let edges: [(BodyLandmark, BodyLandmark)] = [
+    package static let edges: [(BodyLandmark, BodyLandmark)] = [
         (.nose, .leftEyeInner), (.leftEyeInner, .leftEye), (.leftEye, .leftEyeOuter), (.leftEyeOuter, .leftEar),
         (.nose, .rightEyeInner), (.rightEyeInner, .rightEye), (.rightEye, .rightEyeOuter), (.rightEyeOuter, .rightEar),
         (.mouthLeft, .mouthRight),
@@ -47,18 +47,18 @@ public enum BodyLandmark: Int, CaseIterable, Sendable {
 
 /// The 17 joints the shot view, the annotated video and the studio's tennis mode draw (COCO's keypoints),
 /// as body landmarks, and the bones between them.
-public enum SkeletonJoints {
+package enum SkeletonJoints {
     /// The joints, in the order of the shot view's `image` and `body` rows.
-    public static let landmarks: [BodyLandmark] = [
+    package static let landmarks: [BodyLandmark] = [
         .nose, .leftEye, .rightEye, .leftEar, .rightEar, .leftShoulder, .rightShoulder, .leftElbow, .rightElbow,
         .leftWrist, .rightWrist, .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
     ]
 
     /// The joints' names, in row order.
-    public static let names: [String] = landmarks.map(\.name)
+    package static let names: [String] = landmarks.map(\.name)
 
     /// The bones, as pairs of landmarks.
-    public static let boneLandmarks: [(BodyLandmark, BodyLandmark)] = [
+    package static let boneLandmarks: [(BodyLandmark, BodyLandmark)] = [
         (.nose, .leftEye), (.nose, .rightEye), (.leftEye, .leftEar), (.rightEye, .rightEar),
         (.leftShoulder, .rightShoulder), (.leftShoulder, .leftElbow), (.leftElbow, .leftWrist),
         (.rightShoulder, .rightElbow), (.rightElbow, .rightWrist), (.leftShoulder, .leftHip), (.rightShoulder, .rightHip),
@@ -66,13 +66,13 @@ public enum SkeletonJoints {
     ]
 
     /// The bones as pairs of positions in ``landmarks`` (the shot view's `bones`).
-    public static let bones: [[Int]] = boneLandmarks.compactMap { a, b in
+    package static let bones: [[Int]] = boneLandmarks.compactMap { a, b in
         guard let i = landmarks.firstIndex(of: a), let j = landmarks.firstIndex(of: b) else { return nil }
         return [i, j]
     }
 
     /// Position in ``landmarks`` of the hitting hand's wrist.
-    public static func wristPosition(of hand: Hand) -> Int {
+    package static func wristPosition(of hand: Hand) -> Int {
         landmarks.firstIndex(of: BodyLandmark.wrist(of: hand)) ?? 0
     }
 }
@@ -80,7 +80,7 @@ public enum SkeletonJoints {
 extension Array {
     /// The element of `landmark` in an array in BlazePose's order (image points, world points,
     /// visibilities); the caller has checked that the array holds ``BodyLandmark/count`` elements.
-    public subscript(_ landmark: BodyLandmark) -> Element {
+    package subscript(_ landmark: BodyLandmark) -> Element {
         get { self[landmark.index] }
         set { self[landmark.index] = newValue }
     }

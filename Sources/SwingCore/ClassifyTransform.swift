@@ -1,9 +1,9 @@
 /// Pre-processing for fixed-size YOLO *classification* inputs, like Ultralytics' `classify_transforms` for ONNX
 /// models: torchvision `Resize(size)` on a PIL image (shorter side to `size`, bilinear with antialiasing as
 /// Pillow does it), `CenterCrop(size)`, then RGB planar / 255 (mean 0, std 1).
-public enum ClassifyTransform {
+package enum ClassifyTransform {
     /// The size of the resized image before cropping (torchvision: short side = `size`, long side truncated).
-    public static func resizedSize(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> (width: Int, height: Int) {
+    package static func resizedSize(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> (width: Int, height: Int) {
         guard targetWidth == targetHeight else { return (targetWidth, targetHeight) }
         let s = targetWidth
         if width <= height {
@@ -13,7 +13,7 @@ public enum ClassifyTransform {
     }
 
     /// Produces the `3 × targetHeight × targetWidth` float tensor for a classification model.
-    public static func tensor(_ image: ImageBuffer, targetWidth: Int, targetHeight: Int) -> [Float] {
+    package static func tensor(_ image: ImageBuffer, targetWidth: Int, targetHeight: Int) -> [Float] {
         let (rw, rh) = resizedSize(width: image.width, height: image.height,
                                    targetWidth: targetWidth, targetHeight: targetHeight)
         let resized = resizePillowBilinear(image, width: rw, height: rh)
@@ -40,7 +40,7 @@ public enum ClassifyTransform {
     /// Pillow's `Image.resize(size, BILINEAR)` for 8-bit RGB: a separable triangle filter whose support grows
     /// with the downscale factor (antialiasing), 22-bit fixed-point weights, horizontal pass first with an
     /// 8-bit intermediate image.
-    public static func resizePillowBilinear(_ image: ImageBuffer, width: Int, height: Int) -> ImageBuffer {
+    package static func resizePillowBilinear(_ image: ImageBuffer, width: Int, height: Int) -> ImageBuffer {
         var img = image
         if width != img.width { img = pass(img, outSize: width, horizontal: true) }
         if height != img.height { img = pass(img, outSize: height, horizontal: false) }

@@ -2,23 +2,23 @@
 ///
 /// Task-specific extras are optional: `keypoints` for pose, `obb` for oriented boxes,
 /// `mask` for segmentation.
-public struct Detection: Sendable, Codable, Equatable {
+package struct Detection: Sendable, Codable, Equatable {
     /// Index into the model's class names.
-    public var classId: Int
+    package var classId: Int
     /// Human-readable class name (`names[classId]`, or the id as text when the model has none).
-    public var label: String
+    package var label: String
     /// Confidence in [0, 1].
-    public var confidence: Double
+    package var confidence: Double
     /// Axis-aligned box in original-image pixels (for `obb`, the rotated box's bounding box).
-    public var box: Rect
+    package var box: Rect
     /// Pose keypoints in original-image pixels.
-    public var keypoints: [Keypoint]?
+    package var keypoints: [Keypoint]?
     /// Oriented box, for `obb` models.
-    public var obb: OrientedBox?
+    package var obb: OrientedBox?
     /// Instance mask at original-image resolution, for `segment` models.
-    public var mask: BinaryMask?
+    package var mask: BinaryMask?
 
-    public init(classId: Int, label: String, confidence: Double, box: Rect,
+    package init(classId: Int, label: String, confidence: Double, box: Rect,
                 keypoints: [Keypoint]? = nil, obb: OrientedBox? = nil, mask: BinaryMask? = nil) {
         self.classId = classId; self.label = label; self.confidence = confidence; self.box = box
         self.keypoints = keypoints; self.obb = obb; self.mask = mask
@@ -26,26 +26,26 @@ public struct Detection: Sendable, Codable, Equatable {
 }
 
 /// A 2D keypoint with visibility (a sigmoided score in [0, 1], or 1 when the model has none).
-public struct Keypoint: Sendable, Codable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var visibility: Double
-    public init(x: Double, y: Double, visibility: Double) { self.x = x; self.y = y; self.visibility = visibility }
+package struct Keypoint: Sendable, Codable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var visibility: Double
+    package init(x: Double, y: Double, visibility: Double) { self.x = x; self.y = y; self.visibility = visibility }
 }
 
 /// A rotated rectangle: centre, size and angle (radians, counter-clockwise as in Ultralytics' `xywhr`).
-public struct OrientedBox: Sendable, Codable, Equatable {
-    public var cx: Double
-    public var cy: Double
-    public var w: Double
-    public var h: Double
-    public var angle: Double
-    public init(cx: Double, cy: Double, w: Double, h: Double, angle: Double) {
+package struct OrientedBox: Sendable, Codable, Equatable {
+    package var cx: Double
+    package var cy: Double
+    package var w: Double
+    package var h: Double
+    package var angle: Double
+    package init(cx: Double, cy: Double, w: Double, h: Double, angle: Double) {
         self.cx = cx; self.cy = cy; self.w = w; self.h = h; self.angle = angle
     }
 
     /// The four corners, in the order Ultralytics' `xywhr2xyxyxyxy` returns them.
-    public var corners: [Point2] {
+    package var corners: [Point2] {
         let c = _cos(angle), s = _sin(angle)
         let v1 = Point2(x: w / 2 * c, y: w / 2 * s)
         let v2 = Point2(x: -h / 2 * s, y: h / 2 * c)
@@ -58,7 +58,7 @@ public struct OrientedBox: Sendable, Codable, Equatable {
     }
 
     /// The axis-aligned bounding box of the corners.
-    public var boundingBox: Rect {
+    package var boundingBox: Rect {
         let p = corners
         return Rect(x1: p.map(\.x).min() ?? cx, y1: p.map(\.y).min() ?? cy,
                     x2: p.map(\.x).max() ?? cx, y2: p.map(\.y).max() ?? cy)
@@ -66,17 +66,17 @@ public struct OrientedBox: Sendable, Codable, Equatable {
 }
 
 /// A binary mask, row-major, one byte per pixel (0 or 1).
-public struct BinaryMask: Sendable, Codable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var data: [UInt8]
-    public init(width: Int, height: Int, data: [UInt8]) { self.width = width; self.height = height; self.data = data }
+package struct BinaryMask: Sendable, Codable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var data: [UInt8]
+    package init(width: Int, height: Int, data: [UInt8]) { self.width = width; self.height = height; self.data = data }
 
     /// Number of pixels set.
-    public var area: Int { data.reduce(0) { $0 + Int($1 != 0 ? 1 : 0) } }
+    package var area: Int { data.reduce(0) { $0 + Int($1 != 0 ? 1 : 0) } }
 
     /// COCO *uncompressed* RLE: run lengths over the **column-major** pixel order, starting with a run of zeros.
-    public var cocoRLE: [Int] {
+    package var cocoRLE: [Int] {
         var counts: [Int] = []
         var current: UInt8 = 0
         var run = 0
@@ -91,7 +91,7 @@ public struct BinaryMask: Sendable, Codable, Equatable {
     }
 
     /// Intersection over union with another mask of the same size (0 if sizes differ or both empty).
-    public func iou(_ o: BinaryMask) -> Double {
+    package func iou(_ o: BinaryMask) -> Double {
         guard width == o.width, height == o.height else { return 0 }
         var inter = 0, uni = 0
         for i in 0..<data.count {
@@ -104,11 +104,11 @@ public struct BinaryMask: Sendable, Codable, Equatable {
 }
 
 /// One class score from a classification model.
-public struct Classification: Sendable, Codable, Equatable {
-    public var classId: Int
-    public var label: String
-    public var confidence: Double
-    public init(classId: Int, label: String, confidence: Double) {
+package struct Classification: Sendable, Codable, Equatable {
+    package var classId: Int
+    package var label: String
+    package var confidence: Double
+    package init(classId: Int, label: String, confidence: Double) {
         self.classId = classId; self.label = label; self.confidence = confidence
     }
 }

@@ -1,7 +1,7 @@
 /// A `Duration` as a number, for logs, metrics and JSON.
 extension Duration {
     /// The duration in seconds.
-    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     /// The duration in milliseconds.
-    public var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+    package var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

@@ -1,5 +1,5 @@
 /// The player's dominant (hitting) hand: the side the metrics are measured on (left-handers are
 /// mirrored), what the store remembers and what the CLI and the web app ask for.
-public enum Hand: String, Sendable, Codable, CaseIterable {
+package enum Hand: String, Sendable, Codable, CaseIterable {
     case right, left
 }

@@ -5,9 +5,9 @@
 /// An analysis whose worker stopped gracefully goes back to `queued`; one whose worker died is taken again
 /// by the next claim once its lease runs out. A download starts `running` (it is never queued) and is never
 /// cancelled. The raw values are the API's and the database's words.
-public enum JobState: String, Codable, Sendable, CaseIterable {
+package enum JobState: String, Codable, Sendable, CaseIterable {
     case queued, running, done, failed, cancelled
 
     /// Whether the job will not change any more.
-    public var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
+    package var isFinal: Bool { self == .done || self == .failed || self == .cancelled }
 }

@@ -3,7 +3,7 @@
 /// The resize reproduces OpenCV's `cv2.resize(..., INTER_LINEAR)` for 8-bit images, which Ultralytics uses:
 /// half-pixel centres, edge clamping, 11-bit fixed-point coefficients and the same integer rounding, so the
 /// model sees the same pixels as in Python (and boxes agree to well under a pixel).
-public enum Letterbox {
+package enum Letterbox {
     /// The fixed-point scale of OpenCV's linear-resize coefficients (`INTER_RESIZE_COEF_SCALE`).
     static let coefScale: Float = 2048
 
@@ -44,7 +44,7 @@ public enum Letterbox {
     ///   - width: Output width (≥ 1).
     ///   - height: Output height (≥ 1).
     /// - Returns: The resized image (the input itself when the size is unchanged).
-    public static func resizeBilinear(_ image: ImageBuffer, width: Int, height: Int) -> ImageBuffer {
+    package static func resizeBilinear(_ image: ImageBuffer, width: Int, height: Int) -> ImageBuffer {
         let w = max(width, 1), h = max(height, 1)
         if w == image.width && h == image.height { return image }
         var out = [UInt8](repeating: 0, count: w * h * 3)
@@ -62,7 +62,7 @@ public enum Letterbox {
     ///   - image: The source RGB image.
     ///   - geometry: The letterbox geometry for this image and the model's input size.
     ///   - into: Destination buffer of `3 × targetHeight × targetWidth` floats; resized if needed.
-    public static func tensor(_ image: ImageBuffer, geometry g: LetterboxGeometry, into buffer: inout [Float]) {
+    package static func tensor(_ image: ImageBuffer, geometry g: LetterboxGeometry, into buffer: inout [Float]) {
         let tw = g.targetWidth, th = g.targetHeight, plane = tw * th
         let pad = unitTable[114]
         if buffer.count != 3 * plane { buffer = [Float](repeating: pad, count: 3 * plane) }

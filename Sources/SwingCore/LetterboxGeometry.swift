@@ -2,7 +2,7 @@
 ///
 /// Swift's `rounded()` rounds half away from zero, so `round(360.5)` would differ by a pixel.
 @inlinable
-public func pythonRound(_ x: Double) -> Int {
+package func pythonRound(_ x: Double) -> Int {
     Int(x.rounded(.toNearestOrEven))
 }
 
@@ -11,24 +11,24 @@ public func pythonRound(_ x: Double) -> Int {
 ///
 /// Mirrors `LetterBox.get_params` (ultralytics 8.4) and the inverse in `ops.scale_boxes` / `ops.scale_coords`,
 /// which recompute per-axis gains from the rounded resized size.
-public struct LetterboxGeometry: Sendable, Equatable {
+package struct LetterboxGeometry: Sendable, Equatable {
     /// Original image size in pixels.
-    public let sourceWidth: Int
-    public let sourceHeight: Int
+    package let sourceWidth: Int
+    package let sourceHeight: Int
     /// Model input size in pixels.
-    public let targetWidth: Int
-    public let targetHeight: Int
+    package let targetWidth: Int
+    package let targetHeight: Int
     /// Size of the resized image inside the padded input (`round(side × r)`, at least 1).
-    public let resizedWidth: Int
-    public let resizedHeight: Int
+    package let resizedWidth: Int
+    package let resizedHeight: Int
     /// Padding in pixels: `round(d/2 − 0.1)` before, `round(d/2 + 0.1)` after.
-    public let left: Int
-    public let top: Int
-    public let right: Int
-    public let bottom: Int
+    package let left: Int
+    package let top: Int
+    package let right: Int
+    package let bottom: Int
 
     /// Computes the letterbox of a `sourceWidth × sourceHeight` image into `targetWidth × targetHeight`.
-    public init(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) {
+    package init(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) {
         let sw = max(sourceWidth, 1), sh = max(sourceHeight, 1)
         let tw = max(targetWidth, 1), th = max(targetHeight, 1)
         self.sourceWidth = sw; self.sourceHeight = sh; self.targetWidth = tw; self.targetHeight = th
@@ -41,29 +41,29 @@ public struct LetterboxGeometry: Sendable, Equatable {
     }
 
     /// Horizontal scale from source to input pixels (`resizedWidth / sourceWidth`).
-    public var gainX: Double { Double(resizedWidth) / Double(sourceWidth) }
+    package var gainX: Double { Double(resizedWidth) / Double(sourceWidth) }
     /// Vertical scale from source to input pixels (`resizedHeight / sourceHeight`).
-    public var gainY: Double { Double(resizedHeight) / Double(sourceHeight) }
+    package var gainY: Double { Double(resizedHeight) / Double(sourceHeight) }
 
     /// Maps a point in model-input pixels back to source pixels (no clipping).
-    public func toSource(_ p: Point2) -> Point2 {
+    package func toSource(_ p: Point2) -> Point2 {
         Point2(x: (p.x - Double(left)) / gainX, y: (p.y - Double(top)) / gainY)
     }
 
     /// Maps a point in source pixels to model-input pixels.
-    public func toInput(_ p: Point2) -> Point2 {
+    package func toInput(_ p: Point2) -> Point2 {
         Point2(x: p.x * gainX + Double(left), y: p.y * gainY + Double(top))
     }
 
     /// Maps a box in model-input pixels back to source pixels, clipped to the image like `scale_boxes`.
-    public func toSource(_ r: Rect, clip: Bool = true) -> Rect {
+    package func toSource(_ r: Rect, clip: Bool = true) -> Rect {
         let a = toSource(Point2(x: r.x1, y: r.y1)), b = toSource(Point2(x: r.x2, y: r.y2))
         let out = Rect(x1: a.x, y1: a.y, x2: b.x, y2: b.y)
         return clip ? out.clamped(width: Double(sourceWidth), height: Double(sourceHeight)) : out
     }
 
     /// Maps a keypoint position back to source pixels, clipped to the image like `scale_coords`.
-    public func toSourceClipped(_ p: Point2) -> Point2 {
+    package func toSourceClipped(_ p: Point2) -> Point2 {
         let q = toSource(p)
         return Point2(x: min(max(q.x, 0), Double(sourceWidth)), y: min(max(q.y, 0), Double(sourceHeight)))
     }

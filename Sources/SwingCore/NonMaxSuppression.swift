@@ -1,26 +1,26 @@
 /// A scored candidate for non-maximum suppression: an axis-aligned box in any pixel space.
-public struct NMSCandidate: Sendable, Equatable {
-    public var box: Rect
-    public var score: Float
-    public var classId: Int
+package struct NMSCandidate: Sendable, Equatable {
+    package var box: Rect
+    package var score: Float
+    package var classId: Int
     /// Caller's index (e.g. the anchor the candidate came from), carried through unchanged.
-    public var index: Int
-    public init(box: Rect, score: Float, classId: Int, index: Int) {
+    package var index: Int
+    package init(box: Rect, score: Float, classId: Int, index: Int) {
         self.box = box; self.score = score; self.classId = classId; self.index = index
     }
 }
 
 /// Settings for ``NonMaxSuppression`` (the defaults are Ultralytics').
-public struct NMSOptions: Sendable, Equatable {
+package struct NMSOptions: Sendable, Equatable {
     /// Boxes overlapping a kept box with IoU **greater** than this are suppressed (kept when `≤ iou`).
-    public var iouThreshold: Double = 0.45
+    package var iouThreshold: Double = 0.45
     /// At most this many boxes are returned.
-    public var maxDetections: Int = 300
+    package var maxDetections: Int = 300
     /// Suppress across classes (`true`) or only within a class (`false`, the default).
-    public var agnostic: Bool = false
+    package var agnostic: Bool = false
     /// Before suppression, keep only the best this-many candidates (Ultralytics' `max_nms`).
-    public var maxCandidates: Int = 30_000
-    public init(iouThreshold: Double = 0.45, maxDetections: Int = 300, agnostic: Bool = false,
+    package var maxCandidates: Int = 30_000
+    package init(iouThreshold: Double = 0.45, maxDetections: Int = 300, agnostic: Bool = false,
                 maxCandidates: Int = 30_000) {
         self.iouThreshold = iouThreshold; self.maxDetections = maxDetections
         self.agnostic = agnostic; self.maxCandidates = maxCandidates
@@ -28,9 +28,9 @@ public struct NMSOptions: Sendable, Equatable {
 }
 
 /// Greedy non-maximum suppression with the semantics of `torchvision.ops.nms` as Ultralytics calls it.
-public enum NonMaxSuppression {
+package enum NonMaxSuppression {
     /// Orders candidates by descending score; equal scores keep their input order (a stable sort).
-    public static func sortedByScore(_ c: [NMSCandidate]) -> [NMSCandidate] {
+    package static func sortedByScore(_ c: [NMSCandidate]) -> [NMSCandidate] {
         c.enumerated().sorted { a, b in
             a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
         }.map(\.element)
@@ -42,7 +42,7 @@ public enum NonMaxSuppression {
     ///   - options: IoU threshold, class awareness, caps.
     /// - Returns: The kept candidates, highest score first, at most `options.maxDetections`.
     /// - Complexity: O(n·k) for n candidates and k kept boxes.
-    public static func run(_ candidates: [NMSCandidate], options: NMSOptions = NMSOptions()) -> [NMSCandidate] {
+    package static func run(_ candidates: [NMSCandidate], options: NMSOptions = NMSOptions()) -> [NMSCandidate] {
         var sorted = sortedByScore(candidates)
         if sorted.count > options.maxCandidates { sorted.removeSubrange(max(options.maxCandidates, 0)...) }
         let limit = max(options.maxDetections, 0)

@@ -8,22 +8,22 @@ import Foundation
 /// every swing window follows the person most like them (`PersonChoice.like(position:size:)` in SwingPose: about their size,
 /// nearest where they stood); without one, each window follows the person whose hips are nearest the point.
 /// Its text form is `X,Y` or `X,Y@SECONDS` (``init?(text:)``, ``description``).
-public struct PlayerMark: Codable, Sendable, Equatable, CustomStringConvertible {
+package struct PlayerMark: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Across the picture from its left edge, 0…1.
-    public var x: Double
+    package var x: Double
     /// Down the picture from its top edge, 0…1.
-    public var y: Double
+    package var y: Double
     /// The moment the point was given at, seconds of media time; `nil` when not known.
-    public var time: Double?
+    package var time: Double?
 
     /// The latest moment accepted, seconds (a day: far beyond any session, short of absurd numbers).
-    public static let maxTime = 86_400.0
+    package static let maxTime = 86_400.0
 
-    public init(x: Double, y: Double, time: Double? = nil) { self.x = x; self.y = y; self.time = time }
+    package init(x: Double, y: Double, time: Double? = nil) { self.x = x; self.y = y; self.time = time }
 
     /// Reads `X,Y` or `X,Y@SECONDS` (spaces around the numbers allowed); `nil` when the text does not have that
     /// shape. Any numbers are read, so ``problem`` says in one sentence what is wrong with them.
-    public init?(text: String) {
+    package init?(text: String) {
         let halves = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let parts = halves[0].split(separator: ",", omittingEmptySubsequences: false)
         func number(_ s: Substring) -> Double? { Double(s.trimmingCharacters(in: .whitespaces)) }
@@ -37,11 +37,11 @@ public struct PlayerMark: Codable, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The point as fractions of the picture.
-    public var point: Point2 { Point2(x: x, y: y) }
+    package var point: Point2 { Point2(x: x, y: y) }
 
     /// What is wrong with this mark, in one sentence, or `nil` when both fractions are in the picture and the
     /// moment (if any) is from 0 to ``maxTime`` seconds.
-    public var problem: String? {
+    package var problem: String? {
         guard x.isFinite, y.isFinite, (0...1).contains(x), (0...1).contains(y) else {
             return "The player's point must be two fractions of the picture from 0 to 1, across then down from the top-left (e.g. 0.5,0.8; got \(Self.format(x)),\(Self.format(y)))."
         }
@@ -52,7 +52,7 @@ public struct PlayerMark: Codable, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// `X,Y` or `X,Y@SECONDS`, fractions with 4 decimals and seconds with 3 (what ``init?(text:)`` reads).
-    public var description: String {
+    package var description: String {
         let point = String(format: "%.4f,%.4f", x, y)
         return time.map { point + String(format: "@%.3f", $0) } ?? point
     }

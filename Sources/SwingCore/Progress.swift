@@ -1,2 +1,2 @@
 /// A progress callback: `fraction` in [0, 1] for the named stage. Must be cheap and thread-safe.
-public typealias ProgressHandler = @Sendable (_ stage: String, _ fraction: Double) -> Void
+package typealias ProgressHandler = @Sendable (_ stage: String, _ fraction: Double) -> Void

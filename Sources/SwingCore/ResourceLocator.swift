@@ -4,13 +4,13 @@ import Foundation
 /// first, else the nearest folder with that relative path that passes `accept`, walking up from the
 /// executable's folder and then from the current folder. One rule for every shipped resource, so a binary
 /// run from `.build/release/` and a test run from the package root find the same files.
-public enum ResourceLocator {
+package enum ResourceLocator {
     /// Folders walked up per start, at most.
-    public static let maxDepth = 12
+    package static let maxDepth = 12
 
     /// The folder for `relativePath`, or `nil`: the first of ``folders(_:variable:environment:starts:accept:)``
     /// that `accept`s, else the first folder the variable names (so an error can name it).
-    public static func folder(_ relativePath: String, variable: String? = nil,
+    package static func folder(_ relativePath: String, variable: String? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> URL? {
         let found = folders(relativePath, variable: variable, environment: environment, accept: accept)
@@ -25,7 +25,7 @@ public enum ResourceLocator {
     ///   - starts: Where the walks up begin (default: the executable's folder, then the current folder).
     ///   - accept: Whether a folder found walking up is the right one (e.g. holds the expected files).
     /// - Returns: The variable's folders, or else the nearest accepted folder from each start, without repeats.
-    public static func folders(_ relativePath: String, variable: String? = nil,
+    package static func folders(_ relativePath: String, variable: String? = nil,
                                environment: [String: String] = ProcessInfo.processInfo.environment,
                                starts: [URL] = defaultStarts,
                                accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> [URL] {
@@ -50,13 +50,13 @@ public enum ResourceLocator {
     }
 
     /// The executable's folder, then the current folder.
-    public static var defaultStarts: [URL] {
+    package static var defaultStarts: [URL] {
         (Bundle.main.executableURL.map { [$0.deletingLastPathComponent()] } ?? [])
             + [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
     }
 
     /// Whether `url` is an existing folder.
-    public static func isDirectory(_ url: URL) -> Bool {
+    package static func isDirectory(_ url: URL) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
     }

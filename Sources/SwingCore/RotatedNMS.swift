@@ -1,10 +1,10 @@
 /// A scored oriented box for rotated NMS (centre, size, angle in radians).
-public struct RotatedCandidate: Sendable, Equatable {
-    public var box: OrientedBox
-    public var score: Float
-    public var classId: Int
-    public var index: Int
-    public init(box: OrientedBox, score: Float, classId: Int, index: Int) {
+package struct RotatedCandidate: Sendable, Equatable {
+    package var box: OrientedBox
+    package var score: Float
+    package var classId: Int
+    package var index: Int
+    package init(box: OrientedBox, score: Float, classId: Int, index: Int) {
         self.box = box; self.score = score; self.classId = classId; self.index = index
     }
 }
@@ -12,9 +12,9 @@ public struct RotatedCandidate: Sendable, Equatable {
 /// NMS for oriented boxes as Ultralytics does it for OBB models: probabilistic IoU (Gaussian
 /// Bhattacharyya overlap, `batch_probiou`) and *Fast-NMS*, where a box is dropped when any higher-scored box
 /// overlaps it — even one that was itself dropped.
-public enum RotatedNMS {
+package enum RotatedNMS {
     /// Probabilistic IoU of two oriented boxes (1 for identical boxes, → 0 when far apart).
-    public static func probIoU(_ p: OrientedBox, _ q: OrientedBox, eps: Double = 1e-7) -> Double {
+    package static func probIoU(_ p: OrientedBox, _ q: OrientedBox, eps: Double = 1e-7) -> Double {
         let (a1, b1, c1) = covariance(p), (a2, b2, c2) = covariance(q)
         let a = a1 + a2, b = b1 + b2, c = c1 + c2
         let dx = p.cx - q.cx, dy = p.cy - q.cy
@@ -40,7 +40,7 @@ public enum RotatedNMS {
     ///   - options: IoU threshold, class awareness and caps (same meaning as for ``NonMaxSuppression``).
     /// - Returns: Kept candidates, highest score first, at most `options.maxDetections`.
     /// - Complexity: O(n²) probabilistic IoUs in the worst case.
-    public static func run(_ candidates: [RotatedCandidate], options: NMSOptions = NMSOptions()) -> [RotatedCandidate] {
+    package static func run(_ candidates: [RotatedCandidate], options: NMSOptions = NMSOptions()) -> [RotatedCandidate] {
         var sorted = candidates.enumerated().sorted { a, b in
             a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
         }.map(\.element)

@@ -4,38 +4,38 @@ import Foundation
 /// SHA-256, streaming: fingerprints uploads and session videos and verifies downloaded models.
 /// Backed by swift-crypto (BoringSSL with the CPU's SHA instructions on Linux, CryptoKit on macOS),
 /// so hashing keeps up with a disk or a network upload.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var hasher = Crypto.SHA256()
 
-    public init() {}
+    package init() {}
 
     /// Feeds more bytes.
-    public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+    package mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         update(Data(bytes))
     }
 
     /// Feeds a `Data` chunk.
-    public mutating func update(_ data: Data) {
+    package mutating func update(_ data: Data) {
         hasher.update(data: data)
     }
 
     /// Feeds contiguous bytes without copying them.
-    public mutating func update(_ raw: UnsafeRawBufferPointer) {
+    package mutating func update(_ raw: UnsafeRawBufferPointer) {
         hasher.update(bufferPointer: raw)
     }
 
     /// The digest of everything fed so far (more may be fed afterwards).
-    public func finalize() -> [UInt8] { Array(hasher.finalize()) }
+    package func finalize() -> [UInt8] { Array(hasher.finalize()) }
 
     /// Lower-case hex of ``finalize()``.
-    public func hexDigest() -> String { finalize().map { String(format: "%02x", $0) }.joined() }
+    package func hexDigest() -> String { finalize().map { String(format: "%02x", $0) }.joined() }
 
     /// Hex SHA-256 of `data`.
-    public static func hex(_ data: Data) -> String { var s = SHA256(); s.update(data); return s.hexDigest() }
+    package static func hex(_ data: Data) -> String { var s = SHA256(); s.update(data); return s.hexDigest() }
 
     /// Hex SHA-256 of a file, read in 1 MiB chunks.
     /// - Throws: the file system's error when the file cannot be read.
-    public static func hex(ofFile path: String) throws -> String {
+    package static func hex(ofFile path: String) throws -> String {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         var s = SHA256()

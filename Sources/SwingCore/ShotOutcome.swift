@@ -2,7 +2,7 @@
 /// (one type each; the store's columns hold their raw values, checked by the schema).
 
 /// Where the forward contact distance puts the shot (thresholds: `BiomechParameters` in SwingBiomech).
-public enum ContactClassification: String, Sendable, Codable, CaseIterable {
+package enum ContactClassification: String, Sendable, Codable, CaseIterable {
     /// Forward distance below the late threshold: the ball was met behind the ideal point.
     case late
     /// Between the thresholds, boundaries included.
@@ -11,7 +11,7 @@ public enum ContactClassification: String, Sendable, Codable, CaseIterable {
     case early
 
     /// Classifies a forward distance in centimetres (boundaries count as optimal).
-    public static func classify(forwardCm: Double, lateBelowCm: Double, earlyAboveCm: Double) -> ContactClassification {
+    package static func classify(forwardCm: Double, lateBelowCm: Double, earlyAboveCm: Double) -> ContactClassification {
         if forwardCm < lateBelowCm { return .late }
         if forwardCm > earlyAboveCm { return .early }
         return .optimal
@@ -19,7 +19,7 @@ public enum ContactClassification: String, Sendable, Codable, CaseIterable {
 }
 
 /// Where a contact came from: heard by the contact detector, or added by the player (issue #27).
-public enum ContactOrigin: String, Sendable, Codable, CaseIterable {
+package enum ContactOrigin: String, Sendable, Codable, CaseIterable {
     /// Found in the sound by the contact detector.
     case heard
     /// Added by the player (web app's timeline or shot view, `sessions edit --add-contact`).
@@ -27,7 +27,7 @@ public enum ContactOrigin: String, Sendable, Codable, CaseIterable {
 }
 
 /// Why a contact is not a shot (``RejectedContact`` in SwingBiomech).
-public enum RejectionKind: String, Sendable, Codable, CaseIterable {
+package enum RejectionKind: String, Sendable, Codable, CaseIterable {
     /// The dominant wrist did not swing around the contact (the swing check, docs/analysis.md).
     case noSwing
     /// The player could not be measured around it (too few posed frames): whether they swung is unknown,
@@ -45,14 +45,14 @@ public enum RejectionKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// Whether a shot could be measured.
-public enum ShotStatus: String, Sendable, Codable, CaseIterable {
+package enum ShotStatus: String, Sendable, Codable, CaseIterable {
     case ok
     /// The contact was outside the track or no frame of its swing window had a pose; excluded from stats.
     case noPerson
 }
 
 /// Where a shot's contact came from when the session was analysed with a visual detector.
-public enum ContactSource: String, Sendable, Codable, CaseIterable {
+package enum ContactSource: String, Sendable, Codable, CaseIterable {
     /// Heard and seen within the fusion tolerance.
     case both
     /// Heard only.
@@ -63,7 +63,7 @@ public enum ContactSource: String, Sendable, Codable, CaseIterable {
 
 /// The kind of stroke a shot was, decided from the 3D pose over the swing (`BiomechParameters` holds the
 /// rules' parameters; docs/analysis.md, "Stroke type"). Left-handers are mirrored like every other measure.
-public enum StrokeType: String, Sendable, Codable, CaseIterable {
+package enum StrokeType: String, Sendable, Codable, CaseIterable {
     /// Met below the overhead line on the hitting side of the body.
     case forehand
     /// Met below the overhead line on the other side of the body (one- or two-handed).

@@ -12,37 +12,37 @@ import Dispatch
 /// threads, ONNX Runtime's intra-op pool) is in ``wall`` but not in ``cpu``. With one decoding
 /// thread and single-threaded sessions — the analysis' parallel workers — the two agree unless the
 /// thread waited for a core.
-public struct StageTime: Sendable, Equatable {
+package struct StageTime: Sendable, Equatable {
     /// Wall-clock seconds.
-    public var wall: Double
+    package var wall: Double
     /// CPU seconds of the thread that did the work.
-    public var cpu: Double
+    package var cpu: Double
 
-    public init(wall: Double = 0, cpu: Double = 0) {
+    package init(wall: Double = 0, cpu: Double = 0) {
         self.wall = wall
         self.cpu = cpu
     }
 
-    public static func + (a: StageTime, b: StageTime) -> StageTime {
+    package static func + (a: StageTime, b: StageTime) -> StageTime {
         StageTime(wall: a.wall + b.wall, cpu: a.cpu + b.cpu)
     }
 
-    public static func - (a: StageTime, b: StageTime) -> StageTime {
+    package static func - (a: StageTime, b: StageTime) -> StageTime {
         StageTime(wall: a.wall - b.wall, cpu: a.cpu - b.cpu)
     }
 
-    public static func += (a: inout StageTime, b: StageTime) { a = a + b }
+    package static func += (a: inout StageTime, b: StageTime) { a = a + b }
 
     /// Runs `body` and adds its wall and thread-CPU time to this one.
     /// - Complexity: two clock reads of each kind (well under a microsecond each) around `body`.
-    public mutating func measure<T>(_ body: () throws -> T) rethrows -> T {
+    package mutating func measure<T>(_ body: () throws -> T) rethrows -> T {
         let start = Self.now()
         defer { self += Self.now() - start }
         return try body()
     }
 
     /// The current wall clock (monotonic) and this thread's CPU clock, seconds.
-    public static func now() -> StageTime {
+    package static func now() -> StageTime {
         var ts = timespec()
         let cpu = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 : 0
         return StageTime(wall: Double(DispatchTime.now().uptimeNanoseconds) / 1e9, cpu: cpu)

@@ -3,9 +3,9 @@ import Foundation
 /// Where Swingmaster keeps its state (the session database, uploads, installed models and partial
 /// downloads): `$SWINGMASTER_HOME` when set and non-empty, else `~/.swingmaster`. The store, the model
 /// catalog and the server all resolve it here, so they always agree.
-public enum SwingmasterHome {
+package enum SwingmasterHome {
     /// The home folder for `environment`.
-    public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let home = environment["SWINGMASTER_HOME"], !home.isEmpty {
             return URL(fileURLWithPath: home, isDirectory: true)
         }

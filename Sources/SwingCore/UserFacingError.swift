@@ -3,7 +3,7 @@
 /// Every module's public error type conforms, and the CLI uses ``statusCode`` as its exit code,
 /// so each kind of bad input is distinguishable by scripts. The codes are listed in ``StatusCode``
 /// and in the README; never reuse or renumber a shipped code.
-public protocol UserFacingError: Error, CustomStringConvertible, Sendable {
+package protocol UserFacingError: Error, CustomStringConvertible, Sendable {
     /// Stable, distinct, non-zero process exit status for this kind of failure.
     var statusCode: Int32 { get }
 }
@@ -19,7 +19,7 @@ public protocol UserFacingError: Error, CustomStringConvertible, Sendable {
 /// starting with a capital letter (or a quoted name, a flag, or the path it is about) and ending with a period, saying what
 /// happened and, where it helps, what to do. A library's own text (FFmpeg, ONNX Runtime, SQLite) is
 /// appended after a colon. Cancellation always reads ``cancelledSentence(_:)``.
-public protocol CategorizedError: UserFacingError, Equatable {
+package protocol CategorizedError: UserFacingError, Equatable {
     /// The categories of failure; each maps to one ``StatusCode``.
     associatedtype Kind: Sendable, Equatable
     /// The category of this failure.
@@ -30,12 +30,12 @@ public protocol CategorizedError: UserFacingError, Equatable {
 
 extension CategorizedError {
     /// The sentence, as printed after `error: ` and returned in the API's `{"error": …}`.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// `text` (a reason, or a library's own message) trimmed and ending with a period, to close a sentence
 /// built around it: `"The download failed: \(endingWithPeriod(reason))"`.
-public func endingWithPeriod(_ text: String) -> String {
+package func endingWithPeriod(_ text: String) -> String {
     let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
     guard let last = trimmed.last else { return "." }
     return ".!?".contains(last) ? String(trimmed) : String(trimmed) + "."
@@ -46,57 +46,57 @@ public func endingWithPeriod(_ text: String) -> String {
 /// - Parameters:
 ///   - what: The work that stopped, as a noun.
 ///   - kept: What was not kept: "stored" for the database, "written" for files.
-public func cancelledSentence(_ what: String, nothing kept: String = "stored") -> String {
+package func cancelledSentence(_ what: String, nothing kept: String = "stored") -> String {
     "The \(what) was cancelled; nothing was \(kept)."
 }
 
 /// The registry of exit status codes (one place, so two modules never pick the same number).
-public enum StatusCode {
+package enum StatusCode {
     // 1–9: generic
-    public static let failure: Int32 = 1
-    public static let cancelled: Int32 = 130
+    package static let failure: Int32 = 1
+    package static let cancelled: Int32 = 130
     // 10–19: media input
-    public static let fileNotFound: Int32 = 10
-    public static let unreadableMedia: Int32 = 11
-    public static let noAudioTrack: Int32 = 12
-    public static let mediaTooShort: Int32 = 13
-    public static let mediaTooLong: Int32 = 14
-    public static let noVideoTrack: Int32 = 15
-    public static let invalidTimeRange: Int32 = 16
-    public static let outputWriteFailed: Int32 = 17
+    package static let fileNotFound: Int32 = 10
+    package static let unreadableMedia: Int32 = 11
+    package static let noAudioTrack: Int32 = 12
+    package static let mediaTooShort: Int32 = 13
+    package static let mediaTooLong: Int32 = 14
+    package static let noVideoTrack: Int32 = 15
+    package static let invalidTimeRange: Int32 = 16
+    package static let outputWriteFailed: Int32 = 17
     // 20–29: models and inference
-    public static let runtimeUnavailable: Int32 = 20
-    public static let modelUnreadable: Int32 = 21
-    public static let modelUnsupported: Int32 = 22
-    public static let inferenceFailed: Int32 = 23
-    public static let invalidClassFilter: Int32 = 24
-    public static let imageUnreadable: Int32 = 25
+    package static let runtimeUnavailable: Int32 = 20
+    package static let modelUnreadable: Int32 = 21
+    package static let modelUnsupported: Int32 = 22
+    package static let inferenceFailed: Int32 = 23
+    package static let invalidClassFilter: Int32 = 24
+    package static let imageUnreadable: Int32 = 25
     // 30–39: analysis
-    public static let noPerson: Int32 = 30
-    public static let noContacts: Int32 = 31
-    public static let invalidTrack: Int32 = 32
+    package static let noPerson: Int32 = 30
+    package static let noContacts: Int32 = 31
+    package static let invalidTrack: Int32 = 32
     /// An edit of a session's contacts that cannot be made (outside the video, no such contact, nothing
     /// to undo, too many contacts, a session stored before editing existed).
-    public static let invalidEdit: Int32 = 33
+    package static let invalidEdit: Int32 = 33
     /// Too few confirmed contacts (or no other sounds) in the recordings given to learn a contact model from.
-    public static let tooFewToLearn: Int32 = 34
+    package static let tooFewToLearn: Int32 = 34
     // 40–49: storage
-    public static let databaseError: Int32 = 40
-    public static let notFound: Int32 = 41
+    package static let databaseError: Int32 = 40
+    package static let notFound: Int32 = 41
     /// The session changed while an edit was being made (another edit won); nothing was stored.
-    public static let conflict: Int32 = 42
+    package static let conflict: Int32 = 42
     // 50–59: model catalog
-    public static let downloadFailed: Int32 = 50
-    public static let checksumMismatch: Int32 = 51
-    public static let catalogError: Int32 = 52
-    public static let invalidInterpreterInput: Int32 = 53
-    public static let invalidParameter: Int32 = 60  // 60–69: parameters
+    package static let downloadFailed: Int32 = 50
+    package static let checksumMismatch: Int32 = 51
+    package static let catalogError: Int32 = 52
+    package static let invalidInterpreterInput: Int32 = 53
+    package static let invalidParameter: Int32 = 60  // 60–69: parameters
     /// Bad command-line usage (also a numeric flag out of range, an output that is an input, and
     /// `serve` settings it refuses), as swift-argument-parser reports it.
-    public static let usage: Int32 = 64
+    package static let usage: Int32 = 64
 
     /// Whose a failure is, as the web API answers it (the server maps each to its HTTP status).
-    public enum Blame: Sendable, Equatable {
+    package enum Blame: Sendable, Equatable {
         /// The request's own input cannot be used: media, a model, a threshold, interpreter input (422).
         case input
         /// Something the request names is not there (404).
@@ -108,7 +108,7 @@ public enum StatusCode {
     }
 
     /// The blame of the failure with exit code `code`: the one table from exit codes to HTTP statuses.
-    public static func blame(of code: Int32) -> Blame {
+    package static func blame(of code: Int32) -> Blame {
         switch code {
         case fileNotFound, notFound:
             return .missing

@@ -1,9 +1,9 @@
 import SwingCore
 
 /// Why loading a model or running it failed. ONNX Runtime's own message is kept in ``message``.
-public struct InferenceError: CategorizedError {
+package struct InferenceError: CategorizedError {
     /// The kind of failure; each maps to a distinct exit status.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `libonnxruntime` is missing, unloadable or older than 1.17.
         case runtimeUnavailable
         /// The model file is missing or is not a valid ONNX model.
@@ -14,19 +14,19 @@ public struct InferenceError: CategorizedError {
         case inferenceFailed
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// One sentence a user can act on.
-    public var message: String
+    package var message: String
 
     /// - Parameters:
     ///   - kind: The failure category.
     ///   - message: One clear sentence (ORT's message appended where there is one).
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .runtimeUnavailable: StatusCode.runtimeUnavailable
         case .modelUnreadable: StatusCode.modelUnreadable

@@ -20,7 +20,7 @@ extension InferenceSession {
     ///   are converted (int64 class ids stay exact up to 2^24).
     /// - Throws: ``InferenceError`` `.modelUnsupported` for an unknown/missing name, a wrong shape,
     ///   a data count that does not match the shape or a non-float input; `.inferenceFailed` when ORT fails.
-    public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) throws -> [String: Tensor] {
+    package func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) throws -> [String: Tensor] {
         for (name, tensor) in inputs where tensor.data.count != tensor.elementCount {
             throw InferenceError(.modelUnsupported,
                 "Input \(name) has \(tensor.data.count) values but shape \(tensor.shape) needs \(tensor.elementCount).")
@@ -37,7 +37,7 @@ extension InferenceSession {
     ///   - outputNames: The outputs to compute (default: all).
     /// - Returns: The requested outputs as float32, keyed by name.
     /// - Throws: ``InferenceError`` as ``run(_:outputNames:)``.
-    public func run(inputName: String, shape: [Int], data: UnsafeBufferPointer<Float>,
+    package func run(inputName: String, shape: [Int], data: UnsafeBufferPointer<Float>,
                     outputNames: [String]? = nil) throws -> [String: Tensor] {
         try runBound([BoundInput(name: inputName, shape: shape, data: data)], outputNames: outputNames)
     }

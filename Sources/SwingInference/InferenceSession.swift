@@ -2,17 +2,17 @@ import Foundation
 
 /// A loaded ONNX model, ready to run. ONNX Runtime allows concurrent `Run` calls on one session,
 /// and every stored property is immutable, so one session may be shared across tasks.
-public final class InferenceSession: @unchecked Sendable {
+package final class InferenceSession: @unchecked Sendable {
     /// The model's inputs, in graph order.
-    public let inputs: [TensorInfo]
+    package let inputs: [TensorInfo]
     /// The model's outputs, in graph order.
-    public let outputs: [TensorInfo]
+    package let outputs: [TensorInfo]
     /// Custom `metadata_props` (Ultralytics stores names, task, stride, imgsz, kpt_shape here).
-    public let metadata: [String: String]
+    package let metadata: [String: String]
     /// The exporter that wrote the model (e.g. "pytorch").
-    public let producerName: String
+    package let producerName: String
     /// The ONNX graph's name.
-    public let graphName: String
+    package let graphName: String
 
     let runtime: OrtRuntime
     let session: OpaquePointer
@@ -23,7 +23,7 @@ public final class InferenceSession: @unchecked Sendable {
     ///   - options: Threading and optimisation settings.
     /// - Throws: ``InferenceError`` — `.runtimeUnavailable` when ONNX Runtime cannot be loaded,
     ///   `.modelUnreadable` when the file is missing or not a valid model (with ORT's message).
-    public convenience init(modelPath: String, options: SessionOptions = .init()) throws {
+    package convenience init(modelPath: String, options: SessionOptions = .init()) throws {
         let runtime = try OrtRuntime.current()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -40,7 +40,7 @@ public final class InferenceSession: @unchecked Sendable {
     ///   - modelData: The content of an `.onnx` file.
     ///   - options: Threading and optimisation settings.
     /// - Throws: ``InferenceError`` `.runtimeUnavailable` or `.modelUnreadable` (bytes are not a valid model).
-    public convenience init(modelData: [UInt8], options: SessionOptions = .init()) throws {
+    package convenience init(modelData: [UInt8], options: SessionOptions = .init()) throws {
         let runtime = try OrtRuntime.current()
         let session = try modelData.withUnsafeBytes { bytes in
             try Self.createSession(runtime, options, description: "in-memory model (\(modelData.count) bytes)") { ortOptions, out in

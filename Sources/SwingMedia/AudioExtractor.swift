@@ -8,10 +8,10 @@ import SwingCore
 /// (MP4/MOV edit lists and `AV_PKT_DATA_SKIP_SAMPLES`, MP3 LAME headers, Opus pre-skip) by
 /// libavcodec, which also shifts the frame timestamps; AAC in Matroska signals nothing, so
 /// ``assumedAACPrimingSamples`` are dropped there. Samples before time 0 (codec pre-roll) are dropped.
-public enum AudioExtractor {
+package enum AudioExtractor {
     /// Priming samples assumed for AAC in Matroska/WebM, which stores no encoder delay
     /// (the AAC-LC frame length that FFmpeg, FDK and phone encoders prime with).
-    public static let assumedAACPrimingSamples = 1024
+    package static let assumedAACPrimingSamples = 1024
     /// Audio decoded before a range start so the decoder's overlap state is warm (MDCT codecs
     /// need the previous frame; 0.5 s covers any common codec's frame + pre-roll).
     static let seekPreroll = 0.5
@@ -22,7 +22,7 @@ public enum AudioExtractor {
     /// The rate to analyse a track at: its own when that is a common full-band rate (22.05–96 kHz), so
     /// no resampling is needed (it cost half the time of `contacts` on a 48 kHz file); 44.1 kHz for
     /// anything else (unknown, or too low for the detector's bands).
-    public static func analysisRate(for audio: AudioStreamInfo?) -> Int {
+    package static func analysisRate(for audio: AudioStreamInfo?) -> Int {
         guard let rate = audio?.sampleRate, (22_050...96_000).contains(rate) else { return 44_100 }
         return rate
     }
@@ -35,7 +35,7 @@ public enum AudioExtractor {
     ///   - progress: Called with stage `"audio"` and the fraction decoded.
     /// - Returns: The samples and the media time of the first one.
     /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noAudioTrack`, `.invalidTimeRange`.
-    public static func extract(_ path: String, sampleRate: Int = 44_100, range: TimeRange? = nil,
+    package static func extract(_ path: String, sampleRate: Int = 44_100, range: TimeRange? = nil,
                                progress: ProgressHandler? = nil) throws -> AudioPCM {
         guard (8_000...384_000).contains(sampleRate) else {
             throw MediaError(.unreadable, "Cannot resample audio to \(sampleRate) Hz; choose 8000–384000 Hz.")

@@ -6,15 +6,15 @@ import CFFmpeg
 /// frame carries its own timestamp. A timeline numbers the frames as a decoder hands them out
 /// (0-based, presentation order, the numbering of ffprobe's `-show_frames` and FFmpeg's
 /// `select=eq(n\,N)`) and answers which frame is shown at a time, whatever the rate did.
-public struct FrameTimeline: Sendable {
+package struct FrameTimeline: Sendable {
     /// Presentation times in seconds of media time (the origin ``VideoFrameReader`` and
     /// ``AudioExtractor`` use), ascending; `times[n]` is frame `n`.
-    public let times: [Double]
+    package let times: [Double]
     /// Where the last frame stops being shown (its time plus its duration), seconds of media time.
-    public let end: Double
+    package let end: Double
 
     /// A timeline from known frame times (sorted here) and the end of the last frame.
-    public init(times: [Double], end: Double) {
+    package init(times: [Double], end: Double) {
         self.times = times.sorted()
         self.end = max(end, self.times.last ?? end)
     }
@@ -23,7 +23,7 @@ public struct FrameTimeline: Sendable {
     /// bytes; a fraction of what decoding the same file costs).
     /// - Parameter path: A media file with a video track.
     /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noVideoTrack`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let st = input.stream(index) else {
             throw MediaError(.noVideoTrack, "\(path) has no video track; the analysis needs the player on video.")
@@ -61,11 +61,11 @@ public struct FrameTimeline: Sendable {
     }
 
     /// Number of frames.
-    public var count: Int { times.count }
+    package var count: Int { times.count }
 
     /// The frame whose time is nearest `time` (the earlier on a tie); `nil` for an empty track.
     /// - Complexity: O(log n).
-    public func frame(nearest time: Double) -> Int? {
+    package func frame(nearest time: Double) -> Int? {
         guard !times.isEmpty else { return nil }
         let after = firstIndex(atOrAfter: time)
         if after == 0 { return 0 }
@@ -74,7 +74,7 @@ public struct FrameTimeline: Sendable {
     }
 
     /// Where frame `n` stops being shown: the next frame's time, or ``end`` for the last frame.
-    public func endOfFrame(_ n: Int) -> Double {
+    package func endOfFrame(_ n: Int) -> Double {
         times.indices.contains(n + 1) ? times[n + 1] : end
     }
 

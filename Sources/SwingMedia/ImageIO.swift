@@ -4,18 +4,18 @@ import SwingCore
 
 /// Reads and writes still images: JPEG through libjpeg-turbo (as OpenCV and Pillow decode it),
 /// everything else through FFmpeg.
-public enum ImageIO {
+package enum ImageIO {
     /// The largest image file read (bytes): far above any camera's photo, small enough to hold.
-    public static let maxFileBytes = 512 << 20
+    package static let maxFileBytes = 512 << 20
     /// The most pixels a decoded image may have (200 megapixels, about 600 MB of RGB).
-    public static let maxPixels = 200_000_000
+    package static let maxPixels = 200_000_000
 
     /// File extensions (lower case) that name a still picture: commands treat these paths as photos and
     /// everything else as video.
-    public static let fileExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "ppm", "pgm", "pnm", "tif", "tiff"]
+    package static let fileExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "ppm", "pgm", "pnm", "tif", "tiff"]
 
     /// Whether `path` names a still picture by its extension (see ``fileExtensions``).
-    public static func isImagePath(_ path: String) -> Bool {
+    package static func isImagePath(_ path: String) -> Bool {
         fileExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
@@ -26,7 +26,7 @@ public enum ImageIO {
     /// - Returns: The first picture, RGB8 interleaved (alpha, if any, is dropped).
     /// - Throws: ``MediaError`` `.fileNotFound`, or `.imageUnreadable` for anything not a decodable
     ///   image, or one beyond ``maxFileBytes`` / ``maxPixels``.
-    public static func load(_ path: String) throws -> ImageBuffer {
+    package static func load(_ path: String) throws -> ImageBuffer {
         let data = try readFile(path)
         let stored: ImageBuffer
         if JPEGDecoder.isJPEG(data) {
@@ -46,7 +46,7 @@ public enum ImageIO {
     /// - Returns: The picture, RGB8 interleaved.
     /// - Throws: ``MediaError`` `.imageUnreadable` for anything not a decodable image, or one beyond
     ///   ``maxFileBytes`` / ``maxPixels``.
-    public static func decode(_ data: Data, name: String = "The picture") throws -> ImageBuffer {
+    package static func decode(_ data: Data, name: String = "The picture") throws -> ImageBuffer {
         guard !data.isEmpty else { throw MediaError(.imageUnreadable, "\(name) is empty.") }
         guard data.count <= maxFileBytes else {
             throw MediaError(.imageUnreadable, "\(name) is larger than the \(maxFileBytes >> 20) MB image limit.")
@@ -70,7 +70,7 @@ public enum ImageIO {
     /// The width and height a JPEG or PNG held in memory says it has (as stored, before any EXIF turn), read
     /// from its header without decoding a pixel; `nil` for anything else or a damaged header. Lets a caller
     /// refuse a small file that would decode to a huge picture.
-    public static func pictureSize(of data: Data) -> (width: Int, height: Int)? {
+    package static func pictureSize(of data: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](data.prefix(32))
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.count >= 24, Array(bytes[0..<8]) == png, bytes[12...15].elementsEqual(Array("IHDR".utf8)) {
@@ -132,7 +132,7 @@ public enum ImageIO {
     ///   - image: The picture to write.
     ///   - path: Destination ending in `.png`, `.jpg` or `.jpeg`; an existing file is replaced.
     /// - Throws: ``MediaError`` `.encodeFailed` for another extension, an encoder failure or an unwritable path.
-    public static func save(_ image: ImageBuffer, to path: String) throws {
+    package static func save(_ image: ImageBuffer, to path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         let codecID: AVCodecID, pixFmt: AVPixelFormat
         switch ext {

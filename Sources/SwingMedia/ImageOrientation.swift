@@ -3,7 +3,7 @@ import SwingCore
 
 /// The EXIF orientation of a photo (TIFF tag 0x0112): how the stored pixels must be turned to
 /// show the picture upright. Phones store sensor rows and set this tag instead of rotating.
-public enum ImageOrientation: Int, Sendable, CaseIterable {
+package enum ImageOrientation: Int, Sendable, CaseIterable {
     /// Stored upright.
     case up = 1
     /// Mirrored left–right.
@@ -25,7 +25,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     ///
     /// The parser reads only the bytes it is given, follows no offset outside them and visits each
     /// structure once, so a damaged or hostile file yields `nil`, never a crash.
-    public static func read(from data: Data) -> ImageOrientation? {
+    package static func read(from data: Data) -> ImageOrientation? {
         let bytes = [UInt8](data.prefix(maxScannedBytes))
         if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 { return fromJPEG(bytes) }
         if bytes.count >= 8, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return fromPNG(bytes) }
@@ -36,7 +36,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     static let maxScannedBytes = 4 << 20
 
     /// Turns `image` upright.
-    public func apply(to image: ImageBuffer) -> ImageBuffer {
+    package func apply(to image: ImageBuffer) -> ImageBuffer {
         if self == .up { return image }
         let w = image.width, h = image.height
         let swaps = rawValue >= 5

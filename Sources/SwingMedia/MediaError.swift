@@ -4,9 +4,9 @@ import SwingCore
 /// Why a media operation failed, with one sentence a user can act on.
 ///
 /// Each ``Kind`` maps to a distinct ``StatusCode`` so scripts can tell the failures apart.
-public struct MediaError: CategorizedError {
+package struct MediaError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The path does not exist.
         case fileNotFound
         /// The file exists but is not readable media (zero bytes, truncated, not a media file, undecodable).
@@ -28,22 +28,22 @@ public struct MediaError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence describing the problem.
-    public let message: String
+    package let message: String
     /// The FFmpeg error text behind the failure, when there is one (for logs, not users).
-    public let underlying: String?
+    package let underlying: String?
 
     /// Creates an error.
     /// - Parameters:
     ///   - kind: The category of failure.
     ///   - message: One clear user-facing sentence.
     ///   - underlying: Optional low-level detail (e.g. FFmpeg's error string).
-    public init(_ kind: Kind, _ message: String, underlying: String? = nil) {
+    package init(_ kind: Kind, _ message: String, underlying: String? = nil) {
         self.kind = kind; self.message = message; self.underlying = underlying
     }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .fileNotFound: StatusCode.fileNotFound
         case .unreadable: StatusCode.unreadableMedia

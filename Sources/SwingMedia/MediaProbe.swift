@@ -2,12 +2,12 @@ import Foundation
 import CFFmpeg
 
 /// Reads a media file's container and stream parameters without decoding it.
-public enum MediaProbe {
+package enum MediaProbe {
     /// Probes `path`.
     /// - Parameter path: A local media file (any container/codec FFmpeg reads).
     /// - Returns: Duration, start, and the primary video/audio streams' parameters.
     /// - Throws: ``MediaError`` `.fileNotFound`, or `.unreadable` for empty, truncated or non-media files.
-    public static func probe(_ path: String) throws -> MediaInfo {
+    package static func probe(_ path: String) throws -> MediaInfo {
         let input = try InputFile(path: path)
         let video = input.videoStreamIndex.flatMap { input.stream($0) }.map { st in
             var info = videoInfo(st)

@@ -1,20 +1,20 @@
 /// Limits a session video must meet (the README's exit codes 13 and 14); all configurable.
-public struct MediaLimits: Sendable, Equatable {
+package struct MediaLimits: Sendable, Equatable {
     /// Shortest accepted media (or selected range), seconds. Spec: 5 s.
-    public var minDuration: Double
+    package var minDuration: Double
     /// Longest accepted media (or selected range), seconds. Spec: 10 min.
-    public var maxDuration: Double
+    package var maxDuration: Double
     /// Video height (displayed, after rotation: the shorter side) below which a warning is given. Spec: 720.
-    public var minHeight: Int
+    package var minHeight: Int
 
     /// Creates limits with the documented defaults (5 s … 10 min, 720p).
-    public init(minDuration: Double = 5, maxDuration: Double = 600, minHeight: Int = 720) {
+    package init(minDuration: Double = 5, maxDuration: Double = 600, minHeight: Int = 720) {
         self.minDuration = minDuration; self.maxDuration = maxDuration; self.minHeight = minHeight
     }
 }
 
 /// Checks probed media against ``MediaLimits`` before any heavy work starts.
-public enum MediaValidator {
+package enum MediaValidator {
     /// Validates `info` for a run over `range`.
     /// - Parameters:
     ///   - info: From ``MediaProbe/probe(_:)``.
@@ -24,7 +24,7 @@ public enum MediaValidator {
     ///   - range: Optional trim; its length is what the duration limits apply to.
     /// - Returns: Warnings a user should see (e.g. resolution below 720p).
     /// - Throws: ``MediaError`` `.noAudioTrack`, `.noVideoTrack`, `.invalidTimeRange`, `.tooShort`, `.tooLong`.
-    public static func validate(_ info: MediaInfo, limits: MediaLimits = MediaLimits(), requireAudio: Bool,
+    package static func validate(_ info: MediaInfo, limits: MediaLimits = MediaLimits(), requireAudio: Bool,
                                 requireVideo: Bool, range: TimeRange? = nil) throws -> [String] {
         if requireAudio && info.audio == nil {
             throw MediaError(.noAudioTrack, "\(info.path) has no audio track; Swingmaster finds contacts from the sound of the ball.")
@@ -54,7 +54,7 @@ public enum MediaValidator {
     /// - Parameters: as ``validate(_:limits:requireAudio:requireVideo:range:)``.
     /// - Returns: The video stream, and warnings a user should see.
     /// - Throws: ``MediaError`` `.noAudioTrack`, `.noVideoTrack`, `.invalidTimeRange`, `.tooShort`, `.tooLong`.
-    public static func validateSession(_ info: MediaInfo, limits: MediaLimits = MediaLimits(),
+    package static func validateSession(_ info: MediaInfo, limits: MediaLimits = MediaLimits(),
                                        range: TimeRange? = nil) throws -> (video: VideoStreamInfo, warnings: [String]) {
         let warnings = try validate(info, limits: limits, requireAudio: true, requireVideo: true, range: range)
         guard let video = info.video else { throw noVideoTrack(info) }   // refused above; unwrapped once, here
@@ -77,7 +77,7 @@ public enum MediaValidator {
     ///   - range: The run's trim, as given to `validate`.
     /// - Returns: A warning sentence when less decoded than stated.
     /// - Throws: ``MediaError`` `.tooShort` when less than `limits.minDuration` decoded.
-    public static func checkDecoded(_ decoded: Double, info: MediaInfo, limits: MediaLimits = MediaLimits(),
+    package static func checkDecoded(_ decoded: Double, info: MediaInfo, limits: MediaLimits = MediaLimits(),
                                     range: TimeRange? = nil) throws -> [String] {
         let stated = try selectedLength(info, range: range)
         guard stated.isFinite, decoded < stated - decodedShortfallTolerance(stated: stated) else { return [] }
@@ -91,11 +91,11 @@ public enum MediaValidator {
 
     /// How much shorter than stated a decode may end without a warning: audio and video tracks and the
     /// container's duration commonly differ by a frame or an AAC packet, and encoders trim the end.
-    public static func decodedShortfallTolerance(stated: Double) -> Double { max(0.5, 0.02 * stated) }
+    package static func decodedShortfallTolerance(stated: Double) -> Double { max(0.5, 0.02 * stated) }
 
     /// Length in seconds of the part of the media a run will use, as the container states it.
     /// - Throws: ``MediaError`` `.invalidTimeRange` for a range outside the media.
-    public static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
+    package static func selectedLength(_ info: MediaInfo, range: TimeRange?) throws -> Double {
         guard let range else { return info.duration }
         guard range.start.isFinite, range.start >= 0 else {
             throw MediaError(.invalidTimeRange, "--start must be zero or positive, not \(range.start).")

@@ -10,11 +10,11 @@ import SwingCore
 /// original and its rotation, so times measured on the original (contacts, poses) point at the same
 /// pictures in the copy. AAC and MP3 audio is copied packet for packet; other audio is left out.
 /// The analysis always reads the original.
-public enum PlaybackCopy {
+package enum PlaybackCopy {
     /// Whether browsers play `path` as it is: H.264 (8-bit 4:2:0) in MP4, or VP9 / AV1 in MP4 or
     /// WebM, judged by the container FFmpeg finds and the file's extension (browsers go by both).
     /// - Throws: ``MediaError`` when the file cannot be read or has no video.
-    public static func isBrowserPlayable(_ path: String) throws -> Bool {
+    package static func isBrowserPlayable(_ path: String) throws -> Bool {
         let input = try InputFile(path: path)
         guard let index = input.videoStreamIndex, let par = input.stream(index)?.pointee.codecpar else {
             throw MediaError(.noVideoTrack, "\(path) has no video.")
@@ -38,7 +38,7 @@ public enum PlaybackCopy {
     ///   - isCancelled: Asked before every frame; `true` stops the copy with a `CancellationError`.
     ///   - progress: Fraction of the video copied, 0…1.
     /// - Throws: ``MediaError`` for an unreadable source or a failed write; `CancellationError`.
-    public static func make(from source: String, to destination: String,
+    package static func make(from source: String, to destination: String,
                             isCancelled: () -> Bool = { false }, progress: ((Double) -> Void)? = nil) throws {
         let temporary = (destination as NSString).deletingLastPathComponent + "/."
             + (destination as NSString).lastPathComponent + ".part-\(UUID().uuidString.prefix(8)).mp4"

@@ -2,12 +2,12 @@ import Foundation
 import SwingCore
 
 /// A small upright JPEG of one moment of a video, for lists of sessions.
-public enum Thumbnail {
+package enum Thumbnail {
     /// Writes the frame at `time` (seconds; the nearest frame at or after it, else the first) of
     /// `video`, scaled so its longer side is `maxSide`, as JPEG at `destination` — through a temporary
     /// file renamed into place, so a reader never sees half a picture.
     /// - Throws: ``MediaError`` for an unreadable video or an unwritable destination.
-    public static func make(from video: String, at time: Double, maxSide: Int = 320, to destination: String) throws {
+    package static func make(from video: String, at time: Double, maxSide: Int = 320, to destination: String) throws {
         let info = try MediaProbe.probe(video)
         guard let stream = info.video else { throw MediaError(.noVideoTrack, "\(video) has no video to take a picture from.") }
         let (w, h) = stream.displaySize

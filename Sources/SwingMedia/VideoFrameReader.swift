@@ -8,16 +8,16 @@ import SwingCore
 /// frames from the start (0-based, presentation order; see ``FrameTimeline``), never `time × fps`:
 /// phone footage drops and stretches frames. Not `Sendable`: use one reader per task; decoding itself
 /// runs on FFmpeg's threads (by default `thread_count = 0`, one per core).
-public final class VideoFrameReader {
+package final class VideoFrameReader {
     /// The stream being decoded (coded size, frame rate, rotation).
-    public private(set) var info: VideoStreamInfo
+    package private(set) var info: VideoStreamInfo
     /// Size of the frames returned (after rotation and optional resize).
-    public let outputSize: (width: Int, height: Int)
+    package let outputSize: (width: Int, height: Int)
     private let decoder: StreamDecoder
     private let converter = PictureConverter()
     private var lastTime: Double?
     /// Every frame's time, which numbers the frames after a seek (given, or read on the first seek).
-    public private(set) var timeline: FrameTimeline?
+    package private(set) var timeline: FrameTimeline?
     private let path: String
     /// Frames decoded since the start of the stream while no seek intervened (`nil` after a seek).
     private var decodedSinceStart: Int? = 0
@@ -25,27 +25,27 @@ public final class VideoFrameReader {
     static let timeEpsilon = 1e-4
     /// Longest gap (seconds) between windows that is decoded through rather than seeked over:
     /// about one phone-camera GOP, i.e. what a keyframe seek would decode anyway.
-    public static let maxForwardDecode = 1.0
+    package static let maxForwardDecode = 1.0
 
     /// The frame that ended the last window (decoded, not delivered) and that window's end.
     private struct Pending { let time: Double; let previousEnd: Double }
     private var pending: Pending?
     /// Time spent decoding (seeks included) and converting to RGB since the reader was opened, and the
     /// frames decoded: what `analyze` reports for its pose stage.
-    public private(set) var decodeTime = StageTime()
-    public private(set) var conversionTime = StageTime()
-    public private(set) var framesDecoded = 0
+    package private(set) var decodeTime = StageTime()
+    package private(set) var conversionTime = StageTime()
+    package private(set) var framesDecoded = 0
     /// Lets the decoder drop frames that no window needs (FFmpeg's `skip_frame`, non-reference frames
     /// only, so every other frame decodes to the same pixels): with it set, a frame before the window
     /// being read, or inside it where this returns `false` for its (time, index), is dropped unless other
     /// frames reference it. It must agree with the `select` given to ``frames(from:to:where:body:)``;
     /// `nil` (default) decodes every frame.
-    public var wanted: ((Double, Int) -> Bool)?
+    package var wanted: ((Double, Int) -> Bool)?
     /// Skips H.264's and HEVC's deblocking (loop) filter (FFmpeg's `skip_loop_filter`): about a fifth of
     /// H.264's decoding time, at the price of blockier pixels in every frame, which drift further from the
     /// encoder's until the next keyframe. Off by default; `analyze --skip-deblocking` measures what it
     /// costs in docs/analysis.md. Set it before the first frame.
-    public var skipDeblocking = false {
+    package var skipDeblocking = false {
         didSet { decoder.decoder.context.pointee.skip_loop_filter = skipDeblocking ? AVDISCARD_ALL : AVDISCARD_DEFAULT }
     }
 
@@ -58,7 +58,7 @@ public final class VideoFrameReader {
     ///   - timeline: The file's ``FrameTimeline`` when the caller already has it (several readers of one
     ///     file share one); otherwise it is read the first time a window starts after a seek.
     /// - Throws: ``MediaError`` `.fileNotFound`, `.unreadable`, `.noVideoTrack`.
-    public init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0, timeline: FrameTimeline? = nil) throws {
+    package init(path: String, targetSize: (Int, Int)? = nil, decoderThreads: Int = 0, timeline: FrameTimeline? = nil) throws {
         self.path = path
         self.timeline = timeline
         let input = try InputFile(path: path)
@@ -79,7 +79,7 @@ public final class VideoFrameReader {
     /// Decodes the next frame in presentation order.
     /// - Returns: The frame, or `nil` at the end of the video.
     /// - Throws: ``MediaError`` `.unreadable` when a frame cannot be decoded or converted.
-    public func nextFrame() throws -> VideoFrame? {
+    package func nextFrame() throws -> VideoFrame? {
         if let p = pending {
             pending = nil
             return try convertCurrent(time: p.time)
@@ -97,7 +97,7 @@ public final class VideoFrameReader {
     ///   - body: Receives frames in order; return `false` to stop early.
     /// - Throws: ``MediaError`` `.invalidTimeRange` for a bad window, `.unreadable` for decode
     ///   failures, and anything `body` throws.
-    public func frames(from start: Double, to end: Double, stride: Int = 1,
+    package func frames(from start: Double, to end: Double, stride: Int = 1,
                        body: (VideoFrame) throws -> Bool) throws {
         guard stride >= 1 else {
             throw MediaError(.invalidTimeRange, "The frame stride must be at least 1, not \(stride).")
@@ -119,7 +119,7 @@ public final class VideoFrameReader {
     ///   - body: Receives the selected frames in order; return `false` to stop early.
     /// - Throws: ``MediaError`` `.invalidTimeRange` for a bad window, `.unreadable` for decode
     ///   failures, and anything `select` or `body` throws.
-    public func frames(from start: Double, to end: Double, where select: (Double, Int) throws -> Bool,
+    package func frames(from start: Double, to end: Double, where select: (Double, Int) throws -> Bool,
                        body: (VideoFrame) throws -> Bool) throws {
         guard start.isFinite, end.isFinite, start >= 0, end >= start else {
             throw MediaError(.invalidTimeRange, "The frame window \(start)–\(end) s is not a valid time range.")

@@ -13,23 +13,23 @@ import SwingCore
 /// stretched frames where the original had them.
 ///
 /// Call ``finish(end:)`` to complete the file; a writer dropped without it leaves an unplayable file.
-public final class VideoWriter {
+package final class VideoWriter {
     /// Size of the frames given to ``append(_:)``.
-    public let frameSize: (width: Int, height: Int)
+    package let frameSize: (width: Int, height: Int)
     /// Encoded size in pixels: ``frameSize`` rounded down to even.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Frames per second.
-    public let fps: Double
+    package let fps: Double
     /// The encoder actually used (`"libx264"` or `"mpeg4"`).
-    public let encoderName: String
+    package let encoderName: String
     /// x264 constant rate factor (lower = better; 18–23 is visually transparent for overlays).
-    public static let x264CRF = "20"
+    package static let x264CRF = "20"
     /// x264 speed preset: fast enough to write annotated clips alongside analysis.
-    public static let x264Preset = "veryfast"
+    package static let x264Preset = "veryfast"
     /// Ticks per second of a `frameTimes` writer's timestamps (MPEG's 90 kHz clock: whole ticks for
     /// 24, 25, 30, 50, 60, 120 and 240 fps and the NTSC rates).
-    public static let timestampRate: Int32 = 90_000
+    package static let timestampRate: Int32 = 90_000
 
     private let path: String
     private let format: UnsafeMutablePointer<AVFormatContext>
@@ -44,7 +44,7 @@ public final class VideoWriter {
     private var audioEnd: Int64 = Int64.min
 
     /// Whether the file has a sound track (`audioFrom` had one in a codec the container holds).
-    public var hasAudio: Bool { audio != nil }
+    package var hasAudio: Bool { audio != nil }
 
     /// Whether frames carry their own times (``append(_:at:)``).
     private let frameTimes: Bool
@@ -68,7 +68,7 @@ public final class VideoWriter {
     ///     its chapters), in order; times in seconds of this video.
     ///   - audioFrom: A media file whose sound ``appendAudio(from:to:at:)`` copies in, packet for packet (no
     ///     re-encode); ignored when it has no audio or the container cannot hold its codec (see ``hasAudio``).
-    public init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false,
+    package init(path: String, width frameWidth: Int, height frameHeight: Int, fps: Double, faststart: Bool = false,
                 frameTimes: Bool = false, chapters: [VideoChapter] = [], audioFrom: String? = nil) throws {
         guard frameWidth >= 2, frameHeight >= 2, frameWidth <= 16384, frameHeight <= 16384 else {
             throw MediaError(.encodeFailed, "Video frames must be between 2×2 and 16384×16384 pixels, not \(frameWidth)×\(frameHeight).")
@@ -173,7 +173,7 @@ public final class VideoWriter {
     /// Appends one frame: on a `frameTimes` writer, shown 1/``fps`` after the previous one.
     /// - Parameter image: An RGB image of ``frameSize`` (or already of the even ``width``×``height``).
     /// - Throws: ``MediaError`` `.encodeFailed` on a size mismatch, after ``finish(end:)``, or when writing fails.
-    public func append(_ image: ImageBuffer) throws {
+    package func append(_ image: ImageBuffer) throws {
         if frameTimes {
             try encode(image, pts: lastPTS.map { $0 + ticks(1 / fps) } ?? 0)
         } else {
@@ -190,7 +190,7 @@ public final class VideoWriter {
     ///     or before it moves one tick later (encoders need increasing timestamps).
     /// - Throws: ``MediaError`` `.encodeFailed` on a writer made without `frameTimes`, a time that is not
     ///   finite, a size mismatch, after ``finish(end:)``, or when writing fails.
-    public func append(_ image: ImageBuffer, at time: Double) throws {
+    package func append(_ image: ImageBuffer, at time: Double) throws {
         guard frameTimes, time.isFinite else {
             throw MediaError(.encodeFailed, frameTimes ? "A video frame needs a finite time, not \(time)."
                                                        : "\(path) was opened for evenly spaced frames; open it with frame times.")
@@ -215,7 +215,7 @@ public final class VideoWriter {
     /// `offset` seconds on: the packets that start in the span, shifted, not re-encoded (so a cut lands on
     /// the nearest packet, about 20 ms of AAC). Does nothing on a writer without sound.
     /// - Throws: ``MediaError`` `.encodeFailed` when writing fails, `.unreadable` when the source cannot be read.
-    public func appendAudio(from start: Double, to end: Double, at offset: Double) throws {
+    package func appendAudio(from start: Double, to end: Double, at offset: Double) throws {
         guard let (input, index, out) = audio, !finished, end > start else { return }
         guard let inStream = input.stream(index) else { return }
         let tb = inStream.pointee.time_base
@@ -247,7 +247,7 @@ public final class VideoWriter {
     /// - Parameter end: On a `frameTimes` writer, when the last frame stops being shown (seconds from the
     ///   start; `nil` = 1/``fps`` after it): the video's duration.
     /// - Throws: ``MediaError`` `.encodeFailed` when the file cannot be completed.
-    public func finish(end: Double? = nil) throws {
+    package func finish(end: Double? = nil) throws {
         guard !finished else { return }
         if frameTimes, let last = lastPTS {
             followingPTS[last] = max(end.map(ticks) ?? last + ticks(1 / fps), last + 1)
@@ -276,10 +276,10 @@ public final class VideoWriter {
 }
 
 /// A chapter mark of a written video: its title and where it starts and ends (seconds).
-public struct VideoChapter: Sendable, Equatable {
-    public var title: String
-    public var start: Double
-    public var end: Double
+package struct VideoChapter: Sendable, Equatable {
+    package var title: String
+    package var start: Double
+    package var end: Double
 
-    public init(title: String, start: Double, end: Double) { self.title = title; self.start = start; self.end = end }
+    package init(title: String, start: Double, end: Double) { self.title = title; self.start = start; self.end = end }
 }

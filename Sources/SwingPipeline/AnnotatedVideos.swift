@@ -10,9 +10,9 @@ import SwingStore
 /// Drawn on the first request and kept beside the media until the session is deleted. Re-encoding a
 /// session uses every core, so videos are drawn one at a time, and a second request for a video being
 /// drawn waits for the same one (it gets its progress, not a second encode).
-public actor AnnotatedVideos {
+package actor AnnotatedVideos {
     /// Where a request stands.
-    public enum Status: Sendable {
+    package enum Status: Sendable {
         /// Drawn: the MP4 is at `path`.
         case ready(path: String)
         /// Being drawn (or waiting for the video before it), 0…1.
@@ -29,16 +29,16 @@ public actor AnnotatedVideos {
     private var tail: Task<Void, Never>?
 
     /// Videos kept beside `library`'s media.
-    public init(library: MediaLibrary) { self.library = library }
+    package init(library: MediaLibrary) { self.library = library }
 
     /// Where session `id`'s `kind` of video is kept.
-    public func path(session id: Int64, _ kind: DerivedVideo = .annotated) -> String { library.derived(session: id, kind.fileName) }
+    package func path(session id: Int64, _ kind: DerivedVideo = .annotated) -> String { library.derived(session: id, kind.fileName) }
 
     /// The video of session `id` if it is drawn; else its progress, starting it when nobody has.
     /// A failure is reported once; the request after it tries again.
     /// - Parameters:
     ///   - source: The analysed video on disk.
-    public func request(session id: Int64, _ kind: DerivedVideo = .annotated, source: String) -> Status {
+    package func request(session id: Int64, _ kind: DerivedVideo = .annotated, source: String) -> Status {
         let path = path(session: id, kind), key = Key(id: id, kind: kind)
         if FileManager.default.fileExists(atPath: path) { return .ready(path: path) }
         if let p = progress[key] { return .drawing(progress: p) }
@@ -57,7 +57,7 @@ public actor AnnotatedVideos {
     }
 
     /// Removes session `id`'s video (the session is being deleted).
-    public func remove(session id: Int64) {
+    package func remove(session id: Int64) {
         for kind in DerivedVideo.allCases {
             try? FileManager.default.removeItem(atPath: path(session: id, kind))
             failures[Key(id: id, kind: kind)] = nil
@@ -104,12 +104,12 @@ final class Throttle: @unchecked Sendable {   // state guarded by `lock`
 }
 
 /// The videos drawn from a stored session for the web app's downloads.
-public enum DerivedVideo: String, CaseIterable, Sendable {
+package enum DerivedVideo: String, CaseIterable, Sendable {
     /// The analysed part with the skeleton, the wrist arc and the contact frames drawn.
     case annotated
     /// Each shot's swing, joined, with a chapter at every shot (``SessionHighlights``).
     case highlights
 
     /// Its file name beside the session's media (`annotated.mp4`).
-    public var fileName: String { "\(rawValue).mp4" }
+    package var fileName: String { "\(rawValue).mp4" }
 }

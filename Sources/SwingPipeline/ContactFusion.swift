@@ -1,37 +1,37 @@
 import SwingCore
 
 /// A contact candidate on the media timeline from any source (audio onset, visual racket–ball event).
-public struct TimedContact: Sendable, Equatable, Codable {
+package struct TimedContact: Sendable, Equatable, Codable {
     /// Seconds from the start of the media.
-    public var time: Double
+    package var time: Double
     /// Confidence in [0, 1].
-    public var confidence: Double
-    public init(time: Double, confidence: Double) { self.time = time; self.confidence = confidence }
+    package var confidence: Double
+    package init(time: Double, confidence: Double) { self.time = time; self.confidence = confidence }
 }
 
 /// A fused contact and where its evidence came from.
-public struct FusedContact: Sendable, Equatable, Codable {
+package struct FusedContact: Sendable, Equatable, Codable {
     /// Audio time when audio heard it (44.1 kHz is far finer than a video frame), else the visual time.
-    public var time: Double
+    package var time: Double
     /// Noisy-OR of the matched confidences, `1 − (1 − a)(1 − v)`; the single source's confidence otherwise.
-    public var confidence: Double
-    public var source: ContactSource
+    package var confidence: Double
+    package var source: ContactSource
     /// Visual time − audio time for matched pairs (seconds), `nil` otherwise.
-    public var offset: Double?
+    package var offset: Double?
     /// Which input it came from: the index into `audio` (`both`, `audio`) and into `visual` (`both`,
     /// `visual`), so callers map back without comparing times.
-    public var audioIndex: Int? = nil
-    public var visualIndex: Int? = nil
+    package var audioIndex: Int? = nil
+    package var visualIndex: Int? = nil
 }
 
 /// Options for ``fuseContacts(audio:visual:tolerance:options:)``.
-public struct ContactFusionOptions: Sendable, Equatable {
+package struct ContactFusionOptions: Sendable, Equatable {
     /// Keep visual-only contacts at or above this confidence (the camera saw a hit the microphone missed,
     /// e.g. under loud wind). Default 0.6; set above 1 to drop every visual-only contact.
-    public var visualOnlyMinimumConfidence: Double = 0.6
+    package var visualOnlyMinimumConfidence: Double = 0.6
     /// Keep audio-only contacts at or above this confidence. Default 0 (audio is the primary detector).
-    public var audioOnlyMinimumConfidence: Double = 0
-    public init() {}
+    package var audioOnlyMinimumConfidence: Double = 0
+    package init() {}
 }
 
 /// Fuses audio contacts with visual (racket–ball) contacts.
@@ -49,7 +49,7 @@ public struct ContactFusionOptions: Sendable, Equatable {
 ///     two processed-frame intervals (vid-stride 3 at 60 fps → 0.1 s).
 ///   - options: which single-source contacts survive.
 /// - Complexity: O(a·v·log(a·v)).
-public func fuseContacts(audio: [TimedContact], visual: [TimedContact], tolerance: Double,
+package func fuseContacts(audio: [TimedContact], visual: [TimedContact], tolerance: Double,
                          options: ContactFusionOptions = .init()) -> [FusedContact] {
     var pairs: [(dt: Double, a: Int, v: Int)] = []
     for (i, a) in audio.enumerated() {

@@ -4,20 +4,20 @@ import SwingVision
 
 /// The detection document: what `swingmaster detect --json` prints and the studio's `POST /api/detect`
 /// answers (docs/studio.md). One type for both, so the CLI and the server cannot drift apart.
-public struct DetectionDocument: Codable, Equatable, Sendable {
+package struct DetectionDocument: Codable, Equatable, Sendable {
     /// The model that ran.
-    public struct Model: Codable, Equatable, Sendable {
-        public var task: String
+    package struct Model: Codable, Equatable, Sendable {
+        package var task: String
         /// Class names keyed by the id as text (JSON object keys are strings).
-        public var names: [String: String]
-        public var imgsz: [Int]
+        package var names: [String: String]
+        package var imgsz: [Int]
 
-        public init(task: String, names: [String: String], imgsz: [Int]) {
+        package init(task: String, names: [String: String], imgsz: [Int]) {
             self.task = task; self.names = names; self.imgsz = imgsz
         }
 
         /// The model as a YOLO predictor describes it.
-        public init(_ info: YOLOModelInfo) {
+        package init(_ info: YOLOModelInfo) {
             self.init(task: info.task.rawValue,
                       names: Dictionary(uniqueKeysWithValues: info.names.map { (String($0.key), $0.value) }),
                       imgsz: info.imgsz)
@@ -25,50 +25,50 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
     }
 
     /// Milliseconds per stage of one prediction.
-    public struct Speed: Codable, Equatable, Sendable {
-        public var preMs: Double
-        public var inferenceMs: Double
-        public var postMs: Double
-        public init(preMs: Double, inferenceMs: Double, postMs: Double) {
+    package struct Speed: Codable, Equatable, Sendable {
+        package var preMs: Double
+        package var inferenceMs: Double
+        package var postMs: Double
+        package init(preMs: Double, inferenceMs: Double, postMs: Double) {
             self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
         }
     }
 
     /// An axis-aligned box in image pixels, origin top-left.
-    public struct Box: Codable, Equatable, Sendable {
-        public var x1: Double, y1: Double, x2: Double, y2: Double
+    package struct Box: Codable, Equatable, Sendable {
+        package var x1: Double, y1: Double, x2: Double, y2: Double
     }
 
     /// A rotated box.
-    public struct OBB: Codable, Equatable, Sendable {
-        public var cx: Double, cy: Double, w: Double, h: Double, angle: Double
+    package struct OBB: Codable, Equatable, Sendable {
+        package var cx: Double, cy: Double, w: Double, h: Double, angle: Double
         /// The four corners as `[x, y]` pairs.
-        public var points: [[Double]]
+        package var points: [[Double]]
     }
 
     /// COCO uncompressed RLE over the column-major pixel order; `size` is `[height, width]`.
-    public struct Mask: Codable, Equatable, Sendable {
-        public var size: [Int]
-        public var counts: [Int]
+    package struct Mask: Codable, Equatable, Sendable {
+        package var size: [Int]
+        package var counts: [Int]
     }
 
     /// One detection.
-    public struct Item: Codable, Equatable, Sendable {
-        public var classId: Int
-        public var label: String
-        public var confidence: Double
-        public var box: Box
+    package struct Item: Codable, Equatable, Sendable {
+        package var classId: Int
+        package var label: String
+        package var confidence: Double
+        package var box: Box
         /// `[x, y, visibility]` per keypoint (pose only).
-        public var keypoints: [[Double]]?
-        public var obb: OBB?
-        public var mask: Mask?
+        package var keypoints: [[Double]]?
+        package var obb: OBB?
+        package var mask: Mask?
         /// The track the detection belongs to (`detect --track` on a video); absent otherwise.
-        public var trackId: Int?
+        package var trackId: Int?
 
         /// - Parameters:
         ///   - d: The detection.
         ///   - trackId: Its track, when the run tracks objects.
-        public init(_ d: Detection, trackId: Int? = nil) {
+        package init(_ d: Detection, trackId: Int? = nil) {
             self.trackId = trackId
             classId = d.classId
             label = d.label
@@ -82,37 +82,37 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
         }
 
         /// The detection as interpreters read it (box, label, confidence; task extras are not used).
-        public var detection: Detection {
+        package var detection: Detection {
             Detection(classId: classId, label: label, confidence: confidence,
                       box: Rect(x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2))
         }
     }
 
     /// One class of a classification model's top-k.
-    public struct ClassScore: Codable, Equatable, Sendable {
-        public var classId: Int
-        public var label: String
-        public var confidence: Double
+    package struct ClassScore: Codable, Equatable, Sendable {
+        package var classId: Int
+        package var label: String
+        package var confidence: Double
     }
 
     /// One image or video frame's results.
-    public struct Frame: Codable, Equatable, Sendable {
+    package struct Frame: Codable, Equatable, Sendable {
         /// The file name of the source (not the full path).
-        public var source: String
+        package var source: String
         /// Frame index in the video (0 for an image).
-        public var frame: Int
+        package var frame: Int
         /// Presentation time in seconds (0 for an image).
-        public var time: Double
-        public var width: Int
-        public var height: Int
-        public var speed: Speed
-        public var detections: [Item]
+        package var time: Double
+        package var width: Int
+        package var height: Int
+        package var speed: Speed
+        package var detections: [Item]
         /// Top-k classes (classify models only).
-        public var classification: [ClassScore]?
+        package var classification: [ClassScore]?
         /// The player's pose (the studio's tennis mode only).
-        public var pose: StudioPose?
+        package var pose: StudioPose?
 
-        public init(source: String, frame: Int, time: Double, width: Int, height: Int, speed: Speed,
+        package init(source: String, frame: Int, time: Double, width: Int, height: Int, speed: Speed,
                     detections: [Detection], classification: [Classification]?) {
             self.source = source
             self.frame = frame
@@ -125,7 +125,7 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
         }
 
         /// A predictor's result as one frame of the document.
-        public init(_ result: YOLOResult, source: String, frame: Int = 0, time: Double = 0) {
+        package init(_ result: YOLOResult, source: String, frame: Int = 0, time: Double = 0) {
             self.init(source: source, frame: frame, time: time, width: result.width, height: result.height,
                       speed: Speed(preMs: result.speed.preMs, inferenceMs: result.speed.inferenceMs, postMs: result.speed.postMs),
                       detections: result.detections, classification: result.classification)
@@ -133,33 +133,33 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
 
         /// A predictor's result after a tracker: the detections are the tracked ones, each with its `trackId`
         /// (what `yolo track` reports; a detection no confirmed track took is left out).
-        public init(_ result: YOLOResult, tracked: [TrackedDetection], source: String, frame: Int, time: Double) {
+        package init(_ result: YOLOResult, tracked: [TrackedDetection], source: String, frame: Int, time: Double) {
             self.init(result, source: source, frame: frame, time: time)
             detections = tracked.map { Item($0.detection, trackId: $0.trackId) }
         }
 
         /// The frame as interpreters read it: what `interpret --detections` parses from `detect --json`.
-        public var interpreterFrame: InterpreterFrame {
+        package var interpreterFrame: InterpreterFrame {
             let ids = detections.compactMap(\.trackId)
             return InterpreterFrame(detections: detections.map(\.detection), frameIndex: frame, time: time, width: width,
                                     height: height, trackIds: ids.count == detections.count && !ids.isEmpty ? ids : nil)
         }
     }
 
-    public var model: Model
-    public var results: [Frame]
+    package var model: Model
+    package var results: [Frame]
 
-    public init(model: Model, results: [Frame]) { self.model = model; self.results = results }
+    package init(model: Model, results: [Frame]) { self.model = model; self.results = results }
 
     /// The frames as interpreters read them.
-    public var interpreterFrames: [InterpreterFrame] { results.map(\.interpreterFrame) }
+    package var interpreterFrames: [InterpreterFrame] { results.map(\.interpreterFrame) }
 
     /// The numbers a detection session record keeps.
     /// - Parameters:
     ///   - interpreter: The interpreter that read the frames, if any.
     ///   - videoResult: Its result over the frames (``AnyDetectionInterpreter/interpretVideo(_:)``), summed up
     ///     in the record's one-line summary.
-    public func runStats(startedAt: Date, endedAt: Date, source: String? = nil, interpreter: AnyDetectionInterpreter? = nil,
+    package func runStats(startedAt: Date, endedAt: Date, source: String? = nil, interpreter: AnyDetectionInterpreter? = nil,
                          videoResult: (any Encodable & Sendable)? = nil) -> DetectionRunStats {
         let inference = results.map(\.speed.inferenceMs).reduce(0, +)
         var summary = interpreter.map { InterpreterRunSummary(interpreter: $0.name) }
@@ -173,18 +173,18 @@ public struct DetectionDocument: Codable, Equatable, Sendable {
 
 /// The detection document with an interpreter's result under `interpretation`: the bytes of
 /// `detect --json --interpret NAME` and of the studio's answers.
-public struct InterpretedDetections: Encodable, Sendable {
-    public var document: DetectionDocument
+package struct InterpretedDetections: Encodable, Sendable {
+    package var document: DetectionDocument
     /// The interpreter's result, encoded through its concrete type.
-    public var interpretation: (any Encodable & Sendable)?
+    package var interpretation: (any Encodable & Sendable)?
 
-    public init(document: DetectionDocument, interpretation: (any Encodable & Sendable)?) {
+    package init(document: DetectionDocument, interpretation: (any Encodable & Sendable)?) {
         self.document = document; self.interpretation = interpretation
     }
 
     private enum Key: String, CodingKey { case interpretation }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try document.encode(to: encoder)
         if let interpretation {
             var c = encoder.container(keyedBy: Key.self)
@@ -194,12 +194,12 @@ public struct InterpretedDetections: Encodable, Sendable {
 
     /// Pretty-printed, sorted keys: the bytes `detect --json` prints.
     /// - Throws: ``InterpreterError`` (`encodingFailed`) when a number cannot be written (e.g. NaN).
-    public func jsonData() throws -> Data { try Self.encode(self) }
+    package func jsonData() throws -> Data { try Self.encode(self) }
 
     /// Encodes `value` as `detect --json` does (sorted keys; pretty unless `pretty` is false, as the web API
     /// sends it), reporting failure as the interpreters do.
     /// - Throws: ``InterpreterError`` (`encodingFailed`).
-    public static func encode(_ value: some Encodable, pretty: Bool = true) throws -> Data {
+    package static func encode(_ value: some Encodable, pretty: Bool = true) throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do { return try enc.encode(value) } catch {

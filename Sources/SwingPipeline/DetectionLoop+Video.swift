@@ -12,7 +12,7 @@ extension DetectionLoop {
     ///   - body: Each processed frame with the model's result; return `false` to stop.
     /// - Returns: `false` when `body` stopped it or the task was cancelled, `true` when every range was read.
     /// - Throws: `MediaError` from decoding, the predictor's error, and what `body` throws.
-    public mutating func run(over reader: VideoFrameReader, ranges: [ClosedRange<Double>],
+    package mutating func run(over reader: VideoFrameReader, ranges: [ClosedRange<Double>],
                              body: (VideoFrame, ServiceResult) throws -> Bool) throws -> Bool {
         for range in ranges {
             startRun()

@@ -6,28 +6,28 @@ import SwingVision
 
 /// One run of a YOLO model over a file (`swingmaster detect`): load the model, resolve the class filter,
 /// run every image/frame, optionally write an annotated copy, and build the detection document.
-public struct DetectionRun: Sendable {
-    public var sourcePath: String
-    public var modelPath: String
-    public var options: PredictionOptions
+package struct DetectionRun: Sendable {
+    package var sourcePath: String
+    package var modelPath: String
+    package var options: PredictionOptions
     /// The class filter as typed (ids and/or names), resolved against the model's names.
-    public var classFilter: String?
-    public var videoStride: Int
-    public var savePath: String?
-    public var sessionOptions: SessionOptions
+    package var classFilter: String?
+    package var videoStride: Int
+    package var savePath: String?
+    package var sessionOptions: SessionOptions
     /// Track objects across a video's processed frames with these thresholds (`detect --track`): each frame's
     /// detections become the tracked ones with a `trackId`, and the annotated video tags boxes `#id` and draws
     /// trails. `nil` (the default): no tracking.
-    public var tracker: ByteTracker.Configuration?
+    package var tracker: ByteTracker.Configuration?
     /// Video frames run through the model at once (`detect --workers`), each on its own ONNX Runtime
     /// session; 0 picks ``automaticWorkers(threads:cores:)``. Frames come out in order whatever the number;
     /// a session's thread count can change ONNX Runtime's summation order, so scores may differ in the last digits.
-    public var workers: Int
+    package var workers: Int
     /// When set, each frame's inference waits its turn here (the studio's queue, shared with the cameras);
     /// the queue runs one inference at a time, so such a run uses one worker.
-    public var inferenceQueue: InferenceQueue?
+    package var inferenceQueue: InferenceQueue?
 
-    public init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
+    package init(sourcePath: String, modelPath: String, options: PredictionOptions, classFilter: String?,
                 videoStride: Int, savePath: String?, sessionOptions: SessionOptions,
                 tracker: ByteTracker.Configuration? = nil, workers: Int = 0) {
         self.sourcePath = sourcePath; self.modelPath = modelPath; self.options = options
@@ -36,13 +36,13 @@ public struct DetectionRun: Sendable {
     }
 
     /// The most workers chosen automatically: each holds its own copy of the model.
-    public static let maxAutomaticWorkers = 4
+    package static let maxAutomaticWorkers = 4
 
     /// Workers for a video when none are asked for: one per core (at most ``maxAutomaticWorkers``) when
     /// ONNX Runtime picks its own thread count, else one (the user chose the threads of one session).
     /// Two single-threaded sessions on two cores ran YOLO11n 1.2× faster than one two-threaded session
     /// (bench/results/detect_video.txt): intra-op threads wait on each other at every layer, whole frames do not.
-    public static func automaticWorkers(threads: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    package static func automaticWorkers(threads: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
         threads == 0 ? min(max(1, cores), maxAutomaticWorkers) : 1
     }
 
@@ -50,7 +50,7 @@ public struct DetectionRun: Sendable {
     /// - Throws: `MediaError` (missing/unreadable source), `InferenceError` (runtime/model), `VisionError`
     ///   (not a YOLO model, bad class filter), `PipelineError` when cancelled, or (`invalidOptions`) when
     ///   tracking is asked of an image or of a classification model.
-    public func run(progress: ProgressHandler?) throws -> DetectionDocument {
+    package func run(progress: ProgressHandler?) throws -> DetectionDocument {
         guard FileManager.default.fileExists(atPath: sourcePath) else {
             throw MediaError(.fileNotFound, "Source not found: \(sourcePath).")
         }

@@ -9,7 +9,7 @@ import SwingStore
 
 /// What one job's analysis gives back: the session to store (the runner stores it, with the job's `done`,
 /// only while its lease holds). Injectable so tests can run a fast stand-in.
-public typealias JobAnalysis = @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> NewSession
+package typealias JobAnalysis = @Sendable (JobRecord, @escaping AnalysisProgress) async throws -> NewSession
 
 /// The worker pool of `swingmaster serve` and `swingmaster worker`: `workers` loops that claim jobs from
 /// the store with a lease, run the analysis, renew the lease and write progress into the job row, and
@@ -18,7 +18,7 @@ public typealias JobAnalysis = @Sendable (JobRecord, @escaping AnalysisProgress)
 ///
 /// On graceful shutdown the running analyses are cancelled and their jobs given back to the queue. A
 /// worker that dies instead holds its job only until the lease runs out; then another takes it.
-public struct JobRunner: Service {
+package struct JobRunner: Service {
     /// The store and the uploads folder.
     let library: MediaLibrary
     var db: any Store { library.store }
@@ -40,16 +40,16 @@ public struct JobRunner: Service {
     let claims = ClaimTimes()
 
     /// The stages a job reports, in order (what the job rows, the pages and the metrics name).
-    public static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
+    package static let stages: [AnalysisStage] = [.extractingAudio, .detectingContacts, .runningPose, .computingStatistics]
 
     /// A pool of `workers` loops on `db`; `analyze` `nil` runs the real analysis (``analysis(library:poseWorkers:)``).
-    public init(library: MediaLibrary, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: any JobMetrics = NoJobMetrics(),
+    package init(library: MediaLibrary, workers: Int, leaseSeconds: Double = 30, logger: Logger, metrics: any JobMetrics = NoJobMetrics(),
                 role: String = "serve", analyze: JobAnalysis? = nil) {
         self.library = library; self.workers = workers; self.leaseSeconds = leaseSeconds; self.logger = logger
         self.metrics = metrics; self.role = role; self.analyze = analyze ?? Self.analysis(library: library)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let host = ProcessInfo.processInfo.hostName
         let me = "\(role)-\(host)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(6))"
         // ServiceLifecycle asks services to stop with a graceful-shutdown signal, not cancellation:
@@ -221,7 +221,7 @@ extension JobRunner {
 }
 
 /// Where a job runner records how long jobs and their stages took (`serve`'s `GET /metrics`; `worker` keeps none).
-public protocol JobMetrics: Sendable {
+package protocol JobMetrics: Sendable {
     /// A job reached a final state after `seconds` of work.
     func job(_ state: JobState, seconds: Double)
     /// Stage `stage` of a job took `seconds`.
@@ -229,10 +229,10 @@ public protocol JobMetrics: Sendable {
 }
 
 /// Metrics nobody reads: `swingmaster worker`'s (it serves no `/metrics`).
-public struct NoJobMetrics: JobMetrics {
-    public init() {}
-    public func job(_ state: JobState, seconds: Double) {}
-    public func stage(_ stage: AnalysisStage, seconds: Double) {}
+package struct NoJobMetrics: JobMetrics {
+    package init() {}
+    package func job(_ state: JobState, seconds: Double) {}
+    package func stage(_ stage: AnalysisStage, seconds: Double) {}
 }
 
 /// When each stage of one job started, so its duration is recorded when the next begins.

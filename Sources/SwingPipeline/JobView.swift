@@ -3,38 +3,38 @@ import SwingCore
 import SwingStore
 
 /// `JOB` of the HTTP API: `{"id", "state", "stage", "stageName", "progress", "sessionId", "error", …}`.
-public struct JobView: Codable, Sendable, Equatable {
-    public var id: Int64
-    public var state: JobState
+package struct JobView: Codable, Sendable, Equatable {
+    package var id: Int64
+    package var state: JobState
     /// 0 before the analysis starts, then 1…4: the position of the job's ``AnalysisStage`` in ``stages``.
-    public var stage: Int
+    package var stage: Int
     /// The stage's ``AnalysisStage/title``.
-    public var stageName: String?
-    public var progress: Double
-    public var sessionId: Int64?
-    public var error: String?
+    package var stageName: String?
+    package var progress: Double
+    package var sessionId: Int64?
+    package var error: String?
     /// The CLI's exit code for `error`.
-    public var errorCode: Int?
-    public var warnings: [String]
-    public var file: String
-    public var createdAt: Date
-    public var startedAt: Date?
-    public var finishedAt: Date?
+    package var errorCode: Int?
+    package var warnings: [String]
+    package var file: String
+    package var createdAt: Date
+    package var startedAt: Date?
+    package var finishedAt: Date?
     /// Where the player said they are (`player=X,Y@SECONDS` of the upload) in its text form, `null` when they
     /// did not say.
-    public var player: String?
+    package var player: String?
     /// The racket sound (``RacketSound``) the upload asked to be heard with, `null` for the detector.
-    public var racketSound: Int64?
+    package var racketSound: Int64?
 
     /// The stages a job runs (the server analyses from the sound alone), numbered from 1 in this order.
-    public static let stages: [AnalysisStage] = JobRunner.stages
+    package static let stages: [AnalysisStage] = JobRunner.stages
 
     /// The number of `stage` as jobs report it (0 for none, or a stage jobs do not run).
-    public static func number(of stage: AnalysisStage?) -> Int {
+    package static func number(of stage: AnalysisStage?) -> Int {
         stage.flatMap { stages.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
     }
 
-    public init(_ job: JobRecord) {
+    package init(_ job: JobRecord) {
         id = job.id ?? 0; state = job.state; stage = Self.number(of: job.stage)
         stageName = stage > 0 ? job.stage?.title : nil
         progress = job.progress; sessionId = job.sessionId; error = job.error; errorCode = job.errorCode
@@ -51,7 +51,7 @@ public struct JobView: Codable, Sendable, Equatable {
 
     /// Writes every key, with `null` for what is not known yet: the contract names `sessionId` and
     /// `error` as `n|null`, so a page can test for them without guessing whether a key is missing.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id); try c.encode(state, forKey: .state); try c.encode(stage, forKey: .stage)
         try c.encode(stageName, forKey: .stageName); try c.encode(progress, forKey: .progress)

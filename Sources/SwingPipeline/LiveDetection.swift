@@ -9,15 +9,15 @@ import SwingVision
 ///
 /// The transport keeps at most one frame waiting and gives each to ``process(_:id:)`` from one task;
 /// ``change(_:)`` and ``countDrop()`` may be called from another.
-public final class LiveDetection: Sendable {
+package final class LiveDetection: Sendable {
     /// The model and the settings the stream opened with.
-    public let open: OpenModel
+    package let open: OpenModel
     private let studio: StudioService
     private let shared: LiveState
     private let worker: Worker
 
     /// A stream of `open` through `studio`'s inference queue.
-    public init(open: OpenModel, studio: StudioService) {
+    package init(open: OpenModel, studio: StudioService) {
         self.open = open
         self.studio = studio
         shared = LiveState(settings: open.settings, interpreter: open.interpreter)
@@ -25,19 +25,19 @@ public final class LiveDetection: Sendable {
     }
 
     /// The settings in force.
-    public var settings: DetectionSettings { shared.current().settings }
+    package var settings: DetectionSettings { shared.current().settings }
 
     /// Frames replaced by a newer one before they ran.
-    public var dropped: Int { shared.dropped }
+    package var dropped: Int { shared.dropped }
 
     /// Counts a frame replaced by a newer one before it ran.
-    public func countDrop() { shared.countDrop() }
+    package func countDrop() { shared.countDrop() }
 
     /// Applies a client's settings message (JSON of ``DetectionSettings/Change``) from the next frame on.
     /// - Returns: The settings now in force.
     /// - Throws: The engine's error or ``RequestError`` for a message that cannot be read or a value out of
     ///   range; the settings in force stay.
-    public func change(_ message: Data) throws -> DetectionSettings {
+    package func change(_ message: Data) throws -> DetectionSettings {
         let change = try DetectionSettings.Change.parse(message)
         let settings = shared.current().settings.applying(change)
         try settings.validate(names: open.predictor.info.names)
@@ -49,7 +49,7 @@ public final class LiveDetection: Sendable {
     /// Runs the model (and BlazePose in tennis mode) on the client's frame `id`, follows objects when the
     /// settings ask for it and counts line crossings with the counter.
     /// - Throws: The engine's error for a picture it cannot read or run (the stream goes on).
-    public func process(_ bytes: Data, id: Int) async throws -> LiveFrameAnswer {
+    package func process(_ bytes: Data, id: Int) async throws -> LiveFrameAnswer {
         let (settings, interpreter) = shared.current()
         let clock = ContinuousClock()
         let started = clock.now
@@ -68,7 +68,7 @@ public final class LiveDetection: Sendable {
     }
 
     /// Records the stream's run with the model (nothing when no frame was answered).
-    public func record(in db: any Store) async {
+    package func record(in db: any Store) async {
         let stats = worker.totals
         guard stats.frames > 0 else { return }
         try? await open.model.recordUse(DetectionRunStats(startedAt: worker.startedAt, endedAt: Date(), frames: stats.frames,
@@ -80,8 +80,8 @@ public final class LiveDetection: Sendable {
 }
 
 /// One processed frame as the live socket sends it (`{"type": "result", …}`, docs/studio.md).
-public struct LiveFrameAnswer: Encodable, Sendable {
-    public struct Timings: Encodable, Sendable {
+package struct LiveFrameAnswer: Encodable, Sendable {
+    package struct Timings: Encodable, Sendable {
         var decodeMs: Double, preMs: Double, inferenceMs: Double, postMs: Double, serverMs: Double
         /// Tennis mode: each model's time on the frame.
         var poseMs: Double?, yoloMs: Double?
@@ -162,7 +162,7 @@ private final class Worker: @unchecked Sendable {   // state guarded by `lock`
 extension StudioPrediction {
     /// Runs the frame's detections through `tracker`: only detections of confirmed tracks stay, each with its
     /// `trackId` (masks, keypoints and boxes as the model gave them), and ``trails`` is set.
-    public mutating func track(with tracker: inout ByteTracker?, time: Double) {
+    package mutating func track(with tracker: inout ByteTracker?, time: Double) {
         guard var t = tracker else { return }
         let items = frame.detections
         let tracked = t.update(items.map(\.detection), time: time)

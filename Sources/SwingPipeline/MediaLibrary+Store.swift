@@ -11,7 +11,7 @@ extension MediaLibrary {
     /// `--database` takes it, `nil` for `home/swingmaster.sqlite` — opened (created or migrated to this
     /// version), with the uploads folder `directory`.
     /// - Throws: `StoreError` when the address is not one or the store cannot be opened.
-    public static func open(database: String?, home: URL, directory: URL) async throws -> MediaLibrary {
+    package static func open(database: String?, home: URL, directory: URL) async throws -> MediaLibrary {
         let address = try database.map(StoreAddress.init(parsing:)) ?? .sqlite(home.appendingPathComponent(AppDatabase.fileName))
         return MediaLibrary(directory: directory, store: try await address.open())
     }
@@ -20,69 +20,69 @@ extension MediaLibrary {
 
     /// Queues the analysis of a stored, admitted upload (``admit(_:fileName:range:)``) as `request` asks.
     /// - Returns: The queued job.
-    public func enqueue(upload path: String, sha256: String, fileName: String, request: AnalysisRequest,
+    package func enqueue(upload path: String, sha256: String, fileName: String, request: AnalysisRequest,
                         warnings: [String]) async throws -> JobView {
         JobView(try await store.enqueueJob(JobRecord(upload: path, sha256: sha256, fileName: fileName, request: request,
                                                      warnings: warnings)))
     }
 
     /// The newest jobs, newest first.
-    public func recentJobs() async throws -> [JobView] { try await store.recentJobs().map(JobView.init) }
+    package func recentJobs() async throws -> [JobView] { try await store.recentJobs().map(JobView.init) }
 
     /// Job `id`, `nil` when there is none.
-    public func job(id: Int64) async throws -> JobView? { try await store.job(id: id).map(JobView.init) }
+    package func job(id: Int64) async throws -> JobView? { try await store.job(id: id).map(JobView.init) }
 
     /// Cancels job `id` (at once when queued; a running one stops at its next check); `nil` when there is none.
-    public func cancelJob(id: Int64) async throws -> JobView? { try await store.cancelJob(id: id).map(JobView.init) }
+    package func cancelJob(id: Int64) async throws -> JobView? { try await store.cancelJob(id: id).map(JobView.init) }
 
     /// Returns when job `id`'s row may have changed (another process's write included), or after `timeout`.
-    public func waitForJobChange(id: Int64, timeout: Duration) async { await store.waitForJobChange(id: id, timeout: timeout) }
+    package func waitForJobChange(id: Int64, timeout: Duration) async { await store.waitForJobChange(id: id, timeout: timeout) }
 
     /// The jobs in the store by state, and the queue as every process sharing the store sees it.
-    public func jobCounts() async throws -> (byState: [JobState: Int], queue: QueueStatus) {
+    package func jobCounts() async throws -> (byState: [JobState: Int], queue: QueueStatus) {
         (try await store.jobCountsByState(), try await store.queueStatus())
     }
 
     // MARK: Sessions
 
     /// Every stored session, newest first, as `GET /api/sessions` lists them.
-    public func sessionSummaries() async throws -> [SessionSummary] {
+    package func sessionSummaries() async throws -> [SessionSummary] {
         try await store.sessions().compactMap(SessionSummary.init)
     }
 
     /// Session `id`'s video, `nil` when there is no such session.
-    public func video(ofSession id: Int64) async throws -> SessionVideo? {
+    package func video(ofSession id: Int64) async throws -> SessionVideo? {
         try await store.sessionRecord(id: id).map { SessionVideo(session: id, path: $0.filePath, fileName: $0.fileName) }
     }
 
     /// The hitting hand the player chose last, `nil` before they chose.
-    public func dominantHand() async throws -> Hand? { try await store.dominantHand() }
+    package func dominantHand() async throws -> Hand? { try await store.dominantHand() }
 
     /// Keeps `hand` as the player's hitting hand.
-    public func setDominantHand(_ hand: Hand) async throws { try await store.setDominantHand(hand) }
+    package func setDominantHand(_ hand: Hand) async throws { try await store.setDominantHand(hand) }
 
     // MARK: A session's documents (``SessionArchive``), edits (``SessionEditor``) and sound (``SoundEnvelope``)
 
     /// ``SessionArchive/document(id:in:)``.
-    public func document(id: Int64) async throws -> SessionDocument? { try await SessionArchive.document(id: id, in: store) }
+    package func document(id: Int64) async throws -> SessionDocument? { try await SessionArchive.document(id: id, in: store) }
     /// ``SessionArchive/documentJSON(id:in:)``.
-    public func documentJSON(id: Int64) async throws -> Data? { try await SessionArchive.documentJSON(id: id, in: store) }
+    package func documentJSON(id: Int64) async throws -> Data? { try await SessionArchive.documentJSON(id: id, in: store) }
     /// ``SessionArchive/shotJSON(id:number:in:)``.
-    public func shotJSON(id: Int64, number: Int) async throws -> Data? { try await SessionArchive.shotJSON(id: id, number: number, in: store) }
+    package func shotJSON(id: Int64, number: Int) async throws -> Data? { try await SessionArchive.shotJSON(id: id, number: number, in: store) }
     /// ``SessionArchive/csv(id:in:)``.
-    public func csv(id: Int64) async throws -> String? { try await SessionArchive.csv(id: id, in: store) }
+    package func csv(id: Int64) async throws -> String? { try await SessionArchive.csv(id: id, in: store) }
     /// ``SessionArchive/openSim(_:id:shot:name:in:)``.
-    public func openSim(_ format: OpenSimFormat, id: Int64, shot: Int?, name: String) async throws -> String? {
+    package func openSim(_ format: OpenSimFormat, id: Int64, shot: Int?, name: String) async throws -> String? {
         try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: store)
     }
     /// ``SessionEditor/apply(_:toSession:in:mediaPath:analyzer:)``: the edited session's document.
-    public func edit(session id: Int64, _ changes: [SessionEditor.Change]) async throws -> Data {
+    package func edit(session id: Int64, _ changes: [SessionEditor.Change]) async throws -> Data {
         try await SessionEditor.apply(changes, toSession: id, in: store)
     }
     /// ``SoundEnvelope/of(session:bins:in:)``, decoded once and kept beside the session
     /// (`session-<id>.envelope.json`, the last number of `bins` asked for: the results page always asks the
     /// same); the session's sound never changes, its edits do not touch it, and the file goes with the session.
-    public func envelope(ofSession id: Int64, bins: Int) async throws -> SoundEnvelope? {
+    package func envelope(ofSession id: Int64, bins: Int) async throws -> SoundEnvelope? {
         struct Kept: Codable { var bins: Int; var envelope: SoundEnvelope }
         let path = derived(session: id, Self.envelopeFile)
         if let data = FileManager.default.contents(atPath: path), let kept = try? JSONDecoder().decode(Kept.self, from: data),
@@ -105,33 +105,33 @@ extension MediaLibrary {
 
 /// A stored session's video as the adapters see it: the session, where the file is, and its name as the
 /// player gave it (``MediaLibrary/video(ofSession:)``).
-public struct SessionVideo: Sendable, Equatable {
-    public let session: Int64
+package struct SessionVideo: Sendable, Equatable {
+    package let session: Int64
     /// The video analysed: an upload in the library's folder, or the player's own file the CLI analysed.
-    public let path: String
-    public let fileName: String
+    package let path: String
+    package let fileName: String
 }
 
 /// One row of `GET /api/sessions`: the session and its headline statistics, over all shots and per stroke.
-public struct SessionSummary: Encodable, Sendable {
-    public var id: Int64
-    public var file: String
-    public var createdAt: Date
-    public var duration: Double
-    public var shots: Int
-    public var consistency: Double?
-    public var meanForwardCm: Double?
-    public var meanLateralCm: Double?
-    public var meanHeightCm: Double?
-    public var meanWristSpeedCmS: Double?
+package struct SessionSummary: Encodable, Sendable {
+    package var id: Int64
+    package var file: String
+    package var createdAt: Date
+    package var duration: Double
+    package var shots: Int
+    package var consistency: Double?
+    package var meanForwardCm: Double?
+    package var meanLateralCm: Double?
+    package var meanHeightCm: Double?
+    package var meanWristSpeedCmS: Double?
     /// The same per stroke type the session has (keys `forehand`, `backhand`, `serve`), so the progress
     /// page can follow one stroke across sessions.
-    public var byStroke: [String: StrokeSummary]?
+    package var byStroke: [String: StrokeSummary]?
 
     /// One stroke type's count and means.
-    public struct StrokeSummary: Encodable, Sendable {
-        public var shots: Int
-        public var consistency, meanForwardCm, meanLateralCm, meanHeightCm, meanWristSpeedCmS: Double?
+    package struct StrokeSummary: Encodable, Sendable {
+        package var shots: Int
+        package var consistency, meanForwardCm, meanLateralCm, meanHeightCm, meanWristSpeedCmS: Double?
         init(_ s: SessionStats) {
             shots = s.shotCount; consistency = s.consistency
             meanForwardCm = s.forward?.meanCm; meanLateralCm = s.lateral?.meanCm

@@ -9,26 +9,26 @@ import SwingStore
 /// session or a job ends; and every read and write of the store the server makes (MediaLibrary+Store.swift),
 /// so the server never names the store. Files are named `<sha256>.<ext>` (uploads), `<upload>.playback.mp4`
 /// (its copy) and `session-<id>.<name>` (drawn from a session).
-public struct MediaLibrary: Sendable {
+package struct MediaLibrary: Sendable {
     /// The uploads folder (`serve --media`, `worker --media`).
-    public let directory: URL
+    package let directory: URL
     /// The store of sessions and jobs, which also says which files are still in use.
     let store: any Store
 
-    public init(directory: URL, store: any Store) {
+    package init(directory: URL, store: any Store) {
         self.directory = directory
         self.store = store
     }
 
     /// Whether `path` lies in the uploads folder (a session the CLI analysed names the player's own file,
     /// which is never written beside nor removed).
-    public func owns(_ path: String) -> Bool {
+    package func owns(_ path: String) -> Bool {
         let folder = directory.standardizedFileURL.path
         return URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// Where a file drawn from session `id` is kept (`session-<id>.<name>`); removed with the session.
-    public func derived(session id: Int64, _ name: String) -> String {
+    package func derived(session id: Int64, _ name: String) -> String {
         directory.appendingPathComponent("session-\(id).\(name)").path
     }
 
@@ -39,7 +39,7 @@ public struct MediaLibrary: Sendable {
     /// still uses the same bytes.
     /// - Returns: The warnings to keep with the job (e.g. below 720p).
     /// - Throws: The engine's `UserFacingError` (`MediaError`) with `fileName` in place of the stored path.
-    public func admit(_ path: String, fileName: String, range: TimeRange?) async throws -> [String] {
+    package func admit(_ path: String, fileName: String, range: TimeRange?) async throws -> [String] {
         do {
             let info = try MediaProbe.probe(path)
             return try MediaValidator.validateSession(info, range: range).warnings.map { $0.replacingOccurrences(of: path, with: fileName) }
@@ -50,9 +50,9 @@ public struct MediaLibrary: Sendable {
     }
 
     /// A refusal of the engine's whose sentence names the file as the user did.
-    public struct Renamed: UserFacingError {
-        public let statusCode: Int32
-        public let description: String
+    package struct Renamed: UserFacingError {
+        package let statusCode: Int32
+        package let description: String
         init(_ error: any UserFacingError, path: String, as name: String) {
             statusCode = error.statusCode
             description = error.description.replacingOccurrences(of: path, with: name)
@@ -62,12 +62,12 @@ public struct MediaLibrary: Sendable {
     // MARK: The browser-playable copy
 
     /// Where the playback copy of upload `path` goes (beside it: found, served and removed with it).
-    public static func playbackCopyPath(forMedia path: String) -> String { path + ".playback.mp4" }
+    package static func playbackCopyPath(forMedia path: String) -> String { path + ".playback.mp4" }
 
     /// Makes the H.264 copy of a video browsers cannot play (HEVC `.mov` from iPhones, …) and records it on
     /// the job; the same upload analysed again reuses its copy.
     /// - Returns: Whether a copy was needed.
-    public func makePlaybackCopy(for job: JobRecord, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
+    package func makePlaybackCopy(for job: JobRecord, progress: @escaping @Sendable (Double) -> Void) async throws -> Bool {
         let source = job.mediaPath
         guard try !PlaybackCopy.isBrowserPlayable(source) else { return false }
         let destination = Self.playbackCopyPath(forMedia: source)
@@ -81,7 +81,7 @@ public struct MediaLibrary: Sendable {
     }
 
     /// What a browser plays for `video`: its playback copy when one was made, else the file itself.
-    public func playable(_ video: SessionVideo) async throws -> String {
+    package func playable(_ video: SessionVideo) async throws -> String {
         try await store.playbackPath(forMedia: video.path) ?? video.path
     }
 
@@ -89,7 +89,7 @@ public struct MediaLibrary: Sendable {
 
     /// The picture of `video`'s session at its first contact (320 px), made once and kept.
     /// - Throws: `StoreError`; ``MediaError`` when the video has no frame to show.
-    public func thumbnail(of video: SessionVideo) async throws -> String {
+    package func thumbnail(of video: SessionVideo) async throws -> String {
         let id = video.session
         let path = derived(session: id, "thumb.jpg")
         if FileManager.default.fileExists(atPath: path) { return path }
@@ -101,7 +101,7 @@ public struct MediaLibrary: Sendable {
     }
 
     /// The longer side of the annotated video and the highlights (downloads to watch, not to measure).
-    public static let annotatedMaxSide = 1280
+    package static let annotatedMaxSide = 1280
 
     /// Draws session `id`'s `kind` of video — the annotated video (the skeleton, the wrist arc and the contact
     /// frames over the analysed part, as `analyze --save-video` writes it) or its highlights (as
@@ -111,7 +111,7 @@ public struct MediaLibrary: Sendable {
     /// - Throws: ``StoreError/notFound(_:)`` when the session is gone (before or during the drawing), the
     ///   media's errors when its video cannot be read or written, `PipelineError.noContacts` for highlights of
     ///   a session without shots.
-    public func drawVideo(_ kind: DerivedVideo, session id: Int64, source: String,
+    package func drawVideo(_ kind: DerivedVideo, session id: Int64, source: String,
                           progress: @escaping @Sendable (Double) -> Void) async throws -> String {
         let path = derived(session: id, kind.fileName)
         let temporary = directory.appendingPathComponent(".upload-\(kind.rawValue)-\(UUID().uuidString).part").path
@@ -135,7 +135,7 @@ public struct MediaLibrary: Sendable {
     }
 
     /// Forgets what was drawn from session `id`'s shots (after an edit: drawn again when next asked for).
-    public func forgetDrawings(session id: Int64) {
+    package func forgetDrawings(session id: Int64) {
         for kind in DerivedVideo.allCases { try? FileManager.default.removeItem(atPath: derived(session: id, kind.fileName)) }
     }
 
@@ -144,7 +144,7 @@ public struct MediaLibrary: Sendable {
     /// Deletes `video`'s session with what was drawn from it, and its upload (with the playback copy) when no
     /// other session or job uses it.
     /// - Throws: ``StoreError/notFound(_:)`` when there is no such session.
-    public func deleteSession(_ video: SessionVideo) async throws {
+    package func deleteSession(_ video: SessionVideo) async throws {
         let id = video.session
         try await store.deleteSession(id: id)
         for name in ["thumb.jpg", Self.envelopeFile] + DerivedVideo.allCases.map(\.fileName) {
@@ -155,7 +155,7 @@ public struct MediaLibrary: Sendable {
 
     /// Removes upload `path` and its playback copy unless a session or unfinished job uses it (a failed
     /// or cancelled job, a refused upload). Files outside the folder are never touched.
-    public func discardIfUnused(_ path: String) async {
+    package func discardIfUnused(_ path: String) async {
         guard owns(path), (try? await store.mediaInUse(path: path)) == false else { return }
         if let copy = try? await store.playbackPath(forMedia: path), owns(copy) { try? FileManager.default.removeItem(atPath: copy) }
         try? FileManager.default.removeItem(atPath: Self.playbackCopyPath(forMedia: path))

@@ -5,36 +5,36 @@ import SwingPose
 
 /// One person the pose stage could follow in a picture, for the player to point at themselves (the web app's
 /// picker: `GET /api/sessions/{id}/people`, `POST /api/people`).
-public struct PersonInView: Codable, Sendable, Equatable {
+package struct PersonInView: Codable, Sendable, Equatable {
     /// Around the person's body (the landmarks the pose stage would find from their detection, a little
     /// padded), as fractions of the picture's width and height from its top-left.
-    public var box: Rect
+    package var box: Rect
     /// The hip centre the detector sees, fractions of the picture: the point to give as the player's
     /// (``PlayerMark``) to have this person measured. Kept inside the picture: someone cut by its bottom edge
     /// has their hips below it, and a mark is a point of the picture.
-    public var hips: Point2
+    package var hips: Point2
     /// The body size (about the standing height) as a fraction of the picture's height.
-    public var size: Double
+    package var size: Double
     /// The detector's confidence, 0–1.
-    public var score: Double
+    package var score: Double
 
-    public init(box: Rect, hips: Point2, size: Double, score: Double) {
+    package init(box: Rect, hips: Point2, size: Double, score: Double) {
         self.box = box; self.hips = hips; self.size = size; self.score = score
     }
 }
 
 /// The people in one frame of a video, or in one picture.
-public struct PeopleInView: Codable, Sendable, Equatable {
+package struct PeopleInView: Codable, Sendable, Equatable {
     /// The frame's time (media time, seconds) when it came from a video: the moment to give with a point
     /// (``PlayerMark/time``); `nil` for a picture.
-    public var time: Double?
+    package var time: Double?
     /// The picture looked at, pixels (upright; a video's frame at the size the pose stage poses it).
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// The people, left to right by their hips.
-    public var people: [PersonInView]
+    package var people: [PersonInView]
 
-    public init(time: Double?, width: Int, height: Int, people: [PersonInView]) {
+    package init(time: Double?, width: Int, height: Int, people: [PersonInView]) {
         self.time = time; self.width = width; self.height = height; self.people = people
     }
 }
@@ -43,19 +43,19 @@ public struct PeopleInView: Codable, Sendable, Equatable {
 /// upright people at least ``WindowPoser/minimumPersonFraction`` of the picture's shorter side, as
 /// ``PoseTracker`` follows them in a window), so a person the player can point at is one the analysis can
 /// measure, and the point it returns for them (their hips) is what the pose stage compares.
-public enum PeopleFinder {
+package enum PeopleFinder {
     /// At most this many people are outlined (the most confident): a crowd in the stands is not a choice.
-    public static let maxPeople = 12
+    package static let maxPeople = 12
     /// The longest side of a picture accepted (``people(inPicture:estimator:)``): 4K. A browser sends a frame
     /// of the video at most 1920 pixels long.
-    public static let maxPictureSide = 4096
+    package static let maxPictureSide = 4096
     /// The largest picture file accepted, bytes.
-    public static let maxPictureBytes = 8 << 20
+    package static let maxPictureBytes = 8 << 20
 
     /// The people in `image` whom the pose stage could follow, left to right: each one's landmark outline,
     /// hips and size. Bounded: one tiled detection and at most ``maxPeople`` landmark runs.
     /// - Throws: `InferenceError` if ONNX Runtime fails.
-    public static func people(in image: ImageBuffer, estimator: PoseEstimator) throws -> [PersonInView] {
+    package static func people(in image: ImageBuffer, estimator: PoseEstimator) throws -> [PersonInView] {
         let tracker = PoseTracker(estimator: estimator)
         tracker.uprightOnly = true
         tracker.minimumPersonFraction = WindowPoser.minimumPersonFraction
@@ -75,7 +75,7 @@ public enum PeopleFinder {
     /// - Throws: ``MediaError`` `.imageUnreadable` for anything that is not a JPEG or PNG, an empty or damaged
     ///   one, or one larger than ``maxPictureBytes`` or ``maxPictureSide`` (refused before its pixels are
     ///   allocated); `InferenceError` if ONNX Runtime fails.
-    public static func people(inPicture data: Data, estimator: PoseEstimator) throws -> PeopleInView {
+    package static func people(inPicture data: Data, estimator: PoseEstimator) throws -> PeopleInView {
         guard data.count <= maxPictureBytes else {
             throw MediaError(.imageUnreadable, "The picture is larger than \(maxPictureBytes >> 20) MB; send one frame as a JPEG or PNG.")
         }
@@ -94,7 +94,7 @@ public enum PeopleFinder {
     /// stage poses it (longer side at most `maxSide`).
     /// - Returns: `nil` when the video has no frame at or after `time` within a frame of it (past its end).
     /// - Throws: ``MediaError`` when the video cannot be read; `InferenceError` if ONNX Runtime fails.
-    public static func people(inVideo path: String, at time: Double, maxSide: Int? = AnalysisOptions().maxPoseImageSide,
+    package static func people(inVideo path: String, at time: Double, maxSide: Int? = AnalysisOptions().maxPoseImageSide,
                               estimator: PoseEstimator) throws -> PeopleInView? {
         guard let (image, shown) = try frame(inVideo: path, at: time, maxSide: maxSide) else { return nil }
         return PeopleInView(time: shown, width: image.width, height: image.height, people: try people(in: image, estimator: estimator))
@@ -148,23 +148,23 @@ extension SessionAnalyzer {
 
 /// ``PeopleFinder`` for a server: BlazePose loaded the first time it is asked, and one picture looked at a time
 /// (a run uses every core), off the caller's thread.
-public final class PeopleService: Sendable {
+package final class PeopleService: Sendable {
     private let pose: LoadedPose
     private let queue = InferenceQueue(label: "swingmaster.people")
 
     /// - Parameter modelsDirectory: The BlazePose folder (`nil`: ``PoseModels/defaultDirectory()``).
-    public init(modelsDirectory: URL? = nil) { pose = LoadedPose(modelsDirectory: modelsDirectory) }
+    package init(modelsDirectory: URL? = nil) { pose = LoadedPose(modelsDirectory: modelsDirectory) }
 
     /// ``PeopleFinder/people(inPicture:estimator:)`` in its turn.
     /// - Throws: as that, and ``PoseError`` / `InferenceError` when the models cannot be loaded.
-    public func people(inPicture data: Data) async throws -> PeopleInView {
+    package func people(inPicture data: Data) async throws -> PeopleInView {
         let estimator = try await pose.get()
         return try await queue.run { try PeopleFinder.people(inPicture: data, estimator: estimator) }
     }
 
     /// ``PeopleFinder/people(inVideo:at:maxSide:estimator:)`` in its turn, at the pose stage's default size.
     /// - Throws: as that, and ``PoseError`` / `InferenceError` when the models cannot be loaded.
-    public func people(inVideo path: String, at time: Double) async throws -> PeopleInView? {
+    package func people(inVideo path: String, at time: Double) async throws -> PeopleInView? {
         let estimator = try await pose.get()
         return try await queue.run { try PeopleFinder.people(inVideo: path, at: time, estimator: estimator) }
     }

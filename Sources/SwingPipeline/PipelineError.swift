@@ -1,9 +1,9 @@
 import SwingCore
 
 /// Failures of a whole session analysis that are not one module's error.
-public struct PipelineError: CategorizedError {
+package struct PipelineError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The audio held no racket–ball contact.
         case noContacts
         /// No contact had a person in its swing window.
@@ -18,19 +18,19 @@ public struct PipelineError: CategorizedError {
         case failed
     }
     /// The category of failure.
-    public var kind: Kind
+    package var kind: Kind
     /// One clear sentence.
-    public var message: String
+    package var message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
     /// The analysis (or `what`) stopped on Ctrl-C or a cancelled job; nothing was stored (or written).
-    public static func cancelled(_ what: String = "analysis", nothing kept: String = "stored") -> PipelineError {
+    package static func cancelled(_ what: String = "analysis", nothing kept: String = "stored") -> PipelineError {
         PipelineError(.cancelled, cancelledSentence(what, nothing: kept))
     }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .noContacts: StatusCode.noContacts
         case .noPerson: StatusCode.noPerson

@@ -8,47 +8,47 @@ import SwingBiomech
 /// smooth enough to be sampled, so the rest of the window is posed at ``outerFramesPerSecond``. The
 /// tracker still sees frames in time order, so its region of interest just comes from a frame a few
 /// hundredths of a second older.
-public struct PoseSampling: Sendable, Equatable {
+package struct PoseSampling: Sendable, Equatable {
     /// Pose rate in the window away from the contact core, frames per second. `nil`, or any rate at or
     /// above the video's, poses every frame (`--pose-fps 0`). Default 15: a 60 fps window is posed on
     /// every 4th frame plus the core.
-    public var outerFramesPerSecond: Double? = 15
+    package var outerFramesPerSecond: Double? = 15
     /// Extra frames posed on each side of the contact core, beyond what the metrics read (a safety
     /// margin for variable-frame-rate phone video). Default 1.
-    public var coreMarginFrames: Int = 1
+    package var coreMarginFrames: Int = 1
     /// Swing windows are posed by this many workers in parallel, each with its own decoder and
     /// single-threaded ONNX Runtime sessions. 0 (default) = one per core, at most ``maxDefaultWorkers``.
-    public var workers: Int = 0
+    package var workers: Int = 0
     /// The default worker count's cap: each worker holds its own models and decoder (~60 MB), so a
     /// many-core machine would otherwise trade the memory bound for little extra speed.
-    public static let maxDefaultWorkers = 4
+    package static let maxDefaultWorkers = 4
     /// Lets FFmpeg drop the frames that are neither posed nor referenced by other frames (`skip_frame`;
     /// `analyze --skip-unposed-frames`): the keyframe pre-roll before each window and the frames between
     /// the sampled ones. The posed frames decode to the same pixels either way. Default on: on the
     /// phone-encoded bench files it cuts the decoding CPU by about a third with every shot's metrics
     /// identical (`bench/results/analyze_phone.txt`).
-    public var skipUnposedFrames = true
+    package var skipUnposedFrames = true
     /// Skips the decoder's deblocking filter (``VideoFrameReader/skipDeblocking``;
     /// `analyze --skip-deblocking`): faster decoding of H.264, slightly different pixels. Default off.
-    public var skipDeblocking = false
+    package var skipDeblocking = false
     /// The sentence a session analysed with ``skipDeblocking`` carries in its warnings, so the shots'
     /// numbers are never read as full-quality ones.
-    public static let skipDeblockingWarning = "The video was decoded without its deblocking filter (--skip-deblocking): each shot's position can be a few centimetres off, on the phone bench 1.6–4.2 cm on average and up to 22 cm."
+    package static let skipDeblockingWarning = "The video was decoded without its deblocking filter (--skip-deblocking): each shot's position can be a few centimetres off, on the phone bench 1.6–4.2 cm on average and up to 22 cm."
 
-    public init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
+    package init(outerFramesPerSecond: Double? = 15, coreMarginFrames: Int = 1, workers: Int = 0) {
         self.outerFramesPerSecond = outerFramesPerSecond
         self.coreMarginFrames = coreMarginFrames
         self.workers = workers
     }
 
     /// Poses every frame of every window (the reference mode the sampled default is measured against).
-    public static let everyFrame = PoseSampling(outerFramesPerSecond: nil)
+    package static let everyFrame = PoseSampling(outerFramesPerSecond: nil)
 
     /// A sentence describing the first invalid setting, or `nil`.
     /// Slowest outer pose rate: one frame every 100 s (slower poses nothing between contacts anyway).
-    public static let minimumRate = 0.01
+    package static let minimumRate = 0.01
 
-    public var problem: String? {
+    package var problem: String? {
         if let r = outerFramesPerSecond, !(r.isFinite && r >= Self.minimumRate) {
             return "The pose rate must be at least \(Self.minimumRate) frames per second (or 0 for every frame)."
         }

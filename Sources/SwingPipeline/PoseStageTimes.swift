@@ -7,15 +7,15 @@ import SwingCore
 /// CPU seconds are the workers' own threads (see ``StageTime``): with several workers (one decoding
 /// thread and single-threaded sessions each) they are the whole cost; a single worker decodes and
 /// infers on extra threads, whose time only the wall clock shows.
-public struct PoseStageTimes: Sendable, Equatable {
+package struct PoseStageTimes: Sendable, Equatable {
     /// Frames decoded, including keyframe pre-roll and frames decoded but not posed.
-    public var framesDecoded = 0
-    public var decode = StageTime()
-    public var conversion = StageTime()
-    public var inference = StageTime()
-    public var prePost = StageTime()
+    package var framesDecoded = 0
+    package var decode = StageTime()
+    package var conversion = StageTime()
+    package var inference = StageTime()
+    package var prePost = StageTime()
 
-    public init() {}
+    package init() {}
 
     static func + (a: PoseStageTimes, b: PoseStageTimes) -> PoseStageTimes {
         var s = PoseStageTimes()

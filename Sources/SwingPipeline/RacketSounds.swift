@@ -6,17 +6,17 @@ import SwingStore
 
 /// A contact model learnt from one of the player's sessions — "your racket's sound" — as the API and the
 /// pages show it (`GET /api/racket-sounds`). The model itself stays in the store.
-public struct RacketSound: Codable, Sendable, Equatable {
-    public var id: Int64
+package struct RacketSound: Codable, Sendable, Equatable {
+    package var id: Int64
     /// What the player sees it called: the video it was learnt from, unless they named it.
-    public var name: String
-    public var createdAt: Date
+    package var name: String
+    package var createdAt: Date
     /// The session it was learnt from (`nil` when that session was in another store); it may be deleted since.
-    public var sessionId: Int64?
+    package var sessionId: Int64?
     /// Confirmed contacts it learnt from.
-    public var contacts: Int
+    package var contacts: Int
     /// F1 (±50 ms) of the model on the session it learnt from.
-    public var f1: Double
+    package var f1: Double
 
     init(_ record: ContactModelRecord) {
         id = record.id ?? 0; name = record.name; createdAt = record.createdAt; sessionId = record.sessionId
@@ -29,7 +29,7 @@ extension ContactModel.Recording {
     /// analysis checks it, with `contacts` (media time) moved to sample time; contacts outside the audio
     /// are left out. What `learn-contacts` and the results page's "Learn my racket's sound" learn from.
     /// - Throws: The media checks' ``MediaError`` (no audio, too short or long, unreadable).
-    public static func of(media path: String, range: TimeRange?, limits: MediaLimits = MediaLimits(),
+    package static func of(media path: String, range: TimeRange?, limits: MediaLimits = MediaLimits(),
                           contacts: [Double]) throws -> ContactModel.Recording {
         let info = try MediaProbe.probe(path)
         _ = try MediaValidator.validate(info, limits: limits, requireAudio: true, requireVideo: false, range: range)
@@ -44,7 +44,7 @@ extension ContactModel {
     /// The model of racket sound `id` kept in `store` (learnt on a results page or by `learn-contacts --keep`).
     /// - Throws: `StoreError` `.notFound` when there is none; ``AudioError`` `.contactModelUnreadable` when it
     ///   is damaged or made for other features.
-    public static func racketSound(_ id: Int64, in store: any Store) async throws -> ContactModel {
+    package static func racketSound(_ id: Int64, in store: any Store) async throws -> ContactModel {
         guard let record = try await store.contactModel(id: id) else {
             throw StoreError.notFound("There is no racket sound \(id) (see `swingmaster learn-contacts --list`).")
         }
@@ -54,7 +54,7 @@ extension ContactModel {
     /// Keeps this model in `store` as a racket sound named `name` (control characters and surrounding space
     /// dropped, at most ``MediaLibrary/racketSoundNameLimit`` characters), learnt from `session` when it was.
     /// - Returns: What the pages and `learn-contacts --list` show of it.
-    public func keep(as name: String, session: Int64?, in store: any Store) async throws -> RacketSound {
+    package func keep(as name: String, session: Int64?, in store: any Store) async throws -> RacketSound {
         let clean = String(String.UnicodeScalarView(name.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         var record = ContactModelRecord(name: String(clean.prefix(MediaLibrary.racketSoundNameLimit)), sessionId: session,
@@ -67,20 +67,20 @@ extension ContactModel {
 
 extension MediaLibrary {
     /// The longest name a racket sound keeps, characters.
-    public static let racketSoundNameLimit = 80
+    package static let racketSoundNameLimit = 80
 
     /// Every racket sound the player had learnt, newest first.
-    public func racketSounds() async throws -> [RacketSound] {
+    package func racketSounds() async throws -> [RacketSound] {
         try await store.contactModels().map(RacketSound.init)
     }
 
     /// Racket sound `id`, `nil` when there is none.
-    public func racketSound(id: Int64) async throws -> RacketSound? {
+    package func racketSound(id: Int64) async throws -> RacketSound? {
         try await store.contactModel(id: id).map(RacketSound.init)
     }
 
     /// Forgets racket sound `id` (sessions heard with it keep what they heard); whether there was one.
-    public func removeRacketSound(id: Int64) async throws -> Bool {
+    package func removeRacketSound(id: Int64) async throws -> Bool {
         try await store.removeContactModel(id: id)
     }
 
@@ -90,7 +90,7 @@ extension MediaLibrary {
     /// - Throws: `StoreError` `.notFound` for no such session; ``AudioError`` `.tooFewToLearn` (422) with a
     ///   sentence when the session holds fewer than ``ContactModel/minimumContacts`` contacts; the media
     ///   checks' errors when its video is gone or unreadable; ``PipelineError`` `.cancelled`.
-    public func learnRacketSound(fromSession id: Int64, name: String? = nil) async throws -> RacketSound {
+    package func learnRacketSound(fromSession id: Int64, name: String? = nil) async throws -> RacketSound {
         let confirmed = try await SessionEditor.confirmedContacts(id: id, in: store)
         guard confirmed.times.count >= ContactModel.minimumContacts else {
             throw AudioError(.tooFewToLearn, "Swingmaster learns your racket's sound from at least \(ContactModel.minimumContacts) hits; session \(id) has \(confirmed.times.count). Learn it from a longer session, or add the hits it missed first.")
@@ -115,7 +115,7 @@ extension MediaLibrary {
     /// player's edits kept where they still name a contact. The edited session's document.
     /// - Throws: as ``contactModel(id:)`` when the racket sound is gone or damaged, then as
     ///   ``edit(session:_:)``.
-    public func edit(session id: Int64, hearingWith sound: Int64) async throws -> Data {
+    package func edit(session id: Int64, hearingWith sound: Int64) async throws -> Data {
         try await edit(session: id, [.hear(try await contactModel(id: sound))])
     }
 

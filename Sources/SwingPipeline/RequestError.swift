@@ -6,9 +6,9 @@ import SwingCore
 ///
 /// The engine's own failures (unreadable media, a model that cannot run) keep their own error types; this
 /// one is for the application's rules about requests (the studio's limits, a job that is still running).
-public struct RequestError: CategorizedError {
+package struct RequestError: CategorizedError {
     /// Why the request is turned down.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A value in the request is missing or out of range (HTTP 400).
         case invalid
         /// Something the request names does not exist (404).
@@ -23,19 +23,19 @@ public struct RequestError: CategorizedError {
         case gone
     }
     /// Why the request is turned down.
-    public var kind: Kind
+    package var kind: Kind
     /// One clear sentence.
-    public var message: String
+    package var message: String
     /// The exit code of the same failure where one exists (e.g. ``StatusCode/unreadableMedia``); the web
     /// API's `code` is this, else the HTTP status.
-    public var code: Int32?
+    package var code: Int32?
 
     /// Creates an error of `kind` saying `message`, with the exit code `code` where the failure has one.
-    public init(_ kind: Kind, _ message: String, code: Int32? = nil) {
+    package init(_ kind: Kind, _ message: String, code: Int32? = nil) {
         self.kind = kind; self.message = message; self.code = code
     }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         if let code { return code }
         return kind == .notFound ? StatusCode.notFound : StatusCode.invalidParameter
     }

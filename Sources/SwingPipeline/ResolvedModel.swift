@@ -9,15 +9,15 @@ import SwingVision
 /// X is a file path if such a file exists, else a catalog model id, else an error (exit 21) that says how
 /// to list the ids. Only catalog models have defaults (`models set`, the studio's model cards) and usage
 /// records; a plain file outside the catalog stores nothing.
-public struct ResolvedModel: Sendable {
-    public var reference: ModelReference
+package struct ResolvedModel: Sendable {
+    package var reference: ModelReference
     /// The stored record of a catalog model (`nil` for plain files and never-configured models).
-    public var record: ModelRecord?
+    package var record: ModelRecord?
 
     /// The catalog id, when the model is in the catalog.
-    public var catalogId: String? { reference.catalogModel?.id }
+    package var catalogId: String? { reference.catalogModel?.id }
     /// How reports name the model: the catalog id, else the file name.
-    public var displayName: String { catalogId ?? URL(fileURLWithPath: reference.path).lastPathComponent }
+    package var displayName: String { catalogId ?? URL(fileURLWithPath: reference.path).lastPathComponent }
 
     /// Resolves `argument` in `catalog` and reads the model's defaults.
     /// - Parameters:
@@ -26,14 +26,14 @@ public struct ResolvedModel: Sendable {
     ///     from an existing database in `$SWINGMASTER_HOME`, which is never created for that.
     ///   - catalog: where catalog ids are looked up.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `StoreError` when the database cannot be read.
-    public static func resolve(_ argument: String, db: (any Store)?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
+    package static func resolve(_ argument: String, db: (any Store)?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
         try await ResolvedModel(reference: catalog.resolve(argument), db: db)
     }
 
     /// Resolves `argument` and opens the database only if the run will be recorded (a catalog model and
     /// `store`), so plain files never touch it.
     /// - Returns: the model and the database to record into (`nil` when nothing will be stored).
-    public static func resolveOpeningStore(_ argument: String, store: Bool) async throws -> (model: ResolvedModel, db: (any Store)?) {
+    package static func resolveOpeningStore(_ argument: String, store: Bool) async throws -> (model: ResolvedModel, db: (any Store)?) {
         let reference = try ModelCatalog().resolve(argument)
         let db = store && reference.catalogModel != nil ? try AppDatabase.open() : nil
         return (try await ResolvedModel(reference: reference, db: db), db)
@@ -53,29 +53,29 @@ public struct ResolvedModel: Sendable {
     }
 
     /// The confidence threshold: the given value, else the model's stored default, else `fallback`.
-    public func conf(_ given: Double?, fallback: Double = PredictionOptions().conf) -> Double {
+    package func conf(_ given: Double?, fallback: Double = PredictionOptions().conf) -> Double {
         given ?? record?.confThreshold ?? fallback
     }
 
     /// The NMS IoU threshold: the given value, else the model's stored default, else `fallback`.
-    public func iou(_ given: Double?, fallback: Double = PredictionOptions().iou) -> Double {
+    package func iou(_ given: Double?, fallback: Double = PredictionOptions().iou) -> Double {
         given ?? record?.iouThreshold ?? fallback
     }
 
     /// The cap on detections per image: the given value, else the model's stored default, else Ultralytics' 300.
-    public func maxDet(_ given: Int?) -> Int {
+    package func maxDet(_ given: Int?) -> Int {
         given ?? record?.maxDetections ?? PredictionOptions().maxDet
     }
 
     /// The interpreter configuration: the given JSON, else the model's stored configuration.
-    public func interpreterConfig(_ given: String?) -> Data? {
+    package func interpreterConfig(_ given: String?) -> Data? {
         (given ?? record?.interpreterConfigJSON).map { Data($0.utf8) }
     }
 
     /// Counts a successful run of a catalog model (usage count + 1, last used) and saves its detection
     /// session. Does nothing for plain files or without a database (`--no-store`).
     /// - Throws: `StoreError` when the database cannot be written.
-    public func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
+    package func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
         guard let db, let id = catalogId else { return }
         try await db.recordModelUse(id: id, at: run.endedAt)
         try await db.saveDetectionSession(DetectionSessionRecord(
@@ -86,22 +86,22 @@ public struct ResolvedModel: Sendable {
 }
 
 /// What one run of a model did, for its detection session record.
-public struct DetectionRunStats: Sendable, Equatable {
-    public var startedAt: Date
-    public var endedAt: Date
+package struct DetectionRunStats: Sendable, Equatable {
+    package var startedAt: Date
+    package var endedAt: Date
     /// Frames (or images) run through the model.
-    public var frames: Int
-    public var detections: Int
+    package var frames: Int
+    package var detections: Int
     /// Mean model inference time per frame, ms.
-    public var averageInferenceMs: Double
+    package var averageInferenceMs: Double
     /// What the model ran on (a file name, `image`, `camera`).
-    public var source: String?
+    package var source: String?
     /// The interpreter that read the detections.
-    public var interpreter: String?
+    package var interpreter: String?
     /// What the interpreter saw, in one line (``InterpreterRunSummary/sentence``).
-    public var summary: String?
+    package var summary: String?
 
-    public init(startedAt: Date, endedAt: Date, frames: Int, detections: Int, averageInferenceMs: Double,
+    package init(startedAt: Date, endedAt: Date, frames: Int, detections: Int, averageInferenceMs: Double,
                 source: String? = nil, interpreter: String? = nil, summary: String? = nil) {
         self.startedAt = startedAt; self.endedAt = endedAt; self.frames = frames; self.detections = detections
         self.averageInferenceMs = averageInferenceMs; self.source = source; self.interpreter = interpreter
@@ -111,7 +111,7 @@ public struct DetectionRunStats: Sendable, Equatable {
 
 extension ModelRecord {
     /// The preferences that order the catalog's listing (`models list`, the studio's cards).
-    public var preferences: ModelPreferences {
+    package var preferences: ModelPreferences {
         ModelPreferences(isFavorite: isFavorite, isHidden: isHidden, lastUsedAt: lastUsedAt, usageCount: usageCount)
     }
 }

@@ -7,68 +7,68 @@ import SwingPose
 import SwingVision
 
 /// Everything one analysis produced, before anything is stored.
-public struct SessionAnalysis: Sendable {
+package struct SessionAnalysis: Sendable {
     /// The probed input.
-    public var info: MediaInfo
+    package var info: MediaInfo
     /// Start (media time) and length of the analysed part (after --start/--duration), seconds: what
     /// decoded, which is less than ``statedDuration`` when the file is cut short.
-    public var analysedStart: Double
-    public var analysedDuration: Double
+    package var analysedStart: Double
+    package var analysedDuration: Double
     /// The length the container states for the analysed range, seconds.
-    public var statedDuration: Double
+    package var statedDuration: Double
     /// The longest frame side pose ran at (`nil` = decoded size) and the swing window used.
-    public var poseImageSide: Int?
-    public var windowBefore: Double
-    public var windowAfter: Double
+    package var poseImageSide: Int?
+    package var windowBefore: Double
+    package var windowAfter: Double
     /// Non-fatal remarks (e.g. resolution below 720p).
-    public var warnings: [String]
+    package var warnings: [String]
     /// The contacts that drove the pose stage (media time): the audio contacts, or with a detector the
     /// fused ones (time order, one per shot; see ``visualContacts`` for their sources).
-    public var contacts: [ContactEvent]
+    package var contacts: [ContactEvent]
     /// Per-shot metrics and session statistics.
-    public var result: MeasureResult
+    package var result: MeasureResult
     /// Every decoded swing-window frame's pose (time order); `nil` where nobody was found.
-    public var frames: [WindowFrame]
+    package var frames: [WindowFrame]
     /// The pose track the metrics were measured on (one sample per distinct frame time, time order).
-    public var track: PoseTrack
+    package var track: PoseTrack
     /// The video frame (0-based) of each ``track`` sample; shot metrics name track indices.
-    public var trackVideoFrames: [Int]
+    package var trackVideoFrames: [Int]
     /// The size of the frames pose ran on (image coordinates in ``track`` are in these pixels).
-    public var poseImageSize: (width: Int, height: Int)
+    package var poseImageSize: (width: Int, height: Int)
     /// Wall-clock seconds per stage.
-    public var stageSeconds: [AnalysisStage: Double]
+    package var stageSeconds: [AnalysisStage: Double]
     /// Frames decoded and posed, and how often the person detector had to run.
-    public var framesPosed: Int
-    public var detectorRuns: Int
+    package var framesPosed: Int
+    package var detectorRuns: Int
     /// Away from the contacts every `poseOuterStep`-th frame was posed (1 = every frame; see ``PoseSampling``).
-    public var poseOuterStep: Int
+    package var poseOuterStep: Int
     /// Swing windows were posed by this many parallel workers.
-    public var poseWorkers: Int
+    package var poseWorkers: Int
     /// The visual contact stage's report (`analyze --detector`), `nil` without a detector.
-    public var visualContacts: VisualContactReport? = nil
+    package var visualContacts: VisualContactReport? = nil
     /// The biomechanics' parameters the shots were measured with (kept with a stored session, so an edit
     /// measures the same way).
-    public var parameters = BiomechParameters()
+    package var parameters = BiomechParameters()
     /// The contact sensitivity the sound was heard with.
-    public var sensitivity = ContactSensitivity.normal
+    package var sensitivity = ContactSensitivity.normal
     /// What the contact model that found the contacts learnt from; `nil` when the detector found them.
-    public var contactModel: ContactModel.Provenance? = nil
+    package var contactModel: ContactModel.Provenance? = nil
     /// Where the pose stage's time went (decode, conversion, inference, pre/post-processing).
-    public var poseTimes = PoseStageTimes()
+    package var poseTimes = PoseStageTimes()
     /// Where the player said they are (``AnalysisOptions/player`` when it is ``PersonChoice/marked(_:)``);
     /// `nil` when the pose stage chose by itself.
-    public var player: PlayerMark? = nil
+    package var player: PlayerMark? = nil
 }
 
 extension SessionAnalysis {
     /// The video frame of track sample `i`, `nil` when `i` is not a sample of ``track``.
-    public func videoFrame(ofTrackIndex i: Int) -> Int? {
+    package func videoFrame(ofTrackIndex i: Int) -> Int? {
         trackVideoFrames.indices.contains(i) && trackVideoFrames[i] >= 0 ? trackVideoFrames[i] : nil
     }
 
     /// Pose pixels → display pixels: the factors that take ``track``'s image coordinates (in
     /// ``poseImageSize``) to the video's display size, where every image coordinate a user sees lives.
-    public var displayScale: (x: Double, y: Double) {
+    package var displayScale: (x: Double, y: Double) {
         let display = info.video?.displaySize ?? poseImageSize
         return (Double(display.width) / Double(max(poseImageSize.width, 1)),
                 Double(display.height) / Double(max(poseImageSize.height, 1)))
@@ -76,7 +76,7 @@ extension SessionAnalysis {
 
     /// Every posed frame of each shot's swing window (time order, image points in display pixels), one
     /// array per shot of ``result`` — what the shot view and the annotated video show.
-    public func shotFrames(hand: Hand) -> [[ShotFrame]] {
+    package func shotFrames(hand: Hand) -> [[ShotFrame]] {
         Self.shotFrames(result, track: track, videoFrames: trackVideoFrames, hand: hand, scale: displayScale)
     }
 
@@ -94,10 +94,10 @@ extension SessionAnalysis {
 }
 
 /// One decoded frame of a swing window.
-public struct WindowFrame: Sendable {
-    public var index: Int
-    public var time: Double
-    public var pose: PoseFrame?
+package struct WindowFrame: Sendable {
+    package var index: Int
+    package var time: Double
+    package var pose: PoseFrame?
 }
 
 /// Runs the whole session analysis: audio → contacts → pose in each swing window → metrics.
@@ -107,8 +107,8 @@ public struct WindowFrame: Sendable {
 /// the calling task's, or the request of the ``BlockingWork`` thread it runs on, which the CLI makes on Ctrl-C and
 /// a job's cancellation makes in the server) is checked between frames and stages; nothing is written anywhere by
 /// the analyzer itself. It blocks its thread for as long as it runs: start it with `BlockingWork.run`.
-public struct SessionAnalyzer: Sendable {
-    public private(set) var options: AnalysisOptions
+package struct SessionAnalyzer: Sendable {
+    package private(set) var options: AnalysisOptions
     /// The racket/ball model of the visual contact stage (with ``AnalysisOptions/visualContacts``).
     private let visualPredictor: (any FramePredictor)?
     /// The BlazePose folder; the models are loaded when the pose stage starts (one copy per worker),
@@ -123,7 +123,7 @@ public struct SessionAnalyzer: Sendable {
     /// - Throws: `PoseError` when the model files are not there, `PipelineError.invalidOptions` when the
     ///   visual options and the model do not come together. Unreadable models and a missing ONNX
     ///   Runtime surface from ``analyze(path:progress:)`` (`PoseError` / `InferenceError`).
-    public init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil,
+    package init(options: AnalysisOptions = .init(), modelsDirectory: URL? = nil,
                 visualPredictor: (any FramePredictor)? = nil) throws {
         guard (options.visualContacts == nil) == (visualPredictor == nil) else {
             throw PipelineError(.invalidOptions, options.visualContacts == nil
@@ -158,7 +158,7 @@ public struct SessionAnalyzer: Sendable {
     ///   - progress: Receives (stage, fraction) for each ``AnalysisStage`` as it runs.
     /// - Throws: `MediaError` for unusable input, `PipelineError` for no contacts / no person /
     ///   cancellation, `PoseError`/`InferenceError` for model failures.
-    public func analyze(path: String, progress: AnalysisProgress? = nil) throws -> SessionAnalysis {
+    package func analyze(path: String, progress: AnalysisProgress? = nil) throws -> SessionAnalysis {
         var clock = StageClock()
         let info = try MediaProbe.probe(path)
         var (video, warnings) = try MediaValidator.validateSession(info, limits: options.limits, range: options.range)
@@ -250,7 +250,7 @@ public struct SessionAnalyzer: Sendable {
     /// - Returns: The posed samples (time order, one per distinct frame time), each one's video frame, and
     ///   what the player should know about whom the windows followed (as the analysis' warnings say it).
     /// - Throws: `MediaError` when the video cannot be read, `PoseError`/`InferenceError` for the models.
-    public func poseSamples(path: String, contactTimes: [Double]) throws
+    package func poseSamples(path: String, contactTimes: [Double]) throws
         -> (samples: [PoseSample], videoFrames: [Int], notes: [String]) {
         let info = try MediaProbe.probe(path)
         guard let video = info.video else { throw MediaError(.noVideoTrack, "\(path) has no video track.") }
@@ -271,7 +271,7 @@ public struct SessionAnalyzer: Sendable {
     /// The contacts heard in the video at `path` (media time), with ``AnalysisOptions/detector`` — what a
     /// re-analysis at another sensitivity needs (``SessionEditor``); no pose runs.
     /// - Throws: `MediaError` when the sound cannot be read; an empty list is not an error here.
-    public func heardContacts(path: String) throws -> [ContactEvent] {
+    package func heardContacts(path: String) throws -> [ContactEvent] {
         let info = try MediaProbe.probe(path)
         let rate = options.sampleRate ?? AudioExtractor.analysisRate(for: info.audio)
         let pcm = try AudioExtractor.extract(path, sampleRate: rate, range: options.range)

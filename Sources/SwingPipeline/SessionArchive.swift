@@ -7,7 +7,7 @@ import SwingVision
 
 /// Stores analysed sessions and reads them back as the one session document, the shot view and the CSV.
 /// The CLI and the HTTP server both go through here, so a session reads the same everywhere.
-public enum SessionArchive {
+package enum SessionArchive {
     /// What storing `analysis` writes, in one ``NewSession``: the session row, its shots with their frames,
     /// the pose track, and the document (built with the new id once it is known).
     /// - Parameters:
@@ -16,7 +16,7 @@ public enum SessionArchive {
     ///   - beforeCommit: Runs inside the transaction with the stored document and its bytes (e.g. to write
     ///     the user's output files); when it throws, nothing is stored.
     /// - Throws: the file system's error when `mediaPath` cannot be read for its checksum.
-    public static func prepare(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand, createdAt: Date = Date(),
+    package static func prepare(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand, createdAt: Date = Date(),
                                beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) throws -> NewSession {
         let checksum = try SHA256.hex(ofFile: mediaPath)
         let document = SessionDocument(analysis, id: nil, file: file, hand: hand, createdAt: createdAt)
@@ -44,7 +44,7 @@ public enum SessionArchive {
     /// returns the new id and the document's exact bytes.
     /// - Throws: `StoreError` when the database cannot be written (nothing is stored then), what
     ///   `beforeCommit` throws, or the file system's error when `mediaPath` cannot be read for its checksum.
-    public static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
+    package static func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand,
                             in db: any Store, createdAt: Date = Date(),
                             beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) async throws -> (id: Int64, json: Data) {
         let new = try prepare(analysis, file: file, mediaPath: mediaPath, hand: hand, createdAt: createdAt, beforeCommit: beforeCommit)
@@ -57,7 +57,7 @@ public enum SessionArchive {
 
     /// The session document of session `id`, `nil` if there is none.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func document(id: Int64, in db: any Store) async throws -> SessionDocument? {
+    package static func document(id: Int64, in db: any Store) async throws -> SessionDocument? {
         guard let record = try await db.sessionRecord(id: id) else { return nil }
         if let text = record.documentJSON { return try decodeStored(text, id: id) }
         // Stored before the documents were kept: rebuild it from the shot columns.
@@ -67,7 +67,7 @@ public enum SessionArchive {
 
     /// The session document's bytes (`analyze --json`), `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func documentJSON(id: Int64, in db: any Store) async throws -> Data? {
+    package static func documentJSON(id: Int64, in db: any Store) async throws -> Data? {
         guard let record = try await db.sessionRecord(id: id) else { return nil }
         if let text = record.documentJSON { return Data(text.utf8) }
         return try await document(id: id, in: db)?.jsonData()
@@ -75,7 +75,7 @@ public enum SessionArchive {
 
     /// The shot view of shot `number` (1-based) of session `id`, `nil` if there is no such session or shot.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotView(id: Int64, number: Int, in db: any Store) async throws -> ShotView? {
+    package static func shotView(id: Int64, number: Int, in db: any Store) async throws -> ShotView? {
         guard let document = try await document(id: id, in: db),
               document.session.shots.indices.contains(number - 1),
               let record = try await db.shot(sessionId: id, index: number) else { return nil }
@@ -88,7 +88,7 @@ public enum SessionArchive {
     /// Every shot's posed frames (``ShotView/frames``), in shot order — what ``SessionOverlay`` draws;
     /// `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotFrames(id: Int64, in db: any Store) async throws -> (SessionDocument, [[ShotFrame]])? {
+    package static func shotFrames(id: Int64, in db: any Store) async throws -> (SessionDocument, [[ShotFrame]])? {
         guard let document = try await document(id: id, in: db), let detail = try await db.session(id: id) else { return nil }
         let byIndex = Dictionary(detail.shots.map { ($0.shot.index, $0) }, uniquingKeysWith: { a, _ in a })
         let frames = document.session.shots.map { byIndex[$0.index]?.frames ?? [] }
@@ -97,13 +97,13 @@ public enum SessionArchive {
 
     /// `GET /api/sessions/{id}/shots/{n}` bytes, `nil` if there is no such session or shot.
     /// - Throws: `StoreError` when the database cannot be read or the stored data is damaged.
-    public static func shotJSON(id: Int64, number: Int, in db: any Store) async throws -> Data? {
+    package static func shotJSON(id: Int64, number: Int, in db: any Store) async throws -> Data? {
         try await shotView(id: id, number: number, in: db)?.jsonData()
     }
 
     /// The session's CSV (``SessionDocument/csv()``), `nil` if there is no session `id`.
     /// - Throws: `StoreError` when the database cannot be read or the stored document is damaged.
-    public static func csv(id: Int64, in db: any Store) async throws -> String? {
+    package static func csv(id: Int64, in db: any Store) async throws -> String? {
         try await document(id: id, in: db)?.csv()
     }
 
@@ -113,7 +113,7 @@ public enum SessionArchive {
     /// - Throws: `StoreError.notFound` when the session was stored before its pose was kept, has no such shot,
     ///   or has no frame with a person in what was asked for; `StoreError` when the database cannot be read
     ///   or the stored pose is damaged.
-    public static func openSim(_ format: OpenSimFormat, id: Int64, shot: Int? = nil, name: String,
+    package static func openSim(_ format: OpenSimFormat, id: Int64, shot: Int? = nil, name: String,
                                in db: any Store) async throws -> String? {
         guard let document = try await document(id: id, in: db) else { return nil }
         var during: ClosedRange<Double>?
@@ -150,7 +150,7 @@ public enum SessionArchive {
     /// thread, off the cooperative pool.
     /// - Throws: `MediaError.fileNotFound` when the video is not there, and what ``SessionHighlights/write``
     ///   throws.
-    public static func writeHighlights(id: Int64, source: String? = nil, to output: String, overlay: Bool, in db: any Store,
+    package static func writeHighlights(id: Int64, source: String? = nil, to output: String, overlay: Bool, in db: any Store,
                                        progress: ProgressHandler? = nil) async throws -> SessionHighlights.Reel? {
         guard let (document, frames) = try await shotFrames(id: id, in: db),
               let record = try await db.sessionRecord(id: id) else { return nil }
@@ -184,6 +184,6 @@ public enum SessionArchive {
 
 /// The two OpenSim files a session exports (``SessionArchive/openSim(_:id:shot:name:in:)``): markers (`.trc`) and
 /// the body measures over time (`.mot`).
-public enum OpenSimFormat: String, CaseIterable, Sendable {
+package enum OpenSimFormat: String, CaseIterable, Sendable {
     case trc, mot
 }

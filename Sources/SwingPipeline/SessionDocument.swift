@@ -12,103 +12,103 @@ import SwingVision
 /// for one session. Its shots and statistics are the one ``Shot`` and ``SessionStats`` of SwingBiomech. Frame
 /// indices are named for what they index: a shot here carries ``Shot/contactVideoFrame`` (a frame of the
 /// video: decoded frames counted from 0 in presentation order), never the track's ``Shot/contactFrame``.
-public struct SessionDocument: Codable, Sendable, Equatable {
-    public struct Session: Codable, Sendable, Equatable {
+package struct SessionDocument: Codable, Sendable, Equatable {
+    package struct Session: Codable, Sendable, Equatable {
         /// The stored session's id; `nil` (not encoded) when the analysis was not stored.
-        public var id: Int64?
+        package var id: Int64?
         /// The video as the user named it (a path for the CLI, the upload's file name for the server).
-        public var file: String
+        package var file: String
         /// When the analysis finished (whole seconds, so the document survives a JSON round trip).
-        public var createdAt: Date
+        package var createdAt: Date
         /// Where the analysed part starts (media time, seconds; `--start`). `nil` for sessions stored
         /// before it was recorded (they began at 0 unless the user said otherwise).
-        public var start: Double?
+        package var start: Double?
         /// Length of the analysed part, seconds (what decoded).
-        public var duration: Double
+        package var duration: Double
         /// Length the file states for that part, seconds: more than ``duration`` when the file was cut
         /// short (then ``warnings`` says so). `nil` for sessions stored before it was recorded.
-        public var statedDuration: Double?
-        public var fps: Double
+        package var statedDuration: Double?
+        package var fps: Double
         /// Display size of the video (after its rotation); image coordinates in shots refer to it.
-        public var width: Int
-        public var height: Int
-        public var hand: Hand
-        public var shots: [Shot]
+        package var width: Int
+        package var height: Int
+        package var hand: Hand
+        package var shots: [Shot]
         /// Contacts that are not shots (no swing around them, or removed by the player), time order; `nil`
         /// in documents written before the swing check.
-        public var rejectedContacts: [RejectedContact]?
-        public var stats: SessionStats
+        package var rejectedContacts: [RejectedContact]?
+        package var stats: SessionStats
         /// Contacts heard in the audio (shots include the "no person" ones, stats exclude them).
-        public var contactsHeard: Int
-        public var warnings: [String]
+        package var contactsHeard: Int
+        package var warnings: [String]
         /// How the swing windows were posed; `nil` for sessions stored before the documents were kept.
-        public var pose: PoseInfo?
+        package var pose: PoseInfo?
         /// The visual contact stage (`analyze --detector` only).
-        public var visualDetector: VisualDetector?
+        package var visualDetector: VisualDetector?
         /// The contacts as the detector gave them, before any edit (`nil` until the session is first
         /// edited): with ``edits`` they say which contacts the shots and ``rejectedContacts`` came from.
-        public var heardContacts: [ContactEvent]?
+        package var heardContacts: [ContactEvent]?
         /// The player's corrections in the order made (``SessionEditor``); undo drops the last.
-        public var edits: [ContactEdit]?
+        package var edits: [ContactEdit]?
         /// How readily a sound counted as a hit, when not `normal` (`analyze --sensitivity`, the upload
         /// form, or listening again from the results page).
-        public var sensitivity: ContactSensitivity?
+        package var sensitivity: ContactSensitivity?
         /// Expert thresholds set beside the sensitivity when the session was listened to again.
-        public var detectorThresholds: SessionEditor.DetectorThresholds?
+        package var detectorThresholds: SessionEditor.DetectorThresholds?
         /// What the contact model that found the contacts learnt from (`analyze --contact-model`); `nil`
         /// when the detector found them.
-        public var contactModel: ContactModel.Provenance? = nil
+        package var contactModel: ContactModel.Provenance? = nil
         /// How far the sound lagged the picture and where that came from; every shot's ``Shot/contactTime``
         /// is its ``Shot/time`` minus it. `nil` in documents written before it was recorded (measured at
         /// the delay their `parameters` held, 0 unless given).
-        public var soundDelay: SoundDelay? = nil
+        package var soundDelay: SoundDelay? = nil
         /// Where the player said they are (`analyze --player X,Y[@SECONDS]`, the upload page's picker, or the
         /// results page's "tap yourself"): the pose stage followed the person there. `nil` (not encoded) when it
         /// chose by itself (the biggest person).
-        public var player: PlayerMark? = nil
+        package var player: PlayerMark? = nil
     }
 
     /// `session.pose`: which frames got a pose estimate (see ``PoseSampling``).
-    public struct PoseInfo: Codable, Sendable, Equatable {
+    package struct PoseInfo: Codable, Sendable, Equatable {
         /// Frames posed over all windows.
-        public var framesPosed: Int
+        package var framesPosed: Int
         /// Away from the contacts every `outerStep`-th frame was posed (1 = every frame).
-        public var outerStep: Int
+        package var outerStep: Int
         /// Parallel pose workers.
-        public var workers: Int
+        package var workers: Int
     }
 
     /// What `analyze --detector` saw and how the contacts were fused.
-    public struct VisualDetector: Codable, Sendable, Equatable {
-        public var model: String
-        public var scope: DetectorScope
-        public var stride: Int
-        public var toleranceSeconds: Double
-        public var framesProcessed: Int
-        public var detectionCount: Int
+    package struct VisualDetector: Codable, Sendable, Equatable {
+        package var model: String
+        package var scope: DetectorScope
+        package var stride: Int
+        package var toleranceSeconds: Double
+        package var framesProcessed: Int
+        package var detectionCount: Int
         /// Mean milliseconds per processed frame.
-        public var preMs: Double
-        public var inferenceMs: Double
-        public var postMs: Double
+        package var preMs: Double
+        package var inferenceMs: Double
+        package var postMs: Double
         /// Wall-clock seconds of the stage.
-        public var seconds: Double
-        public var visualEvents: [TennisContactInterpreter.Event]
+        package var seconds: Double
+        package var visualEvents: [TennisContactInterpreter.Event]
         /// Contacts the sound alone gave.
-        public var audioContacts: Int
+        package var audioContacts: Int
         /// Fused contacts per source: `both`, `audio`, `visual`.
-        public var sources: [String: Int]
+        package var sources: [String: Int]
     }
 
-    public var session: Session
+    package var session: Session
 
-    public init(session: Session) { self.session = session }
+    package init(session: Session) { self.session = session }
 
     /// Builds the document of `analysis`.
     /// - Parameters:
     ///   - id: The stored session's id, `nil` when not stored.
     ///   - file: How the user named the video.
     ///   - createdAt: When the analysis finished (rounded down to whole seconds).
-    public init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
+    package init(_ analysis: SessionAnalysis, id: Int64?, file: String, hand: Hand, createdAt: Date = Date()) {
         let shots = Self.documentShots(analysis.result, scale: analysis.displayScale, videoFrames: analysis.trackVideoFrames) { shot in
             analysis.contactSource(time: shot.time).map { ($0.source, $0.offset.map { $0 * 1000 }) }
         }
@@ -149,11 +149,11 @@ public struct SessionDocument: Codable, Sendable, Equatable {
     }
 
     /// The document's bytes: pretty-printed, keys sorted, dates ISO 8601. Every output uses these bytes.
-    public func jsonData() throws -> Data { try Self.encoder.encode(self) }
+    package func jsonData() throws -> Data { try Self.encoder.encode(self) }
 
     /// Reads a document written by ``jsonData()``.
     /// - Throws: `DecodingError` when `data` is not such a document.
-    public static func decode(_ data: Data) throws -> SessionDocument { try decoder.decode(Self.self, from: data) }
+    package static func decode(_ data: Data) throws -> SessionDocument { try decoder.decode(Self.self, from: data) }
 
     static var encoder: JSONEncoder {
         let enc = JSONEncoder()
@@ -178,7 +178,7 @@ extension SessionDocument {
     /// API's `export.csv`). Numbers have 3 decimals; empty cells where a value does not apply. The
     /// `source` and `visualOffsetMs` columns appear only for sessions analysed with a detector; the body
     /// measures at contact (``BodyMeasure``, degrees or shoulder widths) close every row.
-    public func csv() -> String {
+    package func csv() -> String {
         let s = session
         let fused = s.shots.contains { $0.source != nil }
         var out = "session,index,time,contactTime,confidence,status,forwardCm,lateralCm,heightCm,wristSpeedCmS,classification,contactVideoFrame,stroke"

@@ -7,8 +7,8 @@ import SwingPose
 import SwingStore
 
 /// One correction of a session's contacts by the player (issue #27).
-public struct ContactEdit: Codable, Sendable, Equatable {
-    public enum Action: String, Codable, Sendable, CaseIterable {
+package struct ContactEdit: Codable, Sendable, Equatable {
+    package enum Action: String, Codable, Sendable, CaseIterable {
         /// A hit the detector missed: a new contact at ``ContactEdit/time``, a shot whatever the wrist did.
         case add
         /// Not a hit (or not the player's): the nearest contact stops being a shot.
@@ -17,13 +17,13 @@ public struct ContactEdit: Codable, Sendable, Equatable {
         case restore
     }
 
-    public var action: Action
+    package var action: Action
     /// Media time of the contact, seconds (for remove and restore: the contact's own time).
-    public var time: Double
+    package var time: Double
     /// When the edit was made (whole seconds).
-    public var at: Date
+    package var at: Date
 
-    public init(action: Action, time: Double, at: Date = Date()) {
+    package init(action: Action, time: Double, at: Date = Date()) {
         self.action = action; self.time = time
         self.at = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
     }
@@ -36,14 +36,14 @@ public struct ContactEdit: Codable, Sendable, Equatable {
 ///
 /// The contacts a session shows are always its heard contacts with its edits applied in order
 /// (``contacts(heard:edits:)``), so undo is dropping the last edit and measuring again.
-public enum SessionEditor {
+package enum SessionEditor {
     /// Contacts closer than this to an edit's time are the contact it means, seconds.
-    public static let matchTolerance = 0.1
+    package static let matchTolerance = 0.1
     /// At most one contact per this many seconds of video, so a session cannot be filled with contacts.
-    public static let minimumSpacing = 0.25
+    package static let minimumSpacing = 0.25
 
     /// What a change asks for.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// Apply one edit.
         case edit(ContactEdit)
         /// Take back the last edit.
@@ -64,13 +64,13 @@ public enum SessionEditor {
     }
 
     /// The two detection thresholds an expert may set beside the sensitivity (docs/contacts.md).
-    public struct DetectorThresholds: Codable, Sendable, Equatable {
+    package struct DetectorThresholds: Codable, Sendable, Equatable {
         /// Peak threshold × noise floor (``ContactDetectorParameters/peakThresholdFactor``), 1–20.
-        public var peakThresholdFactor: Double?
+        package var peakThresholdFactor: Double?
         /// Minimum amplitude relative to the session's loud hits (``ContactDetectorParameters/minRelativeAmplitude``), 0–1.
-        public var minRelativeAmplitude: Double?
+        package var minRelativeAmplitude: Double?
 
-        public init(peakThresholdFactor: Double? = nil, minRelativeAmplitude: Double? = nil) {
+        package init(peakThresholdFactor: Double? = nil, minRelativeAmplitude: Double? = nil) {
             self.peakThresholdFactor = peakThresholdFactor; self.minRelativeAmplitude = minRelativeAmplitude
         }
 
@@ -103,7 +103,7 @@ public enum SessionEditor {
     ///   nothing to undo, too many contacts, a session stored before editing existed), `StoreError`
     ///   (`.notFound`, `.conflict` when another edit was stored first), media and pose errors when an added
     ///   window cannot be posed. Nothing is stored when it throws.
-    public static func apply(_ changes: [Change], toSession id: Int64, in db: any Store, mediaPath: String? = nil,
+    package static func apply(_ changes: [Change], toSession id: Int64, in db: any Store, mediaPath: String? = nil,
                              analyzer: SessionAnalyzer? = nil) async throws -> Data {
         guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
             throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
@@ -259,7 +259,7 @@ public enum SessionEditor {
     ///   player corrected anything.
     /// - Throws: `StoreError` `.notFound` for no such session; ``PipelineError`` `.invalidEdit` for a
     ///   damaged edit list.
-    public static func confirmedContacts(id: Int64, in db: any Store) async throws
+    package static func confirmedContacts(id: Int64, in db: any Store) async throws
         -> (path: String, range: TimeRange, times: [Double], edited: Bool) {
         guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
             throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
@@ -273,7 +273,7 @@ public enum SessionEditor {
 
     /// The contacts to measure (time order) and the ones the player removed, after `edits` on `heard`.
     /// - Throws: ``PipelineError`` `.invalidEdit` when an edit names no contact (a damaged edit list).
-    public static func contacts(heard: [ContactEvent], edits: [ContactEdit]) throws -> (contacts: [ContactEvent], removed: [RejectedContact]) {
+    package static func contacts(heard: [ContactEvent], edits: [ContactEdit]) throws -> (contacts: [ContactEvent], removed: [RejectedContact]) {
         var list = heard.map { (event: $0, removed: false) }
         for edit in edits {
             switch edit.action {

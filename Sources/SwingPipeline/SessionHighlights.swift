@@ -11,24 +11,24 @@ import SwingMedia
 /// Frames keep their own durations (a phone's dropped and stretched frames stay as they were); the joins
 /// close each clip's gap, so the reel is as long as its clips. The sound of each clip is copied in as it was
 /// recorded (not re-encoded), when the container can hold it.
-public enum SessionHighlights {
+package enum SessionHighlights {
     /// Seconds of each shot kept before its instant (the preparation) and after it (the follow-through).
-    public static let before = 1.5
-    public static let after = 1.0
+    package static let before = 1.5
+    package static let after = 1.0
     /// Two shots' clips closer than this (seconds between one's end and the next one's start) are one rally.
-    public static let rallyGap = 2.0
+    package static let rallyGap = 2.0
 
     /// One stretch of the source in the reel.
-    public struct Clip: Sendable, Equatable {
+    package struct Clip: Sendable, Equatable {
         /// Media time of the source, seconds.
-        public var start: Double
-        public var end: Double
+        package var start: Double
+        package var end: Double
         /// Positions in the session's `shots` of the shots it holds, in order.
-        public var shots: [Int]
+        package var shots: [Int]
     }
 
     /// The clips of `document`'s shots within its analysed range, rallies merged; empty without shots.
-    public static func clips(_ document: SessionDocument) -> [Clip] {
+    package static func clips(_ document: SessionDocument) -> [Clip] {
         let s = document.session
         let from = s.start ?? 0, to = from + s.duration
         var clips: [Clip] = []
@@ -46,12 +46,12 @@ public enum SessionHighlights {
     }
 
     /// What was written: the reel's length, its clips and its chapters.
-    public struct Reel: Sendable, Equatable {
-        public var seconds: Double
-        public var clips: [Clip]
-        public var chapters: [VideoChapter]
+    package struct Reel: Sendable, Equatable {
+        package var seconds: Double
+        package var clips: [Clip]
+        package var chapters: [VideoChapter]
         /// Whether the reel has the session's sound.
-        public var hasSound: Bool
+        package var hasSound: Bool
     }
 
     /// Writes the highlights of `document` from `source` to `output` (H.264 MP4).
@@ -64,7 +64,7 @@ public enum SessionHighlights {
     ///   cannot be read or the output written, `PipelineError.cancelled` when the task is cancelled. The
     ///   caller writes to a temporary file it removes on failure (``SessionOverlay`` does the same).
     @discardableResult
-    public static func write(_ document: SessionDocument, shotFrames: [[ShotFrame]], source: String, to output: String,
+    package static func write(_ document: SessionDocument, shotFrames: [[ShotFrame]], source: String, to output: String,
                              maxSide: Int?, overlay: Bool = false, progress: ProgressHandler? = nil) throws -> Reel {
         let s = document.session
         let clips = clips(document)

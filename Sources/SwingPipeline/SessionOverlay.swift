@@ -10,13 +10,13 @@ import SwingMedia
 ///
 /// It draws from the one session document and the shot view's frames — what the store keeps — so the CLI
 /// right after an analysis and the server months later draw the same picture.
-public enum SessionOverlay {
+package enum SessionOverlay {
     /// Colour of the wrist arc, of the contact-frame border, and of the bones.
-    public static let arcColor = RGB.yellow
-    public static let contactColor = RGB.red
-    public static let boneColor = RGB.white
+    package static let arcColor = RGB.yellow
+    package static let contactColor = RGB.red
+    package static let boneColor = RGB.white
     /// Joints less visible than this are not drawn (as `PoseDrawing`).
-    public static let minVisibility = 0.5
+    package static let minVisibility = 0.5
 
     /// Re-encodes the analysed part of `source` with the overlay drawn.
     /// - Parameters:
@@ -29,7 +29,7 @@ public enum SessionOverlay {
     ///   - progress: Called with `("writing video", 0…1)` as frames are written.
     /// - Throws: `MediaError` when the source cannot be decoded or the output cannot be written,
     ///   `PipelineError.cancelled` when the task is cancelled.
-    public static func write(_ document: SessionDocument, shotFrames: [[ShotFrame]], source: String, to output: String,
+    package static func write(_ document: SessionDocument, shotFrames: [[ShotFrame]], source: String, to output: String,
                              maxSide: Int?, progress: ProgressHandler? = nil) throws {
         let s = document.session
         var display = (width: s.width, height: s.height)

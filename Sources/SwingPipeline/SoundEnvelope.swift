@@ -6,24 +6,24 @@ import SwingStore
 
 /// The contact sensitivities a request names (the application layer's name for the engine's type, so the
 /// adapters need not import the audio engine).
-public typealias ContactSensitivity = SwingAudio.ContactSensitivity
+package typealias ContactSensitivity = SwingAudio.ContactSensitivity
 
 /// A session's sound as the results page's timeline draws it: the peak level of each of `bins` equal slices of
 /// the analysed part, dBFS rounded to 0.1 dB (−90 for silence).
-public struct SoundEnvelope: Codable, Sendable, Equatable {
+package struct SoundEnvelope: Codable, Sendable, Equatable {
     /// The analysed part's start and length, seconds of media time.
-    public var start: Double
-    public var duration: Double
+    package var start: Double
+    package var duration: Double
     /// One peak per slice, dBFS.
-    public var peaksDb: [Double]
+    package var peaksDb: [Double]
 
     /// The bins a caller may ask for.
-    public static let binRange = 10...4000
+    package static let binRange = 10...4000
 
     /// The envelope of stored session `id` in `bins` slices (the sound decoded at 8 kHz); `nil` when there is no
     /// such session.
     /// - Throws: ``SoundEnvelope/Unreadable`` when the session's media can no longer be read, the store's errors.
-    public static func of(session id: Int64, bins: Int, in db: any Store) async throws -> SoundEnvelope? {
+    package static func of(session id: Int64, bins: Int, in db: any Store) async throws -> SoundEnvelope? {
         guard let record = try await db.sessionRecord(id: id), let document = try await SessionArchive.document(id: id, in: db) else {
             return nil
         }
@@ -40,9 +40,9 @@ public struct SoundEnvelope: Codable, Sendable, Equatable {
     }
 
     /// The session's media could not be read again.
-    public struct Unreadable: Error, CustomStringConvertible {
-        public var reason: String
-        public var description: String { "The session's sound cannot be read any more: \(reason)" }
+    package struct Unreadable: Error, CustomStringConvertible {
+        package var reason: String
+        package var description: String { "The session's sound cannot be read any more: \(reason)" }
     }
 
     /// The peak |sample| of each of `bins` equal slices, in dB, rounded to 0.1 dB.

@@ -10,17 +10,17 @@ import SwingStore
 /// With a media folder, each session's video is copied there too (named by its SHA-256, as `serve` names
 /// uploads) and the copy points at it, so the web app can play it; a video that is gone is reported and
 /// the session keeps its old path.
-public enum StoreCopy {
+package enum StoreCopy {
     /// What a copy did.
-    public struct Report: Sendable, Equatable {
-        public var sessionsCopied = 0
-        public var sessionsAlreadyThere = 0
-        public var mediaCopied = 0
+    package struct Report: Sendable, Equatable {
+        package var sessionsCopied = 0
+        package var sessionsAlreadyThere = 0
+        package var mediaCopied = 0
         /// Videos named by sessions that were not found (those sessions keep their path).
-        public var mediaMissing: [String] = []
-        public var modelRecordsCopied = 0
-        public var runsCopied = 0
-        public var racketSoundsCopied = 0
+        package var mediaMissing: [String] = []
+        package var modelRecordsCopied = 0
+        package var runsCopied = 0
+        package var racketSoundsCopied = 0
     }
 
     /// Copies `source` into `target`.
@@ -28,7 +28,7 @@ public enum StoreCopy {
     ///   - media: Where to copy the sessions' videos (`nil` keeps their paths as they are).
     ///   - progress: Told after each session (copied so far, total).
     /// - Throws: `StoreError` from either store, the file system's error when a video cannot be copied.
-    public static func copy(from source: any Store, to target: any Store, media: URL? = nil,
+    package static func copy(from source: any Store, to target: any Store, media: URL? = nil,
                             progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Report {
         var report = Report()
         if let media { try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true) }

@@ -8,25 +8,25 @@ import SwingVision
 /// What one studio prediction runs with: the model's thresholds, the class filter and the interpreter.
 /// Filled from the model's stored defaults, then the request's query, then (on the live socket) the
 /// client's setting messages; always checked before a frame is run.
-public struct DetectionSettings: Codable, Equatable, Sendable {
+package struct DetectionSettings: Codable, Equatable, Sendable {
     /// Keep detections whose confidence is above this, 0…1.
-    public var conf: Double
+    package var conf: Double
     /// NMS IoU threshold, 0…1.
-    public var iou: Double
+    package var iou: Double
     /// Most detections per image, 1…``maxDetLimit``.
-    public var maxDet: Int
+    package var maxDet: Int
     /// Class ids to keep (`nil` keeps every class).
-    public var classes: [Int]?
+    package var classes: [Int]?
     /// The interpreter to run on each frame (`nil` = none).
-    public var interpret: String?
+    package var interpret: String?
     /// Follow objects from frame to frame (``ByteTracker``): detections gain a `trackId` (live camera only).
-    public var track: Bool = false
+    package var track: Bool = false
 
     /// The largest `maxDet` accepted.
-    public static let maxDetLimit = 10_000
+    package static let maxDetLimit = 10_000
 
     /// The settings of `model`: its stored defaults, else Ultralytics' defaults.
-    public init(model: ResolvedModel) {
+    package init(model: ResolvedModel) {
         conf = model.conf(nil)
         iou = model.iou(nil)
         maxDet = model.maxDet(nil)
@@ -35,13 +35,13 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
     }
 
     /// Settings given field by field.
-    public init(conf: Double = PredictionOptions().conf, iou: Double = PredictionOptions().iou,
+    package init(conf: Double = PredictionOptions().conf, iou: Double = PredictionOptions().iou,
                 maxDet: Int = PredictionOptions().maxDet, classes: [Int]? = nil, interpret: String? = nil) {
         self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.classes = classes; self.interpret = interpret
     }
 
     /// The options a YOLO prediction takes.
-    public var prediction: PredictionOptions {
+    package var prediction: PredictionOptions {
         PredictionOptions(conf: conf, iou: iou, maxDet: maxDet, classes: classes.map(Set.init))
     }
 
@@ -51,7 +51,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
     ///   - interpreters: The interpreters that can be named.
     /// - Throws: ``VisionError`` (`invalidOptions`, `invalidClassFilter`) or ``InterpreterError``
     ///   (`unknownInterpreter`), one sentence naming the value.
-    public func validate(names: [Int: String], interpreters: InterpreterRegistry = .standard) throws {
+    package func validate(names: [Int: String], interpreters: InterpreterRegistry = .standard) throws {
         guard conf.isFinite, (0...1).contains(conf) else {
             throw VisionError(.invalidOptions, "The confidence threshold (conf) must be a number from 0 to 1, not \(conf).")
         }
@@ -75,12 +75,12 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
 
     /// The interpreter these settings name, configured with `configuration` (the model's stored options).
     /// - Throws: ``InterpreterError`` for an unknown name or a configuration that does not decode.
-    public func interpreter(configuration: Data?) throws -> AnyDetectionInterpreter? {
+    package func interpreter(configuration: Data?) throws -> AnyDetectionInterpreter? {
         try interpret.map { try InterpreterRegistry.standard.interpreter(named: $0, configuration: configuration) }
     }
 
     /// These settings with the fields `change` carries replaced.
-    public func applying(_ change: Change) -> DetectionSettings {
+    package func applying(_ change: Change) -> DetectionSettings {
         var s = self
         if let v = change.conf { s.conf = v }
         if let v = change.iou { s.iou = v }
@@ -94,24 +94,24 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
     /// A partial change, as a live client sends it: `{"conf": 0.5}`, `{"classes": null}` (every class),
     /// `{"interpret": null}` (no interpreter). A field that is absent keeps its value; `null` clears the
     /// fields that can be cleared.
-    public struct Change: Decodable, Equatable, Sendable {
-        public var conf: Double?
-        public var iou: Double?
-        public var maxDet: Int?
+    package struct Change: Decodable, Equatable, Sendable {
+        package var conf: Double?
+        package var iou: Double?
+        package var maxDet: Int?
         /// `.some(nil)` clears the filter.
-        public var classes: [Int]??
+        package var classes: [Int]??
         /// `.some(nil)` turns the interpreter off.
-        public var interpret: String??
-        public var track: Bool?
+        package var interpret: String??
+        package var track: Bool?
 
-        public init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, classes: [Int]?? = nil,
+        package init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, classes: [Int]?? = nil,
                     interpret: String?? = nil) {
             self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.classes = classes; self.interpret = interpret
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case conf, iou, maxDet, classes, interpret, track }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             conf = try c.decodeIfPresent(Double.self, forKey: .conf)
             iou = try c.decodeIfPresent(Double.self, forKey: .iou)
@@ -124,7 +124,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
         /// Parses a setting message.
         /// - Throws: ``VisionError`` (`invalidOptions`) naming what is wrong: not a JSON object, an unknown
         ///   key, or a value of the wrong type.
-        public static func parse(_ data: Data) throws -> Change {
+        package static func parse(_ data: Data) throws -> Change {
             guard let object = try? JSONSerialization.jsonObject(with: data), let keys = (object as? [String: Any])?.keys else {
                 throw VisionError(.invalidOptions, "A setting message is a JSON object such as {\"conf\": 0.5}.")
             }
@@ -145,7 +145,7 @@ public struct DetectionSettings: Codable, Equatable, Sendable {
 /// Loaded YOLO models, kept so the studio does not load a model per request: at most ``capacity``, the
 /// least recently used one dropped first. A model file replaced on disk (another size or modification
 /// time) is loaded again.
-public actor LoadedModels {
+package actor LoadedModels {
     private struct Entry {
         var size: Int64
         var modified: Date
@@ -154,7 +154,7 @@ public actor LoadedModels {
     }
 
     /// How many models stay loaded.
-    public let capacity: Int
+    package let capacity: Int
     private let sessionOptions: SessionOptions
     private var entries: [String: Entry] = [:]
     private var tick: UInt64 = 0
@@ -162,7 +162,7 @@ public actor LoadedModels {
     /// - Parameters:
     ///   - capacity: Models kept loaded (at least 1).
     ///   - sessionOptions: ONNX Runtime settings for every model loaded.
-    public init(capacity: Int = 4, sessionOptions: SessionOptions = .init()) {
+    package init(capacity: Int = 4, sessionOptions: SessionOptions = .init()) {
         self.capacity = max(1, capacity)
         self.sessionOptions = sessionOptions
     }
@@ -170,7 +170,7 @@ public actor LoadedModels {
     /// The predictor for the model file at `path`, loaded on first use.
     /// - Throws: `InferenceError` when the runtime or file cannot be loaded, ``VisionError`` when it is not a
     ///   YOLO model.
-    public func predictor(path: String) throws -> YOLOPredictor {
+    package func predictor(path: String) throws -> YOLOPredictor {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
         let modified = attributes?[.modificationDate] as? Date ?? .distantPast
@@ -190,7 +190,7 @@ public actor LoadedModels {
     }
 
     /// Forgets the model at `path` (it was removed from the catalog); callers holding it keep their copy.
-    public func forget(path: String) { entries[path] = nil }
+    package func forget(path: String) { entries[path] = nil }
 }
 
 /// Runs model inference one call at a time, first come first served, on a thread of its own.
@@ -198,16 +198,16 @@ public actor LoadedModels {
 /// Every client of the studio shares the machine's cores; one inference already uses them all, so running
 /// two at once only makes both slower. Queuing them in arrival order gives each camera its turn (none
 /// starves), and keeps the blocking ONNX Runtime call off Swift's cooperative threads, which serve HTTP.
-public final class InferenceQueue: Sendable {
+package final class InferenceQueue: Sendable {
     private let queue: DispatchQueue
 
     /// A queue with its own serial dispatch queue named `label`.
-    public init(label: String = "swingmaster.inference") {
+    package init(label: String = "swingmaster.inference") {
         queue = DispatchQueue(label: label, qos: .userInitiated)
     }
 
     /// Runs `work` after every call queued before it, and returns its result.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }
@@ -215,46 +215,46 @@ public final class InferenceQueue: Sendable {
 
     /// Runs `work` in its turn and blocks the calling thread until it is done: for work that runs on a
     /// thread of its own (a studio video job), never on Swift's cooperative threads, and never from `work`.
-    public func runBlocking<T>(_ work: () throws -> T) rethrows -> T {
+    package func runBlocking<T>(_ work: () throws -> T) rethrows -> T {
         try queue.sync(execute: work)
     }
 }
 
 /// One studio prediction on a picture held in memory: decode, run, interpret.
-public struct StudioPrediction: Sendable {
+package struct StudioPrediction: Sendable {
     /// The frame in the detection document's shape.
-    public var frame: DetectionDocument.Frame
+    package var frame: DetectionDocument.Frame
     /// The interpreter's result for this frame, with the interpreter's name.
-    public var interpretation: Interpretation?
+    package var interpretation: Interpretation?
     /// Milliseconds to decode the picture.
-    public var decodeMs: Double
+    package var decodeMs: Double
     /// With tracking: each track's recent centres (set by the caller that tracks).
-    public var trails: [Trail]? = nil
+    package var trails: [Trail]? = nil
     /// With tracking and the counter: the line-crossing counts so far (set by the caller that tracks).
-    public var crossings: LineCrossings.Summary? = nil
+    package var crossings: LineCrossings.Summary? = nil
     /// Tennis mode: milliseconds BlazePose took on the frame (``TennisMode``).
-    public var poseMs: Double? = nil
+    package var poseMs: Double? = nil
     /// Tennis mode: milliseconds the YOLO model took on the frame (letterbox, inference, post-processing).
-    public var yoloMs: Double? = nil
+    package var yoloMs: Double? = nil
 
     /// One track's recent centres, oldest first, pixels.
-    public struct Trail: Encodable, Sendable {
-        public var trackId: Int
-        public var points: [[Double]]
-        public init(trackId: Int, points: [[Double]]) { self.trackId = trackId; self.points = points }
+    package struct Trail: Encodable, Sendable {
+        package var trackId: Int
+        package var points: [[Double]]
+        package init(trackId: Int, points: [[Double]]) { self.trackId = trackId; self.points = points }
     }
 
     /// An interpreter's result on one frame, as the studio sends it: `{"interpreter": name, "result": …}`.
-    public struct Interpretation: Encodable, Sendable {
-        public var interpreter: String
-        public var result: any Encodable & Sendable
+    package struct Interpretation: Encodable, Sendable {
+        package var interpreter: String
+        package var result: any Encodable & Sendable
 
         /// `result` of the interpreter called `interpreter` (one frame's, or a video's summary).
-        public init(interpreter: String, result: any Encodable & Sendable) { self.interpreter = interpreter; self.result = result }
+        package init(interpreter: String, result: any Encodable & Sendable) { self.interpreter = interpreter; self.result = result }
 
         enum CodingKeys: String, CodingKey { case interpreter, result }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(interpreter, forKey: .interpreter)
             try c.encode(AnyEncodable(result), forKey: .result)
@@ -272,7 +272,7 @@ public struct StudioPrediction: Sendable {
     ///   - frameIndex: The frame's number in its stream (0 for a single image).
     /// - Throws: ``MediaError`` (`imageUnreadable`) for bytes that are not a picture, ``VisionError`` and
     ///   `InferenceError` from the model.
-    public static func run(image: Data, predictor: YOLOPredictor, settings: DetectionSettings,
+    package static func run(image: Data, predictor: YOLOPredictor, settings: DetectionSettings,
                            interpreter: AnyDetectionInterpreter?, queue: InferenceQueue,
                            source: String, frameIndex: Int = 0) async throws -> StudioPrediction {
         let clock = ContinuousClock()

@@ -5,34 +5,34 @@ import SwingVision
 
 /// One model as the studio's API and `swingmaster models list --json` / `models info` show it: the catalog
 /// entry, its preferences, its stored defaults and its latest runs.
-public struct ModelView: Codable, Equatable, Sendable {
-    public var id: String
-    public var name: String
+package struct ModelView: Codable, Equatable, Sendable {
+    package var id: String
+    package var name: String
     /// The model file on the machine that runs it.
-    public var path: String
-    public var kind: CatalogModel.Kind
-    public var task: String?
-    public var typeHint: ModelTypeHint
-    public var source: CatalogModel.Source
-    public var url: String?
+    package var path: String
+    package var kind: CatalogModel.Kind
+    package var task: String?
+    package var typeHint: ModelTypeHint
+    package var source: CatalogModel.Source
+    package var url: String?
     /// When a downloaded model was fetched.
-    public var downloadedAt: Date?
-    public var sizeBytes: Int64
-    public var inputSize: [Int]?
-    public var labels: [String]
-    public var sha256: String?
-    public var problem: String?
-    public var favorite: Bool
-    public var hidden: Bool
-    public var lastUsedAt: Date?
-    public var useCount: Int
-    public var defaults: ModelDefaults
+    package var downloadedAt: Date?
+    package var sizeBytes: Int64
+    package var inputSize: [Int]?
+    package var labels: [String]
+    package var sha256: String?
+    package var problem: String?
+    package var favorite: Bool
+    package var hidden: Bool
+    package var lastUsedAt: Date?
+    package var useCount: Int
+    package var defaults: ModelDefaults
     /// The model's recent runs, newest first: 20 on `GET /api/models/{id}`, the latest ``StudioService/runsOnCard``
     /// in the list, `models info --sessions N`'s N.
-    public var runs: [RunView]?
+    package var runs: [RunView]?
 
     /// Catalog model `m` with its `record` in the store (`nil`: never configured nor run) and its file's `sha256`.
-    public init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
+    package init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
         id = m.id; name = m.name; path = m.path; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
         downloadedAt = m.downloadedAt
         sizeBytes = m.sizeBytes; inputSize = m.inputSize; labels = m.labels; self.sha256 = sha256; problem = m.problem
@@ -44,18 +44,18 @@ public struct ModelView: Codable, Equatable, Sendable {
 
 /// A model's studio defaults. In a `PATCH` every field is optional (a missing one falls back to the
 /// built-in default); in answers every field is filled.
-public struct ModelDefaults: Codable, Equatable, Sendable {
-    public var conf: Double?
-    public var iou: Double?
-    public var maxDet: Int?
-    public var lineWidth: Int?
-    public var interpreter: String?
-    public var interpreterOptions: JSONValue?
+package struct ModelDefaults: Codable, Equatable, Sendable {
+    package var conf: Double?
+    package var iou: Double?
+    package var maxDet: Int?
+    package var lineWidth: Int?
+    package var interpreter: String?
+    package var interpreterOptions: JSONValue?
 
     static let defaultLineWidth = 2
     static let lineWidths = 1...20
 
-    public init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, lineWidth: Int? = nil, interpreter: String? = nil,
+    package init(conf: Double? = nil, iou: Double? = nil, maxDet: Int? = nil, lineWidth: Int? = nil, interpreter: String? = nil,
          interpreterOptions: JSONValue? = nil) {
         self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.lineWidth = lineWidth
         self.interpreter = interpreter; self.interpreterOptions = interpreterOptions
@@ -98,30 +98,30 @@ public struct ModelDefaults: Codable, Equatable, Sendable {
 }
 
 /// The body of `PATCH /api/models/{id}`.
-public struct ModelChange: Decodable, Sendable {
-    public var favorite: Bool?
-    public var hidden: Bool?
-    public var defaults: ModelDefaults?
+package struct ModelChange: Decodable, Sendable {
+    package var favorite: Bool?
+    package var hidden: Bool?
+    package var defaults: ModelDefaults?
 }
 
 /// One detection run of a model.
-public struct RunView: Codable, Equatable, Sendable {
-    public var id: Int64?
-    public var source: String?
-    public var startedAt: Date
-    public var endedAt: Date
-    public var frames: Int
-    public var detections: Int
-    public var meanFps: Double
-    public var averageInferenceMs: Double
-    public var interpreter: String?
+package struct RunView: Codable, Equatable, Sendable {
+    package var id: Int64?
+    package var source: String?
+    package var startedAt: Date
+    package var endedAt: Date
+    package var frames: Int
+    package var detections: Int
+    package var meanFps: Double
+    package var averageInferenceMs: Double
+    package var interpreter: String?
     /// What the interpreter saw over the run, in one line.
-    public var summary: String?
+    package var summary: String?
     /// The model that ran (on `GET /api/detections`, which lists every model's runs).
-    public var model: String?
+    package var model: String?
 
     /// Run `r`, naming its `model` when given.
-    public init(_ r: DetectionSessionRecord, model: String? = nil) {
+    package init(_ r: DetectionSessionRecord, model: String? = nil) {
         id = r.id; source = r.source; startedAt = r.startedAt; endedAt = r.endedAt; frames = r.frameCount
         detections = r.detectionCount; meanFps = r.meanFps; averageInferenceMs = r.averageInferenceMs
         interpreter = r.interpreter; summary = r.summary; self.model = model
@@ -129,13 +129,13 @@ public struct RunView: Codable, Equatable, Sendable {
 }
 
 /// SHA-256 of catalog files, computed once per file version (the catalog records it only for downloads).
-public final class ModelChecksums: @unchecked Sendable {
-    public init() {}
+package final class ModelChecksums: @unchecked Sendable {
+    package init() {}
 
     private let lock = NSLock()
     private var known: [String: (size: Int64, modified: Date, sha256: String)] = [:]
 
-    public func sha256(of model: CatalogModel) -> String? {
+    package func sha256(of model: CatalogModel) -> String? {
         if let recorded = model.sha256 { return recorded }
         let attributes = try? FileManager.default.attributesOfItem(atPath: model.path)
         let modified = attributes?[.modificationDate] as? Date ?? .distantPast
@@ -154,28 +154,28 @@ public final class ModelChecksums: @unchecked Sendable {
 /// Model downloads started from the browser (`POST /api/models` with a URL): each runs as a task whose
 /// progress the page follows over Server-Sent Events. At most ``limit`` run at once; finished ones are kept
 /// for a while so a page that reconnects still learns the outcome.
-public actor ModelDownloads {
+package actor ModelDownloads {
     /// What the page sees of one download.
-    public struct Job: Codable, Equatable, Sendable {
+    package struct Job: Codable, Equatable, Sendable {
         /// `running` until `done` or `failed` (a download is never queued or cancelled).
-        public typealias State = JobState
-        public var id: Int
-        public var url: String
-        public var state: State
-        public var bytesReceived: Int64 = 0
-        public var totalBytes: Int64?
+        package typealias State = JobState
+        package var id: Int
+        package var url: String
+        package var state: State
+        package var bytesReceived: Int64 = 0
+        package var totalBytes: Int64?
         /// The installed model (when `done`).
-        public var model: ModelView?
+        package var model: ModelView?
         /// One sentence (when `failed`).
-        public var error: String?
+        package var error: String?
     }
 
-    public static let limit = 2
+    package static let limit = 2
     private var jobs: [Int: Job] = [:]
     private var next = 1
 
     /// Why a download was not started.
-    public enum Refusal: Error { case busy, sameURL(Int) }
+    package enum Refusal: Error { case busy, sameURL(Int) }
 
     /// Starts downloading `url` into `catalog`.
     /// - Returns: the new job.
@@ -207,7 +207,7 @@ public actor ModelDownloads {
         return job
     }
 
-    public func job(_ id: Int) -> Job? { jobs[id] }
+    package func job(_ id: Int) -> Job? { jobs[id] }
 
     private func progress(_ id: Int, _ p: DownloadProgress) {
         guard var job = jobs[id], job.state == .running else { return }
@@ -231,11 +231,11 @@ public actor ModelDownloads {
 /// (docs/studio.md). The catalog owns the files, the store the preferences.
 extension StudioService {
     /// Runs listed with each model of ``models(task:includeHidden:)``.
-    public static let runsOnCard = 3
+    package static let runsOnCard = 3
 
     /// The catalog's models in the player's order (favourites, then the most recently used), hidden ones
     /// only when asked, of one task (`detect`, `pose`, …) or all; each with its latest ``runsOnCard`` runs.
-    public func models(task: String?, includeHidden: Bool) async throws -> [ModelView] {
+    package func models(task: String?, includeHidden: Bool) async throws -> [ModelView] {
         let records = try await Dictionary(store.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
         let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
                                                includeHidden: includeHidden)
@@ -252,13 +252,13 @@ extension StudioService {
     }
 
     /// The newest `limit` runs of model `modelId`, or of every model when `nil` (each naming its model).
-    public func runs(modelId: String?, limit: Int) async throws -> [RunView] {
+    package func runs(modelId: String?, limit: Int) async throws -> [RunView] {
         try await store.detectionSessions(modelId: modelId, limit: limit).map { RunView($0, model: $0.modelId) }
     }
 
     /// The catalog model `id` names (any case).
     /// - Throws: ``RequestError`` `.notFound` when there is none.
-    public func model(id: String) throws -> CatalogModel {
+    package func model(id: String) throws -> CatalogModel {
         guard let model = catalog.models().first(where: { $0.id == id.lowercased() }) else {
             throw RequestError(.notFound, "There is no model '\(id.prefix(60))' in the catalog.")
         }
@@ -267,7 +267,7 @@ extension StudioService {
 
     /// Model `id` as the API shows it, with its newest 20 runs.
     /// - Throws: ``RequestError`` `.notFound` when there is no such model.
-    public func view(ofModel id: String) async throws -> ModelView { try await view(of: model(id: id), runs: true) }
+    package func view(ofModel id: String) async throws -> ModelView { try await view(of: model(id: id), runs: true) }
 
     func view(of model: CatalogModel, runs: Bool) async throws -> ModelView {
         var view = ModelView(model, record: try await store.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
@@ -279,7 +279,7 @@ extension StudioService {
     /// - Returns: The model as the API shows it now.
     /// - Throws: ``RequestError`` `.notFound` for no such model, `.invalid` for a default out of range or an
     ///   interpreter that cannot take its options; nothing is changed then.
-    public func apply(_ change: ModelChange, toModel id: String) async throws -> ModelView {
+    package func apply(_ change: ModelChange, toModel id: String) async throws -> ModelView {
         let model = try model(id: id)
         if let defaults = change.defaults {
             try defaults.validate()
@@ -295,7 +295,7 @@ extension StudioService {
     /// Removes model `id`'s file and record, and unloads it.
     /// - Throws: ``RequestError`` `.notFound` for no such model, `.conflict` for one that ships with
     ///   Swingmaster; the catalog's error.
-    public func remove(model id: String) async throws {
+    package func remove(model id: String) async throws {
         let model = try model(id: id)
         guard model.source != .bundled else {
             throw RequestError(.conflict, "The model \(model.id) ships with Swingmaster and cannot be removed; hide it instead.")
@@ -307,12 +307,12 @@ extension StudioService {
     }
 
     /// The largest model file the catalog installs, bytes.
-    public static var maxModelBytes: Int64 { ModelCatalog.maxModelBytes }
+    package static var maxModelBytes: Int64 { ModelCatalog.maxModelBytes }
 
     /// Installs the checked model file at `staged` (named `name` by the player; its id from the name's stem).
     /// - Throws: ``RequestError`` `.conflict` when the catalog has a model of that id, `.unprocessable` with
     ///   the catalog's sentence when the file is not a model it can run.
-    public func add(fileAt staged: URL, name: String) async throws -> ModelView {
+    package func add(fileAt staged: URL, name: String) async throws -> ModelView {
         let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         let model: CatalogModel
         do {
@@ -329,7 +329,7 @@ extension StudioService {
     /// Starts downloading the model at `url` into the catalog (``ModelDownloads``).
     /// - Throws: ``RequestError`` `.conflict` when this URL is already downloading, `.busy` when
     ///   ``ModelDownloads/limit`` downloads run.
-    public func download(_ url: URL, sha256: String?, id: String?) async throws -> ModelDownloads.Job {
+    package func download(_ url: URL, sha256: String?, id: String?) async throws -> ModelDownloads.Job {
         let store = self.store, checksums = self.checksums
         do {
             return try await downloads.start(url, sha256: sha256, id: id, catalog: catalog, view: { model in

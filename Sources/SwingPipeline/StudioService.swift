@@ -10,29 +10,29 @@ import SwingVision
 /// A request names a model and its settings as a query (`model=ID&conf=…&classes=…&mode=tennis`);
 /// ``open(_:)`` loads the model and checks every setting, refusing with a ``RequestError`` before any
 /// picture is read.
-public struct StudioService: Sendable {
-    public let catalog: ModelCatalog
-    public let loaded: LoadedModels
-    public let queue: InferenceQueue
+package struct StudioService: Sendable {
+    package let catalog: ModelCatalog
+    package let loaded: LoadedModels
+    package let queue: InferenceQueue
     /// The last picture each model ran on (the page re-runs one picture as sliders move: one run, not many).
-    public let lastPictures = LastPictures()
+    package let lastPictures = LastPictures()
     /// Videos run through a model as jobs.
-    public let videoJobs: StudioVideoJobs
+    package let videoJobs: StudioVideoJobs
     /// BlazePose for tennis mode (`mode=tennis`), loaded on first use, and the YOLO models tennis mode runs
     /// (the same as `loaded` unless its schedule wants other thread counts).
-    public let pose = LoadedPose(threads: TennisSchedule.standard.threads)
-    public let tennisModels: LoadedModels
+    package let pose = LoadedPose(threads: TennisSchedule.standard.threads)
+    package let tennisModels: LoadedModels
     /// The catalog files' SHA-256, each computed once per file version.
-    public let checksums = ModelChecksums()
+    package let checksums = ModelChecksums()
     /// Models being downloaded for the browser.
-    public let downloads = ModelDownloads()
+    package let downloads = ModelDownloads()
     /// Where the models' preferences, defaults and runs are kept.
     let store: any Store
 
     /// The studio of the Swingmaster home `home`: its catalog (unless `catalog` is given) and its video
     /// jobs' folder, `HOME/cache/detect-jobs` (emptied: jobs of an earlier run are gone); the models'
     /// settings and runs in `library`'s store.
-    public init(home: URL, library: MediaLibrary, catalog: ModelCatalog? = nil) {
+    package init(home: URL, library: MediaLibrary, catalog: ModelCatalog? = nil) {
         self.store = library.store
         self.catalog = catalog ?? ModelCatalog(locations: CatalogLocations(
             bundledDirectories: CatalogLocations.standard().bundledDirectories, home: home))
@@ -46,7 +46,7 @@ public struct StudioService: Sendable {
     /// defaults overridden by the query's `conf`, `iou`, `maxDet`, `classes`, `interpret`, `track`.
     /// - Throws: ``RequestError``: `invalid` for a missing model or a bad value, `notFound` for an unknown
     ///   model, `unprocessable` for a model that is not a YOLO export; the engine's error when it cannot load.
-    public func open(_ query: [String: String]) async throws -> OpenModel {
+    package func open(_ query: [String: String]) async throws -> OpenModel {
         let tennis = try Self.tennisMode(query)
         guard let id = query["model"], !id.isEmpty else {
             throw RequestError(.invalid, "Name the model with model=ID (GET /api/models lists them).")
@@ -73,7 +73,7 @@ public struct StudioService: Sendable {
     /// The settings a query string changes (`conf`, `iou`, `maxDet`, `classes` as ids or names, `interpret`,
     /// `track`).
     /// - Throws: ``RequestError`` (`invalid`).
-    public static func change(_ query: [String: String], names: [Int: String]) throws -> DetectionSettings.Change {
+    package static func change(_ query: [String: String], names: [Int: String]) throws -> DetectionSettings.Change {
         func number(_ key: String) throws -> Double? {
             guard let text = query[key] else { return nil }
             guard let v = Double(text) else { throw RequestError(.invalid, "The setting \(key) must be a number, not \(text.prefix(40)).") }
@@ -98,7 +98,7 @@ public struct StudioService: Sendable {
 
     /// Refuses settings out of range with the engine's sentence.
     /// - Throws: ``RequestError`` (`invalid`, with the engine's code).
-    public func check(_ settings: DetectionSettings, names: [Int: String]) throws {
+    package func check(_ settings: DetectionSettings, names: [Int: String]) throws {
         do { try settings.validate(names: names) } catch let error as any UserFacingError {
             throw RequestError(.invalid, error.description, code: error.statusCode)
         }
@@ -106,7 +106,7 @@ public struct StudioService: Sendable {
 
     /// The interpreter the settings name, with the model's stored options.
     /// - Throws: ``RequestError`` (`invalid`, with the engine's code) for an unknown interpreter or options.
-    public func interpreter(for settings: DetectionSettings, model: ResolvedModel) throws -> AnyDetectionInterpreter? {
+    package func interpreter(for settings: DetectionSettings, model: ResolvedModel) throws -> AnyDetectionInterpreter? {
         // The stored options belong to the stored interpreter; another one starts from its own defaults.
         let options = settings.interpret == model.record?.interpreter ? model.interpreterConfig(nil) : nil
         do { return try settings.interpreter(configuration: options) } catch let error as any UserFacingError {
@@ -117,7 +117,7 @@ public struct StudioService: Sendable {
     /// Whether the query asks for tennis mode (`mode=tennis`: BlazePose beside a detect model, the pose next
     /// to the detections, `tennis-contact` as the default interpreter).
     /// - Throws: ``RequestError`` (`invalid`) for a mode that is not `tennis`.
-    public static func tennisMode(_ query: [String: String]) throws -> Bool {
+    package static func tennisMode(_ query: [String: String]) throws -> Bool {
         guard let mode = query["mode"], !mode.isEmpty, mode != "detect" else { return false }
         guard mode == "tennis" else {
             throw RequestError(.invalid, "The mode must be tennis (BlazePose beside the model) or left out, not \(mode.prefix(40)).")
@@ -142,7 +142,7 @@ public struct StudioService: Sendable {
     /// - Parameter source: What the picture is, for the run's record (`image`).
     /// - Returns: The detection document with the interpreter's result.
     /// - Throws: The engine's error for a picture it cannot read or run.
-    public func detect(image: Data, open: OpenModel, source: String = "image") async throws -> InterpretedDetections {
+    package func detect(image: Data, open: OpenModel, source: String = "image") async throws -> InterpretedDetections {
         let startedAt = Date()
         let prediction: StudioPrediction
         if let tennis = open.tennis {
@@ -167,25 +167,25 @@ public struct StudioService: Sendable {
 
     /// Queues the reserved video job `id` for the upload at `upload` (``StudioVideoJobs/submit(id:fileName:upload:stride:video:open:queue:db:)``
     /// on the studio's queue, the run recorded with the model when done).
-    public func submitVideo(id: Int, fileName: String, upload: String, stride: Int, video: StudioVideoJobs.Video,
+    package func submitVideo(id: Int, fileName: String, upload: String, stride: Int, video: StudioVideoJobs.Video,
                             open: OpenModel) -> StudioVideoJobs.Job {
         videoJobs.submit(id: id, fileName: fileName, upload: upload, stride: stride, video: video, open: open, queue: queue, db: store)
     }
 
     /// Records a camera stream's run with its model (nothing when no frame was answered).
-    public func record(_ live: LiveDetection) async { await live.record(in: store) }
+    package func record(_ live: LiveDetection) async { await live.record(in: store) }
 }
 
 /// The checksum of the last picture each model ran on.
-public final class LastPictures: @unchecked Sendable {   // state guarded by `lock`
+package final class LastPictures: @unchecked Sendable {   // state guarded by `lock`
     private let lock = NSLock()
     private var last: [String: String] = [:]
 
     /// An empty memory.
-    public init() {}
+    package init() {}
 
     /// Whether `sha256` differs from the last picture `model` ran on (and remembers it).
-    public func isNew(_ sha256: String, model: String) -> Bool {
+    package func isNew(_ sha256: String, model: String) -> Bool {
         lock.lock(); defer { lock.unlock() }
         if last[model] == sha256 { return false }
         if last.count > 100 { last.removeAll() }

@@ -7,16 +7,16 @@ import SwingStore
 import SwingVision
 
 /// A model opened for the studio: loaded, with the settings and interpreter a request asked for.
-public struct OpenModel: Sendable {
-    public var model: ResolvedModel
-    public var predictor: YOLOPredictor
-    public var settings: DetectionSettings
-    public var interpreter: AnyDetectionInterpreter?
+package struct OpenModel: Sendable {
+    package var model: ResolvedModel
+    package var predictor: YOLOPredictor
+    package var settings: DetectionSettings
+    package var interpreter: AnyDetectionInterpreter?
     /// Tennis mode (`mode=tennis`): BlazePose runs beside the model, with a pose tracker of this opening's own.
-    public var tennis: TennisMode?
+    package var tennis: TennisMode?
 
     /// Bundles what the studio opened.
-    public init(model: ResolvedModel, predictor: YOLOPredictor, settings: DetectionSettings,
+    package init(model: ResolvedModel, predictor: YOLOPredictor, settings: DetectionSettings,
                 interpreter: AnyDetectionInterpreter?, tennis: TennisMode? = nil) {
         self.model = model; self.predictor = predictor; self.settings = settings
         self.interpreter = interpreter; self.tennis = tennis
@@ -33,49 +33,49 @@ public struct OpenModel: Sendable {
 /// waits at most one video frame's inference. At most ``maxPending`` jobs wait or run (more: 429); the
 /// newest ``keptFinished`` finished jobs are kept, older ones are deleted with their files. A job that fails
 /// or is cancelled keeps its record (with the sentence) and loses its files at once.
-public final class StudioVideoJobs: @unchecked Sendable {
+package final class StudioVideoJobs: @unchecked Sendable {
     /// What the page sees of one job.
-    public struct Job: Codable, Equatable, Sendable {
-        public typealias State = JobState
-        public var id: Int
+    package struct Job: Codable, Equatable, Sendable {
+        package typealias State = JobState
+        package var id: Int
         /// The uploaded file's name (display only; it never names a file on disk).
-        public var fileName: String
-        public var model: String
-        public var stride: Int
-        public var settings: DetectionSettings
-        public var state: State
+        package var fileName: String
+        package var model: String
+        package var stride: Int
+        package var settings: DetectionSettings
+        package var state: State
         /// 0…1.
-        public var progress: Double = 0
+        package var progress: Double = 0
         /// Frames run through the model so far, and how many the video will give at this stride.
-        public var framesDone = 0
-        public var framesTotal: Int
+        package var framesDone = 0
+        package var framesTotal: Int
         /// The video's picture (after rotation), frame rate and length.
-        public var width: Int
-        public var height: Int
-        public var fps: Double
-        public var duration: Double
-        public var createdAt: Date
+        package var width: Int
+        package var height: Int
+        package var fps: Double
+        package var duration: Double
+        package var createdAt: Date
         /// Processed frames per second of clock time over the run (when done).
-        public var meanFps: Double?
+        package var meanFps: Double?
         /// One sentence (when failed or cancelled).
-        public var error: String?
+        package var error: String?
         /// Where the finished job's files are (when done).
-        public var result: String?
-        public var video: String?
-        public var source: String?
+        package var result: String?
+        package var video: String?
+        package var source: String?
     }
 
     /// Jobs waiting or running at once; the next upload is refused (429).
-    public static let maxPending = 3
+    package static let maxPending = 3
     /// Finished jobs (and their files) kept; the oldest beyond this are deleted.
-    public static let keptFinished = 4
+    package static let keptFinished = 4
     /// The largest stride accepted (every 300th frame is one picture per 10 s at 30 fps).
-    public static let maxStride = 300
+    package static let maxStride = 300
     /// The most frames one job runs through the model (10 minutes at 30 fps, stride 1); a longer video
     /// needs a larger stride, so a job's memory (its detections) stays bounded.
-    public static let maxProcessedFrames = 18_000
+    package static let maxProcessedFrames = 18_000
 
-    public let directory: URL
+    package let directory: URL
     private let lock = NSLock()
     private var jobs: [Int: Job] = [:]
     /// The stop request of each job not finished (its work runs under it: ``Cancellation/current``).
@@ -85,23 +85,23 @@ public final class StudioVideoJobs: @unchecked Sendable {
     private let worker = DispatchQueue(label: "swingmaster.studio-video", qos: .utility)
 
     /// Jobs under `directory`, which is emptied: jobs from an earlier run are gone with it.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    public func folder(_ id: Int) -> URL { directory.appendingPathComponent(String(id), isDirectory: true) }
-    public func sourcePath(_ id: Int) -> String? {
+    package func folder(_ id: Int) -> URL { directory.appendingPathComponent(String(id), isDirectory: true) }
+    package func sourcePath(_ id: Int) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder(id).path)) ?? []
         // The playable copy when one was made, else the upload (stored as `upload.<ext>`).
         let name = names.first { $0 == "playable.mp4" } ?? names.first { $0.hasPrefix("upload.") }
         return name.map { folder(id).appendingPathComponent($0).path }
     }
-    public func resultPath(_ id: Int) -> String { folder(id).appendingPathComponent("result.json").path }
-    public func videoPath(_ id: Int) -> String { folder(id).appendingPathComponent("annotated.mp4").path }
+    package func resultPath(_ id: Int) -> String { folder(id).appendingPathComponent("result.json").path }
+    package func videoPath(_ id: Int) -> String { folder(id).appendingPathComponent("annotated.mp4").path }
 
-    public func job(_ id: Int) -> Job? { lock.lock(); defer { lock.unlock() }; return jobs[id] }
+    package func job(_ id: Int) -> Job? { lock.lock(); defer { lock.unlock() }; return jobs[id] }
 
     /// Reserves a job number and its folder for an upload, unless ``maxPending`` jobs wait or run.
     func reserve() -> Int? {
@@ -117,7 +117,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
     private var reserved = 0
 
     /// Gives back a reservation whose upload was refused, with its folder.
-    public func release(_ id: Int) {
+    package func release(_ id: Int) {
         lock.lock(); reserved -= 1; lock.unlock()
         try? FileManager.default.removeItem(at: folder(id))
     }
@@ -158,7 +158,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
     /// Stops a waiting or running job (its files go when the worker lets go of them) and answers it, or
     /// removes a finished one with its files and answers `nil`.
     /// - Returns: `.none` when there is no such job.
-    public func cancelOrRemove(_ id: Int) -> (found: Bool, job: Job?) {
+    package func cancelOrRemove(_ id: Int) -> (found: Bool, job: Job?) {
         lock.lock()
         guard let job = jobs[id] else { lock.unlock(); return (false, nil) }
         if job.state.isFinal {
@@ -230,7 +230,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
 
     /// The job `id`.
     /// - Throws: ``RequestError`` (`notFound`) when there is none.
-    public func named(_ id: Int) throws -> Job {
+    package func named(_ id: Int) throws -> Job {
         guard let job = job(id) else { throw RequestError(.notFound, "There is no video job \(id).") }
         return job
     }
@@ -238,7 +238,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
     /// The job `id` when it is done, for its files.
     /// - Throws: ``RequestError``: `notFound`, `conflict` while it waits or runs, `gone` when it failed or
     ///   was cancelled.
-    public func finished(_ id: Int) throws -> Job {
+    package func finished(_ id: Int) throws -> Job {
         let job = try named(id)
         switch job.state {
         case .done: return job
@@ -251,7 +251,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
 
     /// Reserves a job number and its folder for an upload.
     /// - Throws: ``RequestError`` (`busy`) when ``maxPending`` jobs wait or run.
-    public func reserveOrRefuse() throws -> Int {
+    package func reserveOrRefuse() throws -> Int {
         guard let id = reserve() else {
             throw RequestError(.busy, "\(Self.maxPending) videos are already waiting or running in the studio; try again when one has finished.")
         }
@@ -260,7 +260,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
 
     /// `stride` as a request gives it: a whole number 1…``maxStride`` (1 when absent).
     /// - Throws: ``RequestError`` (`invalid`).
-    public static func stride(_ text: String?) throws -> Int {
+    package static func stride(_ text: String?) throws -> Int {
         guard let text else { return 1 }
         guard let v = Int(text), (1...maxStride).contains(v) else {
             throw RequestError(.invalid, "The stride must be a whole number of frames from 1 to \(maxStride), not \(text.prefix(40)).")
@@ -269,19 +269,19 @@ public final class StudioVideoJobs: @unchecked Sendable {
     }
 
     /// What a job needs to know of its video before it runs.
-    public struct Video: Sendable, Equatable {
+    package struct Video: Sendable, Equatable {
         /// The picture after rotation.
-        public var width: Int
-        public var height: Int
-        public var fps: Double
-        public var duration: Double
+        package var width: Int
+        package var height: Int
+        package var fps: Double
+        package var duration: Double
         /// Frames the model will run on at the job's stride.
-        public var framesTotal: Int
+        package var framesTotal: Int
     }
 
     /// Probes an upload: a video with a picture, not too many frames to run at this stride.
     /// - Throws: ``RequestError`` (`unprocessable`) with one sentence naming the file.
-    public static func checkVideo(_ path: String, name: String, stride: Int) throws -> Video {
+    package static func checkVideo(_ path: String, name: String, stride: Int) throws -> Video {
         let info: MediaInfo
         do { info = try MediaProbe.probe(path) } catch {
             throw RequestError(.unprocessable, "\(name) is not a video this server can read.", code: StatusCode.unreadableMedia)
@@ -313,7 +313,7 @@ public final class StudioVideoJobs: @unchecked Sendable {
     ///   - open: The model and settings to run.
     ///   - queue: The studio's inference queue every frame waits its turn in.
     ///   - db: Where the model's run is recorded when the job is done.
-    public func submit(id: Int, fileName: String, upload: String, stride: Int, video: Video, open: OpenModel,
+    package func submit(id: Int, fileName: String, upload: String, stride: Int, video: Video, open: OpenModel,
                        queue: InferenceQueue, db: any Store) -> Job {
         let job = Job(id: id, fileName: fileName, model: open.model.displayName, stride: stride, settings: open.settings,
                       state: .queued, framesTotal: video.framesTotal, width: video.width, height: video.height, fps: video.fps,

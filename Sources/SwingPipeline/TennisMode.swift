@@ -7,38 +7,38 @@ import SwingPose
 import SwingVision
 
 /// The player's pose in one tennis-mode frame of the studio (docs/studio.md): BlazePose's 33 landmarks.
-public struct StudioPose: Codable, Equatable, Sendable {
+package struct StudioPose: Codable, Equatable, Sendable {
     /// The landmark model's pose-presence score, 0…1.
-    public var score: Double
+    package var score: Double
     /// 33 × `[x, y, visibility]` in ``PoseSkeleton/names`` order: `x` and `y` divided by the picture's width
     /// and height (0…1, origin top-left; a landmark outside the picture goes past 0 or 1), visibility 0…1.
-    public var landmarks: [[Double]]
+    package var landmarks: [[Double]]
     /// Whether the person detector ran on this frame (`false`: the region was tracked from the frame before).
-    public var detectorRan: Bool
+    package var detectorRan: Bool
 
     /// The pose of `frame`, rounded to 4 decimals (a tenth of a pixel on a 1280-pixel picture).
-    public init(_ frame: PoseFrame) {
+    package init(_ frame: PoseFrame) {
         func r(_ v: Double) -> Double { v.isFinite ? (v * 10_000).rounded() / 10_000 : 0 }
         score = r(frame.score)
         landmarks = frame.landmarks.map { [r($0.nx), r($0.ny), r($0.visibility)] }
         detectorRan = frame.detectorRan
     }
 
-    public init(score: Double, landmarks: [[Double]], detectorRan: Bool) {
+    package init(score: Double, landmarks: [[Double]], detectorRan: Bool) {
         self.score = score; self.landmarks = landmarks; self.detectorRan = detectorRan
     }
 }
 
 /// How a tennis-mode pose is drawn: BlazePose's landmark names and the bones between them.
-public struct PoseSkeleton: Codable, Equatable, Sendable {
+package struct PoseSkeleton: Codable, Equatable, Sendable {
     /// The 33 landmark names (``BodyLandmark/name``), in the order of ``StudioPose/landmarks``.
-    public var names: [String]
+    package var names: [String]
     /// Bones as pairs of landmark indices: the shot view's 17-joint skeleton (``SkeletonJoints/boneLandmarks``, the list
     /// the sessions pages hand to skeleton.js) mapped to BlazePose's landmarks, so both pages draw one body.
-    public var bones: [[Int]]
+    package var bones: [[Int]]
 
     /// BlazePose's skeleton.
-    public static let blazePose = PoseSkeleton(
+    package static let blazePose = PoseSkeleton(
         names: BodyLandmark.allCases.map(\.name),
         bones: SkeletonJoints.boneLandmarks.map { [$0.index, $1.index] })
 }
@@ -62,29 +62,29 @@ public struct PoseSkeleton: Codable, Equatable, Sendable {
 /// side, each model has a core of its own and never waits for the other; BlazePose's time hides behind
 /// YOLO's. In the quietest run of the session (YOLO alone 45.7 ms with two threads, 79.8 with one) the order
 /// was the same: 80.4 ms per frame side by side against 97.9 one after the other.
-public enum TennisSchedule: String, Sendable, CaseIterable {
+package enum TennisSchedule: String, Sendable, CaseIterable {
     /// YOLO, then BlazePose, each with ONNX Runtime's default threads (one per core).
     case sequential
     /// YOLO and BlazePose at the same time, one thread each.
     case concurrent
 
     /// ONNX Runtime threads per model on this schedule (0 = one per core).
-    public var threads: Int { self == .concurrent ? 1 : 0 }
+    package var threads: Int { self == .concurrent ? 1 : 0 }
 
     /// The session options for a YOLO model run on this schedule.
-    public var sessionOptions: SessionOptions {
+    package var sessionOptions: SessionOptions {
         var options = SessionOptions()
         options.intraOpThreads = threads
         return options
     }
 
     /// The schedule the studio uses (the faster one on 2 cores: see the type's documentation).
-    public static let standard = TennisSchedule.concurrent
+    package static let standard = TennisSchedule.concurrent
 }
 
 /// The BlazePose models, loaded once for every tennis-mode client of the studio. ``PoseEstimator`` is
 /// immutable, so the sockets share one; each keeps its own ``TennisMode`` (its own tracker).
-public actor LoadedPose {
+package actor LoadedPose {
     private let modelsDirectory: URL?
     private let threads: Int
     private var estimator: PoseEstimator?
@@ -92,7 +92,7 @@ public actor LoadedPose {
     /// - Parameters:
     ///   - modelsDirectory: The folder with BlazePose's ONNX files (`nil`: ``PoseModels/defaultDirectory()``).
     ///   - threads: ONNX Runtime threads per model (0 = one per core).
-    public init(modelsDirectory: URL? = nil, threads: Int = 0) {
+    package init(modelsDirectory: URL? = nil, threads: Int = 0) {
         self.modelsDirectory = modelsDirectory
         self.threads = threads
     }
@@ -100,7 +100,7 @@ public actor LoadedPose {
     /// The estimator, loaded on first use.
     /// - Throws: ``PoseError`` (`modelsUnavailable`) when the models are missing; `InferenceError` when ONNX
     ///   Runtime cannot load them.
-    public func get() throws -> PoseEstimator {
+    package func get() throws -> PoseEstimator {
         if let estimator { return estimator }
         var options = PoseOptions()
         options.threads = threads
@@ -111,7 +111,7 @@ public actor LoadedPose {
 
     /// A tennis mode of its own (its own tracker) over the shared estimator, for one socket or one picture.
     /// - Throws: as ``get()``.
-    public func mode(schedule: TennisSchedule = .standard) throws -> TennisMode {
+    package func mode(schedule: TennisSchedule = .standard) throws -> TennisMode {
         TennisMode(estimator: try get(), schedule: schedule)
     }
 }
@@ -122,9 +122,9 @@ public actor LoadedPose {
 ///
 /// One per camera socket (the tracker follows one person through one stream); a single picture uses a
 /// fresh one. Frames must come in time order from one task at a time.
-public final class TennisMode: @unchecked Sendable {
+package final class TennisMode: @unchecked Sendable {
     /// How the two models share the machine.
-    public let schedule: TennisSchedule
+    package let schedule: TennisSchedule
     // Only touched inside `run`'s queued work, one frame at a time (the lock makes misuse safe, not fast).
     private let tracker: PoseTracker
     private let lock = NSLock()
@@ -132,7 +132,7 @@ public final class TennisMode: @unchecked Sendable {
     /// - Parameters:
     ///   - estimator: The loaded BlazePose models.
     ///   - schedule: Sequential or concurrent (``TennisSchedule/standard`` unless measuring).
-    public init(estimator: PoseEstimator, schedule: TennisSchedule = .standard) {
+    package init(estimator: PoseEstimator, schedule: TennisSchedule = .standard) {
         tracker = PoseTracker(estimator: estimator)
         self.schedule = schedule
     }
@@ -152,7 +152,7 @@ public final class TennisMode: @unchecked Sendable {
     ///   models' times in ``StudioPrediction/poseMs`` and ``StudioPrediction/yoloMs``.
     /// - Throws: ``MediaError`` for bytes that are not a picture, ``VisionError`` and `InferenceError` from
     ///   the models.
-    public func run(image: Data, predictor: YOLOPredictor, settings: DetectionSettings,
+    package func run(image: Data, predictor: YOLOPredictor, settings: DetectionSettings,
                     interpreter: AnyDetectionInterpreter?, queue: InferenceQueue,
                     source: String, frameIndex: Int = 0, time: Double = 0) async throws -> StudioPrediction {
         let clock = ContinuousClock()

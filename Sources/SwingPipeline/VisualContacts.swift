@@ -6,7 +6,7 @@ import SwingMedia
 import SwingVision
 
 /// Which video frames `analyze --detector` runs the racket/ball model on.
-public enum DetectorScope: String, Sendable, CaseIterable, Codable {
+package enum DetectorScope: String, Sendable, CaseIterable, Codable {
     /// Every stride-th frame of the analysed range (the default): finds hits the microphone missed.
     case all
     /// Every stride-th frame of the audio contacts' swing windows only: cheaper (about
@@ -17,44 +17,44 @@ public enum DetectorScope: String, Sendable, CaseIterable, Codable {
 
 /// The visual contact stage of an analysis (`analyze --detector MODEL`): a racket/ball detector, the
 /// tennis-contact interpreter, and the audio/visual fusion rule.
-public struct VisualContactOptions: Sendable {
+package struct VisualContactOptions: Sendable {
     /// The detector runs on every 3rd video frame by default (docs/fusion.md).
-    public static let defaultStride = 3
+    package static let defaultStride = 3
     /// Default fusion tolerance in processed-frame intervals (see ``tolerance(frameRate:)``).
-    public static let defaultToleranceIntervals = 2.0
+    package static let defaultToleranceIntervals = 2.0
 
     /// How reports name the model (catalog id or file name).
-    public var modelName: String
+    package var modelName: String
     /// Run the detector on every `stride`-th frame. Default ``defaultStride`` (3).
-    public var stride: Int = VisualContactOptions.defaultStride
+    package var stride: Int = VisualContactOptions.defaultStride
     /// Which frames: the whole analysed range (default) or the audio contacts' swing windows.
-    public var scope: DetectorScope = .all
+    package var scope: DetectorScope = .all
     /// Maximum |visual − audio| time in seconds for two detections to be the same hit; `nil` (default)
     /// = ``toleranceIntervals`` processed-frame intervals, i.e. `toleranceIntervals × stride / fps`.
-    public var fusionTolerance: Double?
+    package var fusionTolerance: Double?
     /// Processed-frame intervals used when ``fusionTolerance`` is `nil`. Default 2: a visual event is
     /// reported at a sampled frame up to one interval from the real contact, plus one interval of slack.
-    public var toleranceIntervals: Double = VisualContactOptions.defaultToleranceIntervals
+    package var toleranceIntervals: Double = VisualContactOptions.defaultToleranceIntervals
     /// Which single-source contacts survive (visual-only needs confidence ≥ 0.6 by default).
-    public var fusion = ContactFusionOptions()
+    package var fusion = ContactFusionOptions()
     /// The tennis-contact rule's thresholds (docs/interpreters.md defaults, or the model's stored interpreter config).
-    public var interpreter = TennisContactInterpreter.Configuration()
+    package var interpreter = TennisContactInterpreter.Configuration()
 
     /// The defaults, for a model named `modelName` in reports. The model itself is given to
     /// ``SessionAnalyzer/init(options:modelsDirectory:visualPredictor:)``.
-    public init(modelName: String = "") {
+    package init(modelName: String = "") {
         self.modelName = modelName
     }
 
     /// The fusion tolerance in seconds for a video at `frameRate` fps (30 fps assumed when unknown).
-    public func tolerance(frameRate: Double) -> Double {
+    package func tolerance(frameRate: Double) -> Double {
         if let fusionTolerance { return fusionTolerance }
         let fps = frameRate > 0 ? frameRate : 30
         return toleranceIntervals * Double(max(stride, 1)) / fps
     }
 
     /// A sentence describing the first invalid option, or `nil`.
-    public var problem: String? {
+    package var problem: String? {
         if stride < 1 { return "The detector stride must be at least 1 frame (got \(stride))." }
         if let t = fusionTolerance, !(t.isFinite && t >= 0) {
             return "The fusion tolerance must be zero or more seconds (got \(t))."
@@ -71,22 +71,22 @@ public struct VisualContactOptions: Sendable {
 
 /// What the visual contact stage did: the part every output shows (``summary``, the session document's
 /// `visualDetector`), plus what only the pipeline and the model's usage record need.
-public struct VisualContactReport: Sendable {
+package struct VisualContactReport: Sendable {
     /// Model, frames, timings, events and contacts per source, as `analyze --json` shows them.
-    public var summary: SessionDocument.VisualDetector
+    package var summary: SessionDocument.VisualDetector
     /// When the stage started and ended (for the model's detection-session record).
-    public var startedAt: Date
-    public var endedAt: Date
+    package var startedAt: Date
+    package var endedAt: Date
     /// The fused contacts in time order (the contacts that drove the pose stage, one per shot). Times are
     /// on the audio clock like every shot time: the audio time for `both`/`audio`, the visual time plus
     /// the sound delay for `visual`. `offset` is visual − (audio − sound delay), seconds.
-    public var contacts: [FusedContact]
+    package var contacts: [FusedContact]
 }
 
 extension SessionAnalysis {
     /// Where the shot heard at `time` came from, when a detector ran (shots keep their contact's time; the
     /// swing check may leave some contacts out, so shot numbers do not index the contacts).
-    public func contactSource(time: Double) -> FusedContact? {
+    package func contactSource(time: Double) -> FusedContact? {
         visualContacts?.contacts.first { $0.time == time }
     }
 }

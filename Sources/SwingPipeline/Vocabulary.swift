@@ -5,60 +5,60 @@ import SwingCore
 /// The words the web pages share with the program (`GET /api/vocabulary`), so no page keeps its own copy of
 /// a list the program owns: the analysis stages a job reports, the job states and which are final, the
 /// stroke types, the sensitivity levels with the thresholds each sets, and the body measures.
-public struct Vocabulary: Codable, Sendable, Equatable {
+package struct Vocabulary: Codable, Sendable, Equatable {
     /// A stroke type as the pages name it.
-    public struct Stroke: Codable, Sendable, Equatable {
+    package struct Stroke: Codable, Sendable, Equatable {
         /// ``StrokeType``'s raw value, as shots carry it.
-        public var id: String
+        package var id: String
         /// "Forehand".
-        public var name: String
+        package var name: String
         /// "Forehands", for counts and filters.
-        public var plural: String
+        package var plural: String
     }
 
     /// A sensitivity level as the pages offer it.
-    public struct Level: Codable, Sendable, Equatable {
+    package struct Level: Codable, Sendable, Equatable {
         /// ``ContactSensitivity``'s raw value, as requests send it.
-        public var id: String
+        package var id: String
         /// The button's words ("Fewer hits").
-        public var label: String
+        package var label: String
         /// When a player would choose it.
-        public var hint: String
+        package var hint: String
         /// The detector's thresholds at this level (the expert fields' placeholders).
-        public var peakThresholdFactor: Double
-        public var minRelativeAmplitude: Double
+        package var peakThresholdFactor: Double
+        package var minRelativeAmplitude: Double
     }
 
     /// A body measure as the pages show it (``BodyMeasure``).
-    public struct Measure: Codable, Sendable, Equatable {
+    package struct Measure: Codable, Sendable, Equatable {
         /// ``BodyMeasure``'s raw value: the key in a shot's `angles`, `angleRange` and the statistics.
-        public var id: String
-        public var label: String
-        public var shortLabel: String
+        package var id: String
+        package var label: String
+        package var shortLabel: String
         /// `"deg"` or `"shoulder widths"`.
-        public var unit: String
-        public var definition: String
+        package var unit: String
+        package var definition: String
         /// For the angle at one joint, the three joints it spans per hand (`right`, `left`) as rows of the
         /// shot view's 17 joints, the vertex in the middle: where the shot view draws it.
-        public var joints: [String: [Int]]?
+        package var joints: [String: [Int]]?
     }
 
     /// The stages a session analysis job reports, in order: `JOB.stage` n is `stages[n - 1]`.
-    public var stages: [String]
+    package var stages: [String]
     /// Every job state, and those after which a job does not change.
-    public var jobStates: [String]
-    public var finalStates: [String]
+    package var jobStates: [String]
+    package var finalStates: [String]
     /// The stroke types, in the order the pages list them.
-    public var strokes: [Stroke]
+    package var strokes: [Stroke]
     /// The sensitivity levels, from fewer hits to more.
-    public var sensitivity: [Level]
+    package var sensitivity: [Level]
     /// The level a new session is analysed at.
-    public var defaultSensitivity: String
+    package var defaultSensitivity: String
     /// The body measures, in the order the pages list them.
-    public var bodyMeasures: [Measure]
+    package var bodyMeasures: [Measure]
 
     /// The program's vocabulary.
-    public init() {
+    package init() {
         stages = JobRunner.stages.map(\.title)
         jobStates = JobState.allCases.map(\.rawValue)
         finalStates = JobState.allCases.filter(\.isFinal).map(\.rawValue)

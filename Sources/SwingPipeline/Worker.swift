@@ -6,33 +6,33 @@ import SwingCore
 import SwingStore
 
 /// What `swingmaster worker` is told: the shared store, where the uploads are, how many analyses to run.
-public struct WorkerConfiguration: Sendable {
+package struct WorkerConfiguration: Sendable {
     /// The store the web app queues jobs in.
-    public var database: StoreAddress
+    package var database: StoreAddress
     /// The folder the web app keeps uploads in (`serve --media`), at the same path on every machine.
-    public var media: URL
+    package var media: URL
     /// Analyses this process runs at once.
-    public var concurrency = 1
+    package var concurrency = 1
     /// Seconds a job is held without a heartbeat before another worker may take it.
-    public var leaseSeconds = 30.0
+    package var leaseSeconds = 30.0
     /// Swing windows each analysis poses in parallel (0 = one per core); with several analyses at once on
     /// one machine, fewer each.
-    public var poseWorkers = 0
+    package var poseWorkers = 0
     /// For tests and the queue benchmark only: each job waits this long and stores an empty session
     /// instead of analysing (what remains is the queue's own cost).
-    public var standIn: Duration?
+    package var standIn: Duration?
 
-    public init(database: StoreAddress, media: URL) {
+    package init(database: StoreAddress, media: URL) {
         self.database = database
         self.media = media
     }
 }
 
 /// The worker's refusals before it starts (the media folder), one sentence each.
-public struct WorkerSetupError: UserFacingError {
-    public let message: String
-    public var description: String { message }
-    public var statusCode: Int32 { StatusCode.fileNotFound }
+package struct WorkerSetupError: UserFacingError {
+    package let message: String
+    package var description: String { message }
+    package var statusCode: Int32 { StatusCode.fileNotFound }
 }
 
 /// A job whose media this machine cannot read: retried with backoff (another worker, or this one once the
@@ -48,7 +48,7 @@ struct MediaUnreachable: Error, CustomStringConvertible {
 /// nothing new, cancels its running analyses and gives their jobs back to the queue.
 /// - Throws: ``WorkerSetupError`` when the media folder is missing, the store's errors when it cannot be
 ///   opened.
-public func runWorker(_ configuration: WorkerConfiguration, logger: Logger) async throws {
+package func runWorker(_ configuration: WorkerConfiguration, logger: Logger) async throws {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: configuration.media.path, isDirectory: &isDirectory), isDirectory.boolValue else {
         throw WorkerSetupError(message: "The media folder \(configuration.media.path) does not exist here; mount the folder `serve --media` uses at the same path.")

@@ -11,19 +11,19 @@ import SwingCore
 /// | spine | midpoint of root and centerShoulder |
 /// | centerHead | midpoint of the ears (7, 8) |
 /// | topHead | centerHead + 0.75 × ear-to-ear distance along centerShoulder → centerHead (an estimate: BlazePose has no crown landmark) |
-public enum AppleJoints {
+package enum AppleJoints {
     /// The joint names in Apple Vision's order.
-    public static let names = [
+    package static let names = [
         "topHead", "centerHead", "centerShoulder", "leftShoulder", "rightShoulder", "leftElbow",
         "rightElbow", "leftWrist", "rightWrist", "spine", "root", "leftHip", "rightHip",
         "leftKnee", "rightKnee", "leftAnkle", "rightAnkle",
     ]
 
     /// How far above the ear midpoint the crown is, in ear-to-ear distances.
-    public static let topHeadFactor = 0.75
+    package static let topHeadFactor = 0.75
 
     /// The 17 joints from 33 world landmarks (empty for fewer than 33).
-    public static func derive(from w: [Vec3]) -> [String: Vec3] {
+    package static func derive(from w: [Vec3]) -> [String: Vec3] {
         guard w.count >= BodyLandmark.count else { return [:] }
         func p(_ l: BodyLandmark) -> Vec3 { w[l] }
         let root = Vec3.lerp(p(.leftHip), p(.rightHip), 0.5)
@@ -43,7 +43,7 @@ public enum AppleJoints {
     }
 
     /// The 12 joints Apple names as BlazePose does (same name, same point).
-    public static let limbJoints: [BodyLandmark] = [
+    package static let limbJoints: [BodyLandmark] = [
         .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist, .rightWrist,
         .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
     ]

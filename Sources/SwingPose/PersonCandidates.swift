@@ -5,32 +5,32 @@ import SwingCore
 ///
 /// The size is BlazePose's own body measure — twice the distance from the hip centre to the detector's
 /// body-size point, about the person's standing height — so a candidate and a tracked pose compare directly.
-public struct PersonCandidate: Sendable, Equatable {
+package struct PersonCandidate: Sendable, Equatable {
     /// The detector's confidence in [0, 1].
-    public var score: Double
+    package var score: Double
     /// The hip centre, pixels.
-    public var center: Point2
+    package var center: Point2
     /// The hip centre as fractions of the picture's width and height (from the top-left).
-    public var position: Point2
+    package var position: Point2
     /// The body size, pixels (about the standing height).
-    public var size: Double
+    package var size: Double
     /// The body size as a fraction of the picture's height: the same person in any size of the same picture.
-    public var sizeFraction: Double
+    package var sizeFraction: Double
     /// Whether the hips are inside the picture (a camera operator cut by the bottom edge has theirs below it).
-    public var hipsInFrame: Bool
+    package var hipsInFrame: Bool
     /// Whether the whole body is in the picture: the hips, and below them the legs down to
     /// ``feetBelowHips`` of the body's size (a line judge or ball kid at the bottom edge, legs cut off, has
     /// theirs in it but not their feet, and their height above the ground cannot be measured).
-    public var wholeInFrame: Bool
+    package var wholeInFrame: Bool
     /// How far the body leans from upright, radians in [0, π]: the angle between the hips → head direction
     /// the detector sees and straight up in the picture.
-    public var tilt: Double
+    package var tilt: Double
     /// The detection the landmark region comes from (normalised to the image).
     let detection: PersonDetection
 
     /// A person standing upright with their hips at `center` and body `size` (pixels) in a `width × height`
     /// picture, as the detector would report them.
-    public init(score: Double, center: Point2, size: Double, width: Int, height: Int) {
+    package init(score: Double, center: Point2, size: Double, width: Int, height: Int) {
         let w = Double(max(width, 1)), h = Double(max(height, 1))
         let hips = Point2(x: center.x / w, y: center.y / h), head = Point2(x: center.x / w, y: (center.y - size / 2) / h)
         self.init(PersonDetection(score: score, xmin: hips.x - 0.1 * size / w, ymin: head.y, width: 0.2 * size / w,
@@ -55,10 +55,10 @@ public struct PersonCandidate: Sendable, Equatable {
 
 extension PersonCandidate {
     /// Hips closer than this fraction of the bigger body are the same person seen twice.
-    public static let sameBody = 0.25
+    package static let sameBody = 0.25
     /// How far below the hips the feet are at least, as a fraction of the body's size (they are about half of it
     /// below when standing; a lunge or a knee bend brings them up).
-    public static let feetBelowHips = 0.35
+    package static let feetBelowHips = 0.35
 
     /// `candidates` (most confident first) without the less confident of any two whose hips are within
     /// ``sameBody`` of the bigger one's size: the detector's face boxes of one person seen whole in one tile
@@ -73,7 +73,7 @@ extension PersonCandidate {
     }
 
     /// Whether `other` is this person seen again: hips within ``sameBody`` of the bigger one's size.
-    public func isSameBody(as other: PersonCandidate) -> Bool {
+    package func isSameBody(as other: PersonCandidate) -> Bool {
         let dx = other.center.x - center.x, dy = other.center.y - center.y
         let reach = Self.sameBody * max(size, other.size)
         return dx * dx + dy * dy < reach * reach
@@ -81,7 +81,7 @@ extension PersonCandidate {
 }
 
 /// Whom a ``PoseTracker`` follows when it first finds people in a window.
-public enum PersonChoice: Sendable, Equatable {
+package enum PersonChoice: Sendable, Equatable {
     /// The detector's most confident person (MediaPipe's choice).
     case mostConfident
     /// The biggest person whose whole body is in the picture (``PersonCandidate/wholeInFrame``): the one nearest
@@ -105,16 +105,16 @@ public enum PersonChoice: Sendable, Equatable {
     /// How much bigger or smaller than the person pointed at someone may look and still be taken for them in
     /// another window (``like(position:size:)``): a player running from the baseline to the net grows about 1.5
     /// times in a phone's picture filmed from behind.
-    public static let likeSizeRatio = 2.0
+    package static let likeSizeRatio = 2.0
 
     /// The player's own mark, when this choice is one (``marked(_:)``).
-    public var mark: PlayerMark? {
+    package var mark: PlayerMark? {
         if case .marked(let m) = self { return m }
         return nil
     }
 
     /// Whether the player said where they are (so every person in view is looked for, however small).
-    public var isPointed: Bool {
+    package var isPointed: Bool {
         switch self {
         case .nearest, .marked, .like: true
         case .mostConfident, .largest: false
@@ -122,7 +122,7 @@ public enum PersonChoice: Sendable, Equatable {
     }
 
     /// The chosen candidate's index in `candidates` (nil when there are none).
-    public func pick(_ candidates: [PersonCandidate]) -> Int? {
+    package func pick(_ candidates: [PersonCandidate]) -> Int? {
         guard !candidates.isEmpty else { return nil }
         func nearest(_ p: Point2, among indices: [Int]) -> Int? {
             func d(_ i: Int) -> Double {

@@ -1,13 +1,13 @@
 import SwingCore
 
 /// Draws a pose skeleton onto an image (for `swingmaster pose --save`).
-public enum PoseDrawing {
+package enum PoseDrawing {
 
     /// Landmarks less visible than this are not drawn.
-    public static let minVisibility = 0.5
+    package static let minVisibility = 0.5
 
     /// Returns `image` with `frame`'s skeleton (white lines) and landmarks (red dots, left side green).
-    public static func draw(_ frame: PoseFrame, on image: ImageBuffer) -> ImageBuffer {
+    package static func draw(_ frame: PoseFrame, on image: ImageBuffer) -> ImageBuffer {
         var out = image
         let lms = frame.landmarks
         guard lms.count == BodyLandmark.count else { return out }
@@ -26,7 +26,7 @@ public enum PoseDrawing {
 
 extension PoseFrame {
     /// A frame in which nobody was found (empty landmarks, score 0).
-    public static func noPerson(index: Int, time: Double) -> PoseFrame {
+    package static func noPerson(index: Int, time: Double) -> PoseFrame {
         PoseFrame(index: index, time: time, score: 0, landmarks: [], worldLandmarks: [], joints: [:],
                   region: PoseRegion(centerX: 0, centerY: 0, width: 0, height: 0, rotation: 0), detectorRan: true)
     }

@@ -1,9 +1,9 @@
 import SwingCore
 
 /// Why pose estimation failed.
-public struct PoseError: CategorizedError {
+package struct PoseError: CategorizedError {
     /// The kind of failure; each has its own exit status.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The image contains no person BlazePose can find.
         case noPerson
         /// The model files are missing or are not the expected BlazePose exports.
@@ -13,14 +13,14 @@ public struct PoseError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .noPerson: StatusCode.noPerson
         case .modelsUnavailable: StatusCode.modelUnreadable

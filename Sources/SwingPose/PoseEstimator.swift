@@ -6,8 +6,8 @@ import SwingInference
 ///
 /// ``estimate(image:)`` is MediaPipe's static-image mode (detector on every call); use
 /// ``PoseTracker`` for video. Immutable after init, so one estimator can serve several threads.
-public final class PoseEstimator: Sendable {
-    public let options: PoseOptions
+package final class PoseEstimator: Sendable {
+    package let options: PoseOptions
     let detector: InferenceSession
     let landmarker: InferenceSession
     let landmarkOutputs: LandmarkOutputs
@@ -19,7 +19,7 @@ public final class PoseEstimator: Sendable {
     ///   - options: pipeline thresholds.
     /// - Throws: ``PoseError`` (`modelsUnavailable`) when the files are missing or not BlazePose models;
     ///   `InferenceError` when ONNX Runtime is missing or cannot read them.
-    public init(modelsDirectory: URL? = nil, options: PoseOptions = .init()) throws {
+    package init(modelsDirectory: URL? = nil, options: PoseOptions = .init()) throws {
         let dir = try PoseModels.directory(modelsDirectory)
         var so = SessionOptions()
         so.intraOpThreads = options.threads
@@ -37,7 +37,7 @@ public final class PoseEstimator: Sendable {
     /// Finds the most confident person and returns their pose (static-image mode).
     /// - Returns: the pose, or `nil` when no person is found.
     /// - Throws: `InferenceError` if ONNX Runtime fails.
-    public func estimate(image: ImageBuffer) throws -> PoseFrame? {
+    package func estimate(image: ImageBuffer) throws -> PoseFrame? {
         var inference = StageTime()
         guard let det = try detectPerson(in: image, inference: &inference) else { return nil }
         let region = regionFromDetection(det, width: image.width, height: image.height)
@@ -58,7 +58,7 @@ public final class PoseEstimator: Sendable {
     /// seventh of the frame's height are big enough to find. Candidates seen in several tiles are merged, and of
     /// two whose hips nearly coincide only the more confident is kept (``PersonCandidate/onePerBody(_:)``).
     /// - Throws: `InferenceError` if ONNX Runtime fails.
-    public func detectPeople(in image: ImageBuffer, tiles: Bool) throws -> [PersonCandidate] {
+    package func detectPeople(in image: ImageBuffer, tiles: Bool) throws -> [PersonCandidate] {
         var inference = StageTime()
         return try detectPeople(in: image, tiles: tiles, inference: &inference)
     }
@@ -204,7 +204,7 @@ extension PoseEstimator {
     /// above the head (the highest landmarks are the eyes and ears) and beside the hands; `nil` when the model
     /// finds no pose there — a tracker could not start following them on this frame either.
     /// - Throws: `InferenceError` if ONNX Runtime fails.
-    public func outline(of person: PersonCandidate, in image: ImageBuffer) throws -> Rect? {
+    package func outline(of person: PersonCandidate, in image: ImageBuffer) throws -> Rect? {
         var inference = StageTime()
         let region = regionFromDetection(person.detection, width: image.width, height: image.height)
         guard let pose = try landmarks(in: image, region: region, inference: &inference) else { return nil }

@@ -1,52 +1,52 @@
 /// Settings of a One Euro filter (Casiez et al. 2012) as MediaPipe configures them.
-public struct OneEuroSettings: Sendable, Equatable, Codable {
+package struct OneEuroSettings: Sendable, Equatable, Codable {
     /// Cutoff frequency (Hz) at zero speed: lower = smoother but laggier.
-    public var minCutoff: Double
+    package var minCutoff: Double
     /// How fast the cutoff rises with speed: higher = less lag on fast motion.
-    public var beta: Double
+    package var beta: Double
     /// Cutoff frequency (Hz) of the speed estimate.
-    public var derivativeCutoff: Double
+    package var derivativeCutoff: Double
     /// Scale values by 1 / object size before estimating speed (MediaPipe's default for image landmarks).
-    public var scaleByObjectSize: Bool
+    package var scaleByObjectSize: Bool
 
-    public init(minCutoff: Double, beta: Double, derivativeCutoff: Double = 1.0, scaleByObjectSize: Bool) {
+    package init(minCutoff: Double, beta: Double, derivativeCutoff: Double = 1.0, scaleByObjectSize: Bool) {
         self.minCutoff = minCutoff; self.beta = beta; self.derivativeCutoff = derivativeCutoff
         self.scaleByObjectSize = scaleByObjectSize
     }
 }
 
 /// Every threshold of the BlazePose pipeline. Defaults are MediaPipe 0.10.14's legacy pose graph.
-public struct PoseOptions: Sendable, Equatable {
+package struct PoseOptions: Sendable, Equatable {
     /// Minimum detector score (after sigmoid) for a person candidate (`min_score_thresh`).
-    public var minDetectionScore: Double = 0.5
+    package var minDetectionScore: Double = 0.5
     /// Detector raw scores are clipped to ±this before the sigmoid (`score_clipping_thresh`).
-    public var scoreClipping: Double = 100
+    package var scoreClipping: Double = 100
     /// IoU above which weighted NMS merges detector candidates (`min_suppression_threshold`).
-    public var nmsIoU: Double = 0.3
+    package var nmsIoU: Double = 0.3
     /// The landmark region is this many times the detector's / aux landmarks' body size (`scale_x/y`).
-    public var regionScale: Double = 1.25
+    package var regionScale: Double = 1.25
     /// Below this pose-presence score the landmark model's output is dropped (and tracking re-detects).
-    public var minPoseScore: Double = 0.5
+    package var minPoseScore: Double = 0.5
     /// Refine landmark x, y with the model's heatmap, as MediaPipe's `RefineLandmarksFromHeatmapCalculator`.
-    public var refineWithHeatmap: Bool = true
+    package var refineWithHeatmap: Bool = true
     /// Heatmap refinement window (cells of the 64×64 heatmap).
-    public var heatmapKernelSize: Int = 7
+    package var heatmapKernelSize: Int = 7
     /// Refine only when the window's best heatmap confidence is at least this.
-    public var minHeatmapConfidence: Double = 0.5
+    package var minHeatmapConfidence: Double = 0.5
     /// Smooth landmarks over time in video tracking (``PoseTracker``); never used for still images.
-    public var smoothing: Bool = true
+    package var smoothing: Bool = true
     /// Filter for image landmarks (`min_cutoff 0.05, beta 80, derivate_cutoff 1`).
-    public var landmarkFilter = OneEuroSettings(minCutoff: 0.05, beta: 80, scaleByObjectSize: true)
+    package var landmarkFilter = OneEuroSettings(minCutoff: 0.05, beta: 80, scaleByObjectSize: true)
     /// Filter for world landmarks (`min_cutoff 0.1, beta 40`, no value scaling).
-    public var worldFilter = OneEuroSettings(minCutoff: 0.1, beta: 40, scaleByObjectSize: false)
+    package var worldFilter = OneEuroSettings(minCutoff: 0.1, beta: 40, scaleByObjectSize: false)
     /// Filter for the two auxiliary landmarks that place the next frame's region (`0.01, 10`).
-    public var auxiliaryFilter = OneEuroSettings(minCutoff: 0.01, beta: 10, scaleByObjectSize: true)
+    package var auxiliaryFilter = OneEuroSettings(minCutoff: 0.01, beta: 10, scaleByObjectSize: true)
     /// Low-pass factor for visibility / presence in video (`alpha 0.1`: new = 0.1·raw + 0.9·old).
-    public var visibilityAlpha: Double = 0.1
+    package var visibilityAlpha: Double = 0.1
     /// ONNX Runtime intra-op threads per model (0 = ORT default: one per core).
-    public var threads: Int = 0
+    package var threads: Int = 0
     /// Whether ONNX Runtime's idle threads spin-wait (``SessionOptions/allowSpinning``).
-    public var allowSpinning = true
+    package var allowSpinning = true
 
-    public init() {}
+    package init() {}
 }

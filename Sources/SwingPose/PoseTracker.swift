@@ -11,8 +11,8 @@ import SwingCore
 /// switches people; a frame without its person has no pose. Whom it follows first is ``choice``.
 ///
 /// Not thread-safe: feed frames in time order from one task.
-public final class PoseTracker {
-    public let estimator: PoseEstimator
+package final class PoseTracker {
+    package let estimator: PoseEstimator
     private var nextRegion: PoseRegion?
     private var landmarkFilter: PointListFilter
     private var worldFilter: PointListFilter
@@ -23,48 +23,48 @@ public final class PoseTracker {
     /// Frames processed since `identity` was last seen.
     private var framesSinceSeen = 0
     /// Whom to follow when the tracker first finds people (default: MediaPipe's most confident person).
-    public var choice: PersonChoice = .mostConfident
+    package var choice: PersonChoice = .mostConfident
     /// Also look for people in tiles of the frame (``PoseEstimator/detectPeople(in:tiles:)``) when nobody
     /// found in the whole frame (or the person followed) is at least ``smallPersonFraction`` of its longer side.
-    public var findSmallPeople = false
+    package var findSmallPeople = false
     /// Below this body size, as a fraction of the frame's longer side, people are also looked for in tiles: the
     /// detector sees the whole frame shrunk to 224 pixels, where such a person is under 40 px tall. (A player
     /// filmed from behind the baseline in 1080p is 400–600 px, found in the whole frame; a broadcast's near
     /// player is 100–200 px of 1280.)
-    public static let smallPersonFraction = 0.18
+    package static let smallPersonFraction = 0.18
     /// Follow only people leaning less than ``maxTilt`` from upright: players stand, and what the detector finds
     /// upside down or lying is a shadow, a bag or a line on the court.
-    public var uprightOnly = false
+    package var uprightOnly = false
     /// The most an upright person leans, radians (60°: more than a lunge or a slide).
-    public static let maxTilt = Double.pi / 3
+    package static let maxTilt = Double.pi / 3
     /// A detection at least this sure is taken at the size the whole frame gives it.
-    public static let confidentScore = 0.7
+    package static let confidentScore = 0.7
     /// People smaller than this fraction of the frame's shorter side are not followed: their landmarks are too
     /// coarse to measure (0, the default, follows anyone found). See ``largestTooSmall``.
-    public var minimumPersonFraction = 0.0
+    package var minimumPersonFraction = 0.0
     /// The biggest person found but refused as smaller than ``minimumPersonFraction`` since the last reset
     /// (body size in pixels), so a caller can say how far the camera is; `nil` when nobody was refused.
-    public private(set) var largestTooSmall: Double?
+    package private(set) var largestTooSmall: Double?
     /// The people in view when the tracker first found someone after the last reset (big enough to follow), and
     /// the one of them it follows: a caller can pose the others too and keep whoever it was looking for.
-    public private(set) var peopleAtStart: [PersonCandidate] = []
+    package private(set) var peopleAtStart: [PersonCandidate] = []
     /// The person chosen from ``peopleAtStart``; `nil` until someone is found.
-    public private(set) var followed: PersonCandidate?
+    package private(set) var followed: PersonCandidate?
     /// Frames processed since the last reset.
-    public private(set) var framesProcessed = 0
+    package private(set) var framesProcessed = 0
     /// Frames on which the detector ran since the last reset.
-    public private(set) var detectorRuns = 0
+    package private(set) var detectorRuns = 0
     /// Frames whose tiles were searched for small people since the last reset (each costs a detector run per tile:
     /// 28 in 720p).
-    public private(set) var tiledSearches = 0
+    package private(set) var tiledSearches = 0
     /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
-    public private(set) var inferenceTime = StageTime()
+    package private(set) var inferenceTime = StageTime()
     /// Wall-clock seconds of ``inferenceTime``.
-    public var inferenceSeconds: Double { inferenceTime.wall }
+    package var inferenceSeconds: Double { inferenceTime.wall }
 
     /// - Parameter estimator: the loaded models and options (its options' smoothing settings apply).
-    public init(estimator: PoseEstimator) {
+    package init(estimator: PoseEstimator) {
         self.estimator = estimator
         landmarkFilter = PointListFilter(estimator.options.landmarkFilter)
         worldFilter = PointListFilter(estimator.options.worldFilter)
@@ -72,7 +72,7 @@ public final class PoseTracker {
     }
 
     /// Forgets the tracked person and the filters' history (call before a new clip or after a seek).
-    public func reset() {
+    package func reset() {
         nextRegion = nil
         identity = nil
         framesSinceSeen = 0
@@ -94,7 +94,7 @@ public final class PoseTracker {
     ///   - index: its frame index (default: a counter of processed frames).
     /// - Returns: the pose, or `nil` when nobody is found.
     /// - Throws: `InferenceError` if ONNX Runtime fails.
-    public func process(frame: ImageBuffer, time: Double, index: Int? = nil) throws -> PoseFrame? {
+    package func process(frame: ImageBuffer, time: Double, index: Int? = nil) throws -> PoseFrame? {
         let idx = index ?? frameCounter
         frameCounter += 1
         framesProcessed += 1
@@ -171,14 +171,14 @@ public final class PoseTracker {
 
     /// The people of `people` the tracker may follow in `frame`: at least ``minimumPersonFraction`` of its shorter
     /// side, and leaning less than ``maxTilt`` when ``uprightOnly``.
-    public func followable(_ people: [PersonCandidate], in frame: ImageBuffer) -> [PersonCandidate] {
+    package func followable(_ people: [PersonCandidate], in frame: ImageBuffer) -> [PersonCandidate] {
         let minimum = minimumSize(frame)
         return people.filter { $0.size >= minimum && (!uprightOnly || $0.tilt <= Self.maxTilt) }
     }
 
     /// Whether a person of `size` pixels is big enough in `frame` to be found in the whole frame rather than its
     /// tiles (``smallPersonFraction`` of its longer side).
-    public static func seenWhole(size: Double, in frame: ImageBuffer) -> Bool {
+    package static func seenWhole(size: Double, in frame: ImageBuffer) -> Bool {
         size >= smallPersonFraction * Double(max(frame.width, frame.height))
     }
 

@@ -5,18 +5,18 @@ import SwingPipeline
 
 /// An API failure: an HTTP status and one sentence, sent as `{"error": sentence, "code": n}` where `code`
 /// is the CLI's exit code for the same failure (or the HTTP status when there is none).
-public struct APIError: Error, Sendable, HTTPResponseError {
-    public var status: HTTPResponse.Status
-    public var message: String
-    public var code: Int
+package struct APIError: Error, Sendable, HTTPResponseError {
+    package var status: HTTPResponse.Status
+    package var message: String
+    package var code: Int
 
-    public init(_ status: HTTPResponse.Status, _ message: String, code: Int? = nil) {
+    package init(_ status: HTTPResponse.Status, _ message: String, code: Int? = nil) {
         self.status = status; self.message = message; self.code = code ?? status.code
     }
 
     /// The engine's error as the API reports it (``StatusCode/blame(of:)``): invalid media, models, thresholds,
     /// edits and interpreter input are 422, a missing thing 404, a lost race 409, the rest 500.
-    public init(_ error: any UserFacingError) {
+    package init(_ error: any UserFacingError) {
         if let refusal = error as? RequestError {
             self.init(refusal)
             return
@@ -32,7 +32,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The application's refusal as the API reports it: its kind decides the status, and `code` is its exit
     /// code where it has one, else the status.
-    public init(_ error: RequestError) {
+    package init(_ error: RequestError) {
         let status: HTTPResponse.Status = switch error.kind {
         case .invalid: .badRequest
         case .notFound: .notFound
@@ -44,9 +44,9 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         self.init(status, error.message, code: error.code.map(Int.init))
     }
 
-    public var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }
+    package var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let data = try JSONResponse.encoder.encode(APIErrorBody(error: message, code: code))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -9,22 +9,22 @@ import SwingCore
 import SwingPipeline
 
 /// Why `serve` refuses to start (the ``CategorizedError`` shape; exit 64 like other usage errors).
-public struct ServerSetupError: CategorizedError {
+package struct ServerSetupError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A setting or folder `serve` cannot start with.
         case refused
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
-    public var statusCode: Int32 { StatusCode.usage }
+    package var statusCode: Int32 { StatusCode.usage }
 }
 
 /// What the routes share: the library (the store and the uploads folder), the upload streams, pages and limits.
@@ -53,7 +53,7 @@ struct ServerState: Sendable {
 ///   - analyze: Runs one job's analysis; `nil` runs the real pipeline (tests pass a fast stand-in).
 /// - Throws: ``ServerSetupError`` when a non-loopback host has no token or a folder is missing, and the
 ///   store's errors when the database cannot be opened.
-public func buildApplication(
+package func buildApplication(
     configuration: ServerConfiguration,
     logger: Logger = Logger(label: "swingmaster"),
     analyze: JobAnalysis? = nil

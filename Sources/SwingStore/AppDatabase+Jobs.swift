@@ -6,7 +6,7 @@ import SwingCore
 /// inside one write transaction can never hand a job to two workers; the PostgreSQL store does the same
 /// with `FOR UPDATE SKIP LOCKED`.
 extension AppDatabase: Store {
-    public func enqueueJob(_ job: JobRecord) async throws -> JobRecord {
+    package func enqueueJob(_ job: JobRecord) async throws -> JobRecord {
         let stored = try await write("queue the analysis") { db in
             var job = job
             try job.insert(db)
@@ -16,17 +16,17 @@ extension AppDatabase: Store {
         return stored
     }
 
-    public func job(id: Int64) async throws -> JobRecord? {
+    package func job(id: Int64) async throws -> JobRecord? {
         try await read("read job \(id)") { db in try JobRecord.fetchOne(db, key: id) }
     }
 
-    public func recentJobs(limit: Int) async throws -> [JobRecord] {
+    package func recentJobs(limit: Int) async throws -> [JobRecord] {
         try await read("list the jobs") { db in
             try JobRecord.order(JobRecord.Columns.createdAt.desc, JobRecord.Columns.id.desc).limit(limit).fetchAll(db)
         }
     }
 
-    public func jobCountsByState() async throws -> [JobState: Int] {
+    package func jobCountsByState() async throws -> [JobState: Int] {
         try await read("count the jobs") { db in
             let rows = try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM job GROUP BY state")
             var counts: [JobState: Int] = [:]
@@ -37,7 +37,7 @@ extension AppDatabase: Store {
         }
     }
 
-    public func queueStatus(now: Date) async throws -> QueueStatus {
+    package func queueStatus(now: Date) async throws -> QueueStatus {
         try await read("read the queue") { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) FILTER (WHERE state = 'queued') AS queued,
@@ -52,7 +52,7 @@ extension AppDatabase: Store {
         }
     }
 
-    public func claimNextJob(workerId: String, leaseSeconds: Double, now: Date) async throws -> JobRecord? {
+    package func claimNextJob(workerId: String, leaseSeconds: Double, now: Date) async throws -> JobRecord? {
         let claimed = try await write("claim a job") { db -> JobRecord? in
             while let candidate = try JobRecord.fetchOne(db, sql: """
                 SELECT * FROM job
@@ -80,7 +80,7 @@ extension AppDatabase: Store {
         return claimed
     }
 
-    public func heartbeat(_ lease: JobLease, stage: AnalysisStage, progress: Double, leaseSeconds: Double, now: Date) async throws -> LeaseState {
+    package func heartbeat(_ lease: JobLease, stage: AnalysisStage, progress: Double, leaseSeconds: Double, now: Date) async throws -> LeaseState {
         let state = try await write("record the job's progress") { db -> LeaseState in
             try db.execute(sql: """
                 UPDATE job SET stage = ?, progress = ?, heartbeatAt = ?, leaseExpiresAt = ?
@@ -94,13 +94,13 @@ extension AppDatabase: Store {
         return state
     }
 
-    public func recordPlaybackCopy(jobId: Int64, path: String) async throws {
+    package func recordPlaybackCopy(jobId: Int64, path: String) async throws {
         try await write("record the playback copy") { db in
             try db.execute(sql: "UPDATE job SET playbackPath = ? WHERE id = ?", arguments: [path, jobId])
         }
     }
 
-    public func completeJob(_ lease: JobLease, session: NewSession, now: Date) async throws -> Int64 {
+    package func completeJob(_ lease: JobLease, session: NewSession, now: Date) async throws -> Int64 {
         let id = try await write("store the job's session") { db -> Int64 in
             guard try Self.holds(lease, db) else { throw JobClaim.lost(lease) }
             let sessionId = try Self.insert(session, db: db)
@@ -114,7 +114,7 @@ extension AppDatabase: Store {
         return id
     }
 
-    public func finishJob(_ lease: JobLease, state: JobState, error: String?, errorCode: Int?, now: Date) async throws -> Bool {
+    package func finishJob(_ lease: JobLease, state: JobState, error: String?, errorCode: Int?, now: Date) async throws -> Bool {
         let held = try await write("finish the job") { db -> Bool in
             try db.execute(sql: """
                 UPDATE job SET state = ?, error = ?, errorCode = ?, finishedAt = ?, leaseToken = NULL, leaseExpiresAt = NULL
@@ -126,7 +126,7 @@ extension AppDatabase: Store {
         return held
     }
 
-    public func retryJob(_ lease: JobLease, error: String, errorCode: Int, now: Date) async throws -> JobState? {
+    package func retryJob(_ lease: JobLease, error: String, errorCode: Int, now: Date) async throws -> JobState? {
         let state = try await write("retry the job") { db -> JobState? in
             guard try Self.holds(lease, db), let job = try JobRecord.fetchOne(db, key: lease.jobId) else { return nil }
             let retry = job.attempts < JobRecord.maxAttempts
@@ -144,7 +144,7 @@ extension AppDatabase: Store {
         return state
     }
 
-    public func releaseJob(_ lease: JobLease) async throws {
+    package func releaseJob(_ lease: JobLease) async throws {
         try await write("give the job back to the queue") { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'queued', workerId = NULL, leaseToken = NULL, leaseExpiresAt = NULL, stage = NULL, progress = 0,
@@ -156,7 +156,7 @@ extension AppDatabase: Store {
         signals.signal(.queue)
     }
 
-    public func cancelJob(id: Int64, now: Date) async throws -> JobRecord? {
+    package func cancelJob(id: Int64, now: Date) async throws -> JobRecord? {
         let job = try await write("cancel the job") { db in
             try db.execute(sql: "UPDATE job SET state = 'cancelled', finishedAt = ? WHERE id = ? AND state = 'queued'", arguments: [now, id])
             try db.execute(sql: "UPDATE job SET cancelRequested = ? WHERE id = ? AND state = 'running'", arguments: [true, id])
@@ -166,7 +166,7 @@ extension AppDatabase: Store {
         return job
     }
 
-    public func mediaInUse(path: String) async throws -> Bool {
+    package func mediaInUse(path: String) async throws -> Bool {
         try await read("check the media") { db in
             let sessions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE filePath = ?", arguments: [path]) ?? 0
             let jobs = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM job WHERE mediaPath = ? AND state IN ('queued', 'running')",
@@ -175,16 +175,16 @@ extension AppDatabase: Store {
         }
     }
 
-    public func playbackPath(forMedia path: String) async throws -> String? {
+    package func playbackPath(forMedia path: String) async throws -> String? {
         try await read("find the playback copy") { db in
             try String.fetchOne(db, sql: "SELECT playbackPath FROM job WHERE mediaPath = ? AND playbackPath IS NOT NULL ORDER BY id DESC LIMIT 1",
                                 arguments: [path])
         }
     }
 
-    public func waitForQueuedJob(timeout: Duration) async { await signals.wait(for: .queue, upTo: timeout) }
+    package func waitForQueuedJob(timeout: Duration) async { await signals.wait(for: .queue, upTo: timeout) }
 
-    public func waitForJobChange(id: Int64, timeout: Duration) async { await signals.wait(for: .job(id), upTo: timeout) }
+    package func waitForJobChange(id: Int64, timeout: Duration) async { await signals.wait(for: .job(id), upTo: timeout) }
 
     /// Whether `lease` still holds its job.
     private static func holds(_ lease: JobLease, _ db: Database) throws -> Bool {

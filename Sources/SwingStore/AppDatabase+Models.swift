@@ -7,13 +7,13 @@ import GRDB
 extension AppDatabase {
     /// The record for `id`, or `nil` if nothing was ever stored for it.
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func modelRecord(id: String) async throws -> ModelRecord? {
+    package func modelRecord(id: String) async throws -> ModelRecord? {
         try await read("read the record of model \(id)") { db in try ModelRecord.fetchOne(db, key: id) }
     }
 
     /// Every stored record, favourites first, then most recently used, then by id.
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func allModelRecords() async throws -> [ModelRecord] {
+    package func allModelRecords() async throws -> [ModelRecord] {
         try await read("read the model records") { db in
             try ModelRecord
                 // "NULLS LAST" needs SQLite 3.30 features GRDB gates off; `IS NULL` sorts never-used last.
@@ -25,13 +25,13 @@ extension AppDatabase {
     /// Deletes the record of `id` (its detection sessions stay, as history).
     /// - Returns: whether a record existed.
     @discardableResult
-    public func removeModelRecord(id: String) async throws -> Bool {
+    package func removeModelRecord(id: String) async throws -> Bool {
         try await write("remove the record of model \(id)") { db in try ModelRecord.deleteOne(db, key: id) }
     }
 
     /// Saves a detection session and returns its new id.
     @discardableResult
-    public func saveDetectionSession(_ session: DetectionSessionRecord) async throws -> Int64 {
+    package func saveDetectionSession(_ session: DetectionSessionRecord) async throws -> Int64 {
         try await insertNew(session, id: \.id, "save the detection session")
     }
 
@@ -47,7 +47,7 @@ extension AppDatabase {
     }
 
     /// Detection sessions, newest first, optionally for one model only and at most `limit` of them.
-    public func detectionSessions(modelId: String?, limit: Int?) async throws -> [DetectionSessionRecord] {
+    package func detectionSessions(modelId: String?, limit: Int?) async throws -> [DetectionSessionRecord] {
         try await read("read the detection sessions") { db in
             var request = DetectionSessionRecord.all()
             if let modelId { request = request.filter(DetectionSessionRecord.Columns.modelId == modelId) }
@@ -58,7 +58,7 @@ extension AppDatabase {
     }
 
     /// Read-modify-write of one model record in a single transaction (created with defaults if absent).
-    public func updateModelRecord(id: String, _ change: @escaping @Sendable (inout ModelRecord) -> Void) async throws {
+    package func updateModelRecord(id: String, _ change: @escaping @Sendable (inout ModelRecord) -> Void) async throws {
         try await write("update the record of model \(id)") { db in
             var record = try ModelRecord.fetchOne(db, key: id) ?? ModelRecord(modelId: id)
             change(&record)
@@ -69,21 +69,21 @@ extension AppDatabase {
 
 /// The player's racket sounds (``ContactModelRecord``).
 extension AppDatabase {
-    public func saveContactModel(_ record: ContactModelRecord) async throws -> Int64 {
+    package func saveContactModel(_ record: ContactModelRecord) async throws -> Int64 {
         try await insertNew(record, id: \.id, "save the racket sound")
     }
 
-    public func contactModels() async throws -> [ContactModelRecord] {
+    package func contactModels() async throws -> [ContactModelRecord] {
         try await read("read the racket sounds") { db in
             try ContactModelRecord.order(ContactModelRecord.Columns.createdAt.desc, Column("id").desc).fetchAll(db)
         }
     }
 
-    public func contactModel(id: Int64) async throws -> ContactModelRecord? {
+    package func contactModel(id: Int64) async throws -> ContactModelRecord? {
         try await read("read racket sound \(id)") { db in try ContactModelRecord.fetchOne(db, key: id) }
     }
 
-    public func removeContactModel(id: Int64) async throws -> Bool {
+    package func removeContactModel(id: Int64) async throws -> Bool {
         try await write("delete racket sound \(id)") { db in try ContactModelRecord.deleteOne(db, key: id) }
     }
 }

@@ -7,7 +7,7 @@ import SwingCore
 extension AppDatabase {
     /// The stored dominant hand, or `nil` if the player was never asked.
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func dominantHand() async throws -> Hand? {
+    package func dominantHand() async throws -> Hand? {
         try await read("read the player profile") { db in
             try PlayerRecord.order(Column("id")).fetchOne(db)?.dominantHand
         }
@@ -15,7 +15,7 @@ extension AppDatabase {
 
     /// Stores the dominant hand (creating the profile on first call).
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func setDominantHand(_ hand: Hand, at date: Date) async throws {
+    package func setDominantHand(_ hand: Hand, at date: Date) async throws {
         try await write("save the player profile") { db in
             if var player = try PlayerRecord.order(Column("id")).fetchOne(db) {
                 player.dominantHand = hand
@@ -32,7 +32,7 @@ extension AppDatabase {
     /// - Returns: The new session id.
     /// - Throws: ``StoreError/databaseError(_:)`` (e.g. two shots with the same index), or what the
     ///   document builder throws.
-    public func saveSession(_ new: NewSession) async throws -> Int64 {
+    package func saveSession(_ new: NewSession) async throws -> Int64 {
         try await write("save the session") { db in try Self.insert(new, db: db) }
     }
 
@@ -60,7 +60,7 @@ extension AppDatabase {
     /// the stored revision is still `revision`, so of two edits made on the same version one is refused.
     /// - Throws: ``StoreError/notFound(_:)`` when the session is gone, ``StoreError/conflict(_:)`` when it
     ///   changed since `revision` was read, ``StoreError/databaseError(_:)``.
-    public func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord],
+    package func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord],
                                track: SessionTrackRecord, document: @escaping @Sendable () throws -> String) async throws {
         try await write("store the edited session \(id)") { db in
             guard var row = try SessionRecord.fetchOne(db, key: id) else {
@@ -83,7 +83,7 @@ extension AppDatabase {
 
     /// What session `id` was measured on, `nil` when it was stored before tracks were kept (or is gone).
     /// - Throws: ``StoreError/databaseError(_:)``.
-    public func sessionTrack(id: Int64) async throws -> SessionTrackRecord? {
+    package func sessionTrack(id: Int64) async throws -> SessionTrackRecord? {
         try await read("read the pose track of session \(id)") { db in try SessionTrackRecord.fetchOne(db, key: id) }
     }
 
@@ -97,14 +97,14 @@ extension AppDatabase {
     }
 
     /// Every session, newest first (ties by id, newest first).
-    public func sessions() async throws -> [SessionRecord] {
+    package func sessions() async throws -> [SessionRecord] {
         try await read("list the sessions") { db in
             try SessionRecord.order(SessionRecord.Columns.createdAt.desc, SessionRecord.Columns.id.desc).fetchAll(db)
         }
     }
 
     /// A session with its shots, or `nil` if there is no session `id`.
-    public func session(id: Int64) async throws -> SessionDetail? {
+    package func session(id: Int64) async throws -> SessionDetail? {
         try await read("read session \(id)") { db in
             guard let session = try SessionRecord.fetchOne(db, key: id) else { return nil }
             let shots = try ShotRecord
@@ -116,12 +116,12 @@ extension AppDatabase {
     }
 
     /// The session row alone (no shots), or `nil` if there is no session `id`.
-    public func sessionRecord(id: Int64) async throws -> SessionRecord? {
+    package func sessionRecord(id: Int64) async throws -> SessionRecord? {
         try await read("read session \(id)") { db in try SessionRecord.fetchOne(db, key: id) }
     }
 
     /// Shot `index` (1-based) of session `sessionId`, or `nil` if there is no such shot.
-    public func shot(sessionId: Int64, index: Int) async throws -> ShotRecord? {
+    package func shot(sessionId: Int64, index: Int) async throws -> ShotRecord? {
         try await read("read shot \(index) of session \(sessionId)") { db in
             try ShotRecord
                 .filter(ShotRecord.Columns.sessionId == sessionId && ShotRecord.Columns.index == index)
@@ -131,7 +131,7 @@ extension AppDatabase {
 
     /// Deletes a session and (by cascade) its shots.
     /// - Throws: ``StoreError/notFound(_:)`` if there is no session `id`.
-    public func deleteSession(id: Int64) async throws {
+    package func deleteSession(id: Int64) async throws {
         try await write("delete session \(id)") { db in
             guard try SessionRecord.deleteOne(db, key: id) else {
                 throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")

@@ -7,9 +7,9 @@ import SwingCore
 ///
 /// Production uses ``open(home:)`` (a WAL `DatabasePool` at `HOME/swingmaster.sqlite`); tests use
 /// ``empty()`` (an in-memory queue). Both run the same named migrations.
-public struct AppDatabase: Sendable {
+package struct AppDatabase: Sendable {
     /// File name of the database inside the Swingmaster home directory.
-    public static let fileName = "swingmaster.sqlite"
+    package static let fileName = "swingmaster.sqlite"
 
     let dbWriter: any DatabaseWriter
     /// Wakes this process's workers and job streams as jobs are written.
@@ -17,7 +17,7 @@ public struct AppDatabase: Sendable {
 
     /// Wraps an existing writer and migrates it to the current schema.
     /// - Throws: ``StoreError/databaseError(_:)`` when a migration fails.
-    public init(_ dbWriter: any DatabaseWriter) throws {
+    package init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
         do {
             try Self.migrator.migrate(dbWriter)
@@ -27,18 +27,18 @@ public struct AppDatabase: Sendable {
     }
 
     /// Read access for callers that want to run their own GRDB requests.
-    public var reader: any DatabaseReader { dbWriter }
+    package var reader: any DatabaseReader { dbWriter }
 
     /// Opens (creating if needed) the on-disk database at `home/swingmaster.sqlite` in WAL mode.
     /// - Parameter home: The Swingmaster home directory; `nil` means `SwingmasterHome.url()`.
     /// - Throws: ``StoreError/databaseError(_:)`` if the directory or file cannot be created or opened.
-    public static func open(home: URL? = nil) throws -> AppDatabase {
+    package static func open(home: URL? = nil) throws -> AppDatabase {
         try open(file: (home ?? SwingmasterHome.url()).appendingPathComponent(fileName))
     }
 
     /// Opens (creating if needed, with its folder) the on-disk database `file` in WAL mode.
     /// - Throws: ``StoreError/databaseError(_:)`` if the folder or file cannot be created or opened.
-    public static func open(file: URL) throws -> AppDatabase {
+    package static func open(file: URL) throws -> AppDatabase {
         let dir = file.deletingLastPathComponent()
         let path = file.path
         do {
@@ -59,7 +59,7 @@ public struct AppDatabase: Sendable {
 
     /// An empty in-memory database with the current schema (for tests and previews).
     /// - Throws: ``StoreError/databaseError(_:)`` if SQLite cannot create it.
-    public static func empty() throws -> AppDatabase {
+    package static func empty() throws -> AppDatabase {
         do {
             return try AppDatabase(DatabaseQueue(configuration: configuration))
         } catch let error as StoreError {

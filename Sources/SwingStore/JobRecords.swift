@@ -14,86 +14,86 @@ extension JobState: DatabaseValueConvertible {}
 /// holder of the current token can finish the job, so a worker that wakes up after its lease ran out (and
 /// another took the job) cannot store a second session. The web pages learn everything from the row, so it
 /// does not matter which process did the work.
-public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "job"
-    public var id: Int64?
-    public var state: JobState
+package struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    package static let databaseTableName = "job"
+    package var id: Int64?
+    package var state: JobState
     /// The stage the analysis reported last; `nil` before it starts (and after a re-queue).
-    public var stage: AnalysisStage?
+    package var stage: AnalysisStage?
     /// Progress of the current stage, 0…1.
-    public var progress: Double
+    package var progress: Double
     /// The sentence a failed job ends with, and its status code (the CLI's exit code).
-    public var error: String?
-    public var errorCode: Int?
+    package var error: String?
+    package var errorCode: Int?
     /// Non-fatal remarks about the media (e.g. below 720p), as a JSON array of sentences.
-    public var warningsJSON: String?
+    package var warningsJSON: String?
     /// The session a done job stored.
-    public var sessionId: Int64?
+    package var sessionId: Int64?
     /// The uploaded file: its SHA-256, where it is stored, and its name as uploaded.
-    public var mediaSHA256: String
-    public var mediaPath: String
-    public var fileName: String
+    package var mediaSHA256: String
+    package var mediaPath: String
+    package var fileName: String
     /// A browser-playable copy made by the job when the original is not (e.g. HEVC `.mov`).
-    public var playbackPath: String?
+    package var playbackPath: String?
     /// `right` / `left`; `nil` uses the stored preference.
-    public var hand: String?
+    package var hand: String?
     /// Part of the media to analyse, seconds.
-    public var start: Double?
-    public var duration: Double?
+    package var start: Double?
+    package var duration: Double?
     /// Whether a heard contact needs a swing to be a shot (`analyze --no-swing-check` when false).
-    public var swingCheck: Bool = true
+    package var swingCheck: Bool = true
     /// How readily a sound counts as a hit (`fewer`, `more`); `nil` is normal.
-    public var sensitivity: String?
+    package var sensitivity: String?
     /// Where the player said they are (the upload page's picker, `player=X,Y@SECONDS`): fractions of the
     /// picture across and down from its top-left, and the moment of the video (seconds) they tapped; all `nil`
     /// when they did not (the pose stage chooses). The store refuses a point outside the picture, half a point,
     /// or a moment without a point.
-    public var playerX: Double?
-    public var playerY: Double?
-    public var playerTime: Double?
+    package var playerX: Double?
+    package var playerY: Double?
+    package var playerTime: Double?
     /// The player's racket sound (``ContactModelRecord``) to hear the hits with; `nil` uses the detector.
-    public var contactModelId: Int64?
+    package var contactModelId: Int64?
     /// Set by `DELETE /api/jobs/{id}` while the job runs; the worker stops and marks it cancelled.
-    public var cancelRequested: Bool
+    package var cancelRequested: Bool
     /// The worker that claimed the job and when it last reported (a stale heartbeat means it died).
-    public var workerId: String?
-    public var heartbeatAt: Date?
+    package var workerId: String?
+    package var heartbeatAt: Date?
     /// The current claim's token (`nil` unless running): only its holder may finish the job.
-    public var leaseToken: String?
+    package var leaseToken: String?
     /// When the current claim runs out unless renewed; after that any worker may take the job again.
-    public var leaseExpiresAt: Date?
+    package var leaseExpiresAt: Date?
     /// How many times the job was claimed (a graceful release does not count).
-    public var attempts: Int = 0
+    package var attempts: Int = 0
     /// How many of those claims ended with the lease running out (the worker died or stalled).
-    public var expiries: Int = 0
+    package var expiries: Int = 0
     /// A job put back after a failure waits until then (backoff); `nil` runs at once.
-    public var runAfter: Date?
-    public var createdAt: Date
-    public var startedAt: Date?
-    public var finishedAt: Date?
+    package var runAfter: Date?
+    package var createdAt: Date
+    package var startedAt: Date?
+    package var finishedAt: Date?
 
     /// Claims a job may have; a job whose lease runs out on the last one fails with a sentence.
-    public static let maxAttempts = 3
+    package static let maxAttempts = 3
 
     /// Seconds a retried job waits after its `attempts`-th claim failed: 2, 4, 8 … up to a minute.
-    public static func backoff(afterAttempt attempts: Int) -> Double { min(60, pow(2, Double(max(1, attempts)))) }
+    package static func backoff(afterAttempt attempts: Int) -> Double { min(60, pow(2, Double(max(1, attempts)))) }
 
     /// This job's lease, when it is claimed.
-    public var lease: JobLease? {
+    package var lease: JobLease? {
         guard state == .running, let id, let leaseToken else { return nil }
         return JobLease(jobId: id, token: leaseToken)
     }
 
-    public enum Columns {
-        public static let id = Column(CodingKeys.id)
-        public static let state = Column(CodingKeys.state)
-        public static let createdAt = Column(CodingKeys.createdAt)
-        public static let mediaSHA256 = Column(CodingKeys.mediaSHA256)
-        public static let heartbeatAt = Column(CodingKeys.heartbeatAt)
+    package enum Columns {
+        package static let id = Column(CodingKeys.id)
+        package static let state = Column(CodingKeys.state)
+        package static let createdAt = Column(CodingKeys.createdAt)
+        package static let mediaSHA256 = Column(CodingKeys.mediaSHA256)
+        package static let heartbeatAt = Column(CodingKeys.heartbeatAt)
     }
 
     /// A queued job for an uploaded file.
-    public init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
+    package init(mediaSHA256: String, mediaPath: String, fileName: String, hand: String?, start: Double?,
                 duration: Double?, swingCheck: Bool = true, sensitivity: String? = nil,
                 player: (x: Double, y: Double, time: Double?)? = nil, contactModelId: Int64? = nil, warnings: [String] = [],
                 createdAt: Date = Date()) {
@@ -108,22 +108,22 @@ public struct JobRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     }
 
     /// The warnings as sentences.
-    public var warnings: [String] {
+    package var warnings: [String] {
         warningsJSON.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A worker's hold on a claimed job: the job and the token its claim was given.
-public struct JobLease: Sendable, Equatable, Hashable {
-    public let jobId: Int64
-    public let token: String
-    public init(jobId: Int64, token: String) { self.jobId = jobId; self.token = token }
+package struct JobLease: Sendable, Equatable, Hashable {
+    package let jobId: Int64
+    package let token: String
+    package init(jobId: Int64, token: String) { self.jobId = jobId; self.token = token }
 }
 
 /// What a heartbeat learned about the lease it renewed.
-public enum LeaseState: Sendable, Equatable {
+package enum LeaseState: Sendable, Equatable {
     /// Still held (and renewed).
     case held
     /// Still held, and someone asked to cancel the job: stop and finish it as `cancelled`.
@@ -134,16 +134,16 @@ public enum LeaseState: Sendable, Equatable {
 }
 
 /// The queue at a glance (`GET /metrics`).
-public struct QueueStatus: Sendable, Equatable {
+package struct QueueStatus: Sendable, Equatable {
     /// Jobs waiting to run.
-    public var queued: Int
+    package var queued: Int
     /// Seconds the oldest of them has waited (0 when none does).
-    public var oldestQueuedSeconds: Double
+    package var oldestQueuedSeconds: Double
     /// Claims that ended with the lease running out, over every job the store holds.
-    public var leaseExpiries: Int
+    package var leaseExpiries: Int
     /// Claims after a job's first (after an expired lease or a failure that is retried).
-    public var retries: Int
-    public init(queued: Int, oldestQueuedSeconds: Double, leaseExpiries: Int, retries: Int) {
+    package var retries: Int
+    package init(queued: Int, oldestQueuedSeconds: Double, leaseExpiries: Int, retries: Int) {
         self.queued = queued; self.oldestQueuedSeconds = oldestQueuedSeconds
         self.leaseExpiries = leaseExpiries; self.retries = retries
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a job signal is about: the queue (a job was queued or released) or one job (it changed).
-public enum JobTopic: Hashable, Sendable {
+package enum JobTopic: Hashable, Sendable {
     case queue
     case job(Int64)
 }
@@ -10,7 +10,7 @@ public enum JobTopic: Hashable, Sendable {
 /// it as it writes; `PostgresStore` from the notifications PostgreSQL sends (`LISTEN`), so a job queued by
 /// another machine wakes this one's workers too. A wait also ends after its timeout, so a missed signal
 /// costs at most one timeout (the polling fallback).
-public final class JobSignals: @unchecked Sendable {   // state guarded by `lock`
+package final class JobSignals: @unchecked Sendable {   // state guarded by `lock`
     private enum Waiter {
         /// Registered, not yet suspended.
         case pending
@@ -22,10 +22,10 @@ public final class JobSignals: @unchecked Sendable {   // state guarded by `lock
     private var waiters: [UInt64: (topic: JobTopic, state: Waiter)] = [:]
     private var nextId: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Wakes every task waiting on `topic`.
-    public func signal(_ topic: JobTopic) {
+    package func signal(_ topic: JobTopic) {
         lock.lock()
         var woken: [CheckedContinuation<Void, Never>] = []
         for (id, w) in waiters where w.topic == topic {
@@ -40,7 +40,7 @@ public final class JobSignals: @unchecked Sendable {   // state guarded by `lock
     }
 
     /// Returns on a ``signal(_:)`` of `topic`, after `timeout`, or when the task is cancelled.
-    public func wait(for topic: JobTopic, upTo timeout: Duration) async {
+    package func wait(for topic: JobTopic, upTo timeout: Duration) async {
         let id = lock.withLock { nextId &+= 1; waiters[nextId] = (topic, .pending); return nextId }
         let timer = Task { [self] in
             if (try? await Task.sleep(for: timeout)) != nil { fire(id) }

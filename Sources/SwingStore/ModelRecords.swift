@@ -2,36 +2,36 @@ import Foundation
 import GRDB
 
 /// Per-model preferences and usage kept by the model catalog (one row per catalog model id).
-public struct ModelRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "modelRecord"
+package struct ModelRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "modelRecord"
 
     /// The catalog's model id (primary key).
-    public var modelId: String
+    package var modelId: String
     /// Shown first in `models list`.
-    public var isFavorite: Bool
+    package var isFavorite: Bool
     /// Hidden from `models list` unless asked for.
-    public var isHidden: Bool
+    package var isHidden: Bool
     /// Per-model confidence threshold override (`nil` = the model's default).
-    public var confThreshold: Double?
+    package var confThreshold: Double?
     /// Per-model NMS IoU threshold override (`nil` = the model's default).
-    public var iouThreshold: Double?
+    package var iouThreshold: Double?
     /// When the model was downloaded (`nil` for bundled/local models).
-    public var downloadedAt: Date?
+    package var downloadedAt: Date?
     /// When the model was last used for detection.
-    public var lastUsedAt: Date?
+    package var lastUsedAt: Date?
     /// How many times the model was used.
-    public var usageCount: Int
+    package var usageCount: Int
     /// The interpreter configuration for this model, as JSON text (opaque to the store).
-    public var interpreterConfigJSON: String?
+    package var interpreterConfigJSON: String?
     /// Per-model cap on detections per image (`nil` = the default).
-    public var maxDetections: Int?
+    package var maxDetections: Int?
     /// Per-model line width of the drawing, pixels (`nil` = the default).
-    public var lineWidth: Int?
+    package var lineWidth: Int?
     /// The interpreter the studio runs on this model's detections (`nil` = none).
-    public var interpreter: String?
+    package var interpreter: String?
 
     /// A record with no preferences set.
-    public init(modelId: String, isFavorite: Bool = false, isHidden: Bool = false,
+    package init(modelId: String, isFavorite: Bool = false, isHidden: Bool = false,
                 confThreshold: Double? = nil, iouThreshold: Double? = nil,
                 downloadedAt: Date? = nil, lastUsedAt: Date? = nil, usageCount: Int = 0,
                 interpreterConfigJSON: String? = nil, maxDetections: Int? = nil, lineWidth: Int? = nil,
@@ -44,37 +44,37 @@ public struct ModelRecord: Codable, Sendable, Equatable, FetchableRecord, Persis
     }
 
     /// Column names, for callers writing their own GRDB requests.
-    public enum Columns {
-        public static let modelId = Column(CodingKeys.modelId)
-        public static let isFavorite = Column(CodingKeys.isFavorite)
-        public static let lastUsedAt = Column(CodingKeys.lastUsedAt)
+    package enum Columns {
+        package static let modelId = Column(CodingKeys.modelId)
+        package static let isFavorite = Column(CodingKeys.isFavorite)
+        package static let lastUsedAt = Column(CodingKeys.lastUsedAt)
     }
 }
 
 /// One run of the detection service with a model: what it processed and how fast.
-public struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "detectionSession"
+package struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    package static let databaseTableName = "detectionSession"
 
     /// Row id; `nil` until saved.
-    public var id: Int64?
+    package var id: Int64?
     /// The catalog model id used.
-    public var modelId: String
-    public var startedAt: Date
-    public var endedAt: Date
+    package var modelId: String
+    package var startedAt: Date
+    package var endedAt: Date
     /// Frames run through the model.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Detections returned over all frames.
-    public var detectionCount: Int
+    package var detectionCount: Int
     /// Mean model inference time per frame, milliseconds.
-    public var averageInferenceMs: Double
+    package var averageInferenceMs: Double
     /// What the model ran on: a file name, `image` or `camera` (`nil` in runs stored before the studio).
-    public var source: String?
+    package var source: String?
     /// The interpreter that read the detections, if any.
-    public var interpreter: String?
+    package var interpreter: String?
     /// What the interpreter saw over the run, in one line ("peak 3× person", "2 contacts"); `nil` without one.
-    public var summary: String?
+    package var summary: String?
 
-    public init(id: Int64? = nil, modelId: String, startedAt: Date, endedAt: Date,
+    package init(id: Int64? = nil, modelId: String, startedAt: Date, endedAt: Date,
                 frameCount: Int, detectionCount: Int, averageInferenceMs: Double,
                 source: String? = nil, interpreter: String? = nil, summary: String? = nil) {
         self.id = id; self.modelId = modelId; self.startedAt = startedAt; self.endedAt = endedAt
@@ -84,16 +84,16 @@ public struct DetectionSessionRecord: Codable, Sendable, Equatable, FetchableRec
     }
 
     /// Frames per second of clock time over the run (0 for a run of no measurable length).
-    public var meanFps: Double {
+    package var meanFps: Double {
         let seconds = endedAt.timeIntervalSince(startedAt)
         return seconds > 0 ? Double(frameCount) / seconds : 0
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Column names, for callers writing their own GRDB requests.
-    public enum Columns {
-        public static let modelId = Column(CodingKeys.modelId)
-        public static let startedAt = Column(CodingKeys.startedAt)
+    package enum Columns {
+        package static let modelId = Column(CodingKeys.modelId)
+        package static let startedAt = Column(CodingKeys.startedAt)
     }
 }

@@ -6,7 +6,7 @@ import SwingCore
 /// for the queue each get a different job, none waits on another's), every write of a claimed job is
 /// conditioned on the claim's lease token, and every change is announced with `NOTIFY`.
 extension PostgresStore {
-    public func enqueueJob(_ job: JobRecord) async throws -> JobRecord {
+    package func enqueueJob(_ job: JobRecord) async throws -> JobRecord {
         try await transaction("queue the analysis") { c in
             let j = job
             let ids = try await all(c, """
@@ -26,19 +26,19 @@ extension PostgresStore {
         }
     }
 
-    public func job(id: Int64) async throws -> JobRecord? {
+    package func job(id: Int64) async throws -> JobRecord? {
         try await run("read job \(id)") { c in
             try await all(c, "SELECT \(unescaped: Self.jobColumns) FROM job WHERE id = \(id)", Self.job).first
         }
     }
 
-    public func recentJobs(limit: Int) async throws -> [JobRecord] {
+    package func recentJobs(limit: Int) async throws -> [JobRecord] {
         try await run("list the jobs") { c in
             try await all(c, "SELECT \(unescaped: Self.jobColumns) FROM job ORDER BY createdAt DESC, id DESC LIMIT \(limit)", Self.job)
         }
     }
 
-    public func jobCountsByState() async throws -> [JobState: Int] {
+    package func jobCountsByState() async throws -> [JobState: Int] {
         try await run("count the jobs") { c in
             var counts: [JobState: Int] = [:]
             for try await (state, n) in try await c.query("SELECT state, COUNT(*) FROM job GROUP BY state", logger: logger).decode((String, Int).self) {
@@ -48,7 +48,7 @@ extension PostgresStore {
         }
     }
 
-    public func queueStatus(now: Date) async throws -> QueueStatus {
+    package func queueStatus(now: Date) async throws -> QueueStatus {
         try await run("read the queue") { c in
             let rows = try await c.query("""
                 SELECT COUNT(*) FILTER (WHERE state = 'queued'), MIN(createdAt) FILTER (WHERE state = 'queued'),
@@ -63,7 +63,7 @@ extension PostgresStore {
         }
     }
 
-    public func claimNextJob(workerId: String, leaseSeconds: Double, now: Date) async throws -> JobRecord? {
+    package func claimNextJob(workerId: String, leaseSeconds: Double, now: Date) async throws -> JobRecord? {
         while true {
             // One candidate per transaction: a job that must end instead of running is ended and the loop
             // looks again; a locked candidate is skipped, never waited for.
@@ -99,7 +99,7 @@ extension PostgresStore {
         }
     }
 
-    public func heartbeat(_ lease: JobLease, stage: AnalysisStage, progress: Double, leaseSeconds: Double, now: Date) async throws -> LeaseState {
+    package func heartbeat(_ lease: JobLease, stage: AnalysisStage, progress: Double, leaseSeconds: Double, now: Date) async throws -> LeaseState {
         try await run("record the job's progress") { c in
             let rows = try await all(c, """
                 UPDATE job SET stage = \(stage.rawValue), progress = \(min(max(progress, 0), 1)), heartbeatAt = \(now),
@@ -113,13 +113,13 @@ extension PostgresStore {
         }
     }
 
-    public func recordPlaybackCopy(jobId: Int64, path: String) async throws {
+    package func recordPlaybackCopy(jobId: Int64, path: String) async throws {
         try await run("record the playback copy") { c in
             try await c.query("UPDATE job SET playbackPath = \(path) WHERE id = \(jobId)", logger: logger)
         }
     }
 
-    public func completeJob(_ lease: JobLease, session: NewSession, now: Date) async throws -> Int64 {
+    package func completeJob(_ lease: JobLease, session: NewSession, now: Date) async throws -> Int64 {
         try await transaction("store the job's session") { c in
             // The lock keeps the lease from running out under this transaction (a claim skips locked rows).
             guard try await holds(lease, c) else { throw JobClaim.lost(lease) }
@@ -134,7 +134,7 @@ extension PostgresStore {
         }
     }
 
-    public func finishJob(_ lease: JobLease, state: JobState, error: String?, errorCode: Int?, now: Date) async throws -> Bool {
+    package func finishJob(_ lease: JobLease, state: JobState, error: String?, errorCode: Int?, now: Date) async throws -> Bool {
         try await transaction("finish the job") { c in
             let rows = try await all(c, """
                 UPDATE job SET state = \(state.rawValue), error = \(error), errorCode = \(errorCode), finishedAt = \(now),
@@ -147,7 +147,7 @@ extension PostgresStore {
         }
     }
 
-    public func retryJob(_ lease: JobLease, error: String, errorCode: Int, now: Date) async throws -> JobState? {
+    package func retryJob(_ lease: JobLease, error: String, errorCode: Int, now: Date) async throws -> JobState? {
         try await transaction("retry the job") { c in
             guard try await holds(lease, c),
                   let job = try await all(c, "SELECT \(unescaped: Self.jobColumns) FROM job WHERE id = \(lease.jobId)", Self.job).first else {
@@ -168,7 +168,7 @@ extension PostgresStore {
         }
     }
 
-    public func releaseJob(_ lease: JobLease) async throws {
+    package func releaseJob(_ lease: JobLease) async throws {
         try await transaction("give the job back to the queue") { c in
             try await c.query("""
                 UPDATE job SET state = 'queued', workerId = NULL, leaseToken = NULL, leaseExpiresAt = NULL, stage = NULL, progress = 0,
@@ -180,7 +180,7 @@ extension PostgresStore {
         }
     }
 
-    public func cancelJob(id: Int64, now: Date) async throws -> JobRecord? {
+    package func cancelJob(id: Int64, now: Date) async throws -> JobRecord? {
         try await transaction("cancel the job") { c in
             try await c.query("UPDATE job SET state = 'cancelled', finishedAt = \(now) WHERE id = \(id) AND state = 'queued'", logger: logger)
             try await c.query("UPDATE job SET cancelRequested = TRUE WHERE id = \(id) AND state = 'running'", logger: logger)
@@ -189,7 +189,7 @@ extension PostgresStore {
         }
     }
 
-    public func mediaInUse(path: String) async throws -> Bool {
+    package func mediaInUse(path: String) async throws -> Bool {
         try await run("check the media") { c in
             let rows = try await c.query("""
                 SELECT EXISTS (SELECT 1 FROM session WHERE filePath = \(path))
@@ -200,7 +200,7 @@ extension PostgresStore {
         }
     }
 
-    public func playbackPath(forMedia path: String) async throws -> String? {
+    package func playbackPath(forMedia path: String) async throws -> String? {
         try await run("find the playback copy") { c in
             let rows = try await c.query("""
                 SELECT playbackPath FROM job WHERE mediaPath = \(path) AND playbackPath IS NOT NULL ORDER BY id DESC LIMIT 1
@@ -210,9 +210,9 @@ extension PostgresStore {
         }
     }
 
-    public func waitForQueuedJob(timeout: Duration) async { await signals.wait(for: .queue, upTo: timeout) }
+    package func waitForQueuedJob(timeout: Duration) async { await signals.wait(for: .queue, upTo: timeout) }
 
-    public func waitForJobChange(id: Int64, timeout: Duration) async { await signals.wait(for: .job(id), upTo: timeout) }
+    package func waitForJobChange(id: Int64, timeout: Duration) async { await signals.wait(for: .job(id), upTo: timeout) }
 
     /// Whether `lease` still holds its job, locking the row for the rest of the transaction.
     private func holds(_ lease: JobLease, _ c: PostgresConnection) async throws -> Bool {

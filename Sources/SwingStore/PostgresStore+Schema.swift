@@ -152,7 +152,7 @@ extension PostgresStore {
     ]
 
     /// The migration names applied to this database, in order.
-    public func appliedMigrations() async throws -> [String] {
+    package func appliedMigrations() async throws -> [String] {
         try await run("read the applied migrations") { connection in
             var names: [String] = []
             let rows = try await connection.query("SELECT name FROM migrations ORDER BY position", logger: logger)

@@ -6,7 +6,7 @@ import SwingCore
 // MARK: The player and sessions
 
 extension PostgresStore {
-    public func dominantHand() async throws -> Hand? {
+    package func dominantHand() async throws -> Hand? {
         try await run("read the player profile") { c in
             let rows = try await c.query("SELECT dominantHand FROM player ORDER BY id LIMIT 1", logger: logger)
             for try await hand in rows.decode(String.self) { return Hand(rawValue: hand) }
@@ -14,7 +14,7 @@ extension PostgresStore {
         }
     }
 
-    public func setDominantHand(_ hand: Hand, at date: Date) async throws {
+    package func setDominantHand(_ hand: Hand, at date: Date) async throws {
         try await transaction("save the player profile") { c in
             let updated = try await all(c, "UPDATE player SET dominantHand = \(hand.rawValue) WHERE id = (SELECT MIN(id) FROM player) RETURNING id") {
                 try $0.decode(Int64.self)
@@ -25,7 +25,7 @@ extension PostgresStore {
         }
     }
 
-    public func saveSession(_ new: NewSession) async throws -> Int64 {
+    package func saveSession(_ new: NewSession) async throws -> Int64 {
         try await transaction("save the session") { c in try await self.insert(new, c) }
     }
 
@@ -67,7 +67,7 @@ extension PostgresStore {
             """, logger: logger)
     }
 
-    public func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord], track: SessionTrackRecord,
+    package func replaceSession(id: Int64, revision: Int, stats: SessionStats, shots: [ShotRecord], track: SessionTrackRecord,
                                document: @escaping @Sendable () throws -> String) async throws {
         try await transaction("store the edited session \(id)") { c in
             let stored = try await all(c, "SELECT revision FROM session WHERE id = \(id) FOR UPDATE") { try $0.decode(Int.self) }
@@ -87,13 +87,13 @@ extension PostgresStore {
         }
     }
 
-    public func sessions() async throws -> [SessionRecord] {
+    package func sessions() async throws -> [SessionRecord] {
         try await run("list the sessions") { c in
             try await all(c, "SELECT \(unescaped: Self.sessionColumns) FROM session ORDER BY createdAt DESC, id DESC", Self.session)
         }
     }
 
-    public func session(id: Int64) async throws -> SessionDetail? {
+    package func session(id: Int64) async throws -> SessionDetail? {
         try await run("read session \(id)") { c in
             guard let session = try await all(c, "SELECT \(unescaped: Self.sessionColumns) FROM session WHERE id = \(id)", Self.session).first else {
                 return nil
@@ -103,13 +103,13 @@ extension PostgresStore {
         }
     }
 
-    public func sessionRecord(id: Int64) async throws -> SessionRecord? {
+    package func sessionRecord(id: Int64) async throws -> SessionRecord? {
         try await run("read session \(id)") { c in
             try await all(c, "SELECT \(unescaped: Self.sessionColumns) FROM session WHERE id = \(id)", Self.session).first
         }
     }
 
-    public func sessionTrack(id: Int64) async throws -> SessionTrackRecord? {
+    package func sessionTrack(id: Int64) async throws -> SessionTrackRecord? {
         try await run("read the pose track of session \(id)") { c in
             try await all(c, """
                 SELECT sessionId, track, videoFrames, poseToDisplayX, poseToDisplayY, parameters FROM sessionTrack WHERE sessionId = \(id)
@@ -124,13 +124,13 @@ extension PostgresStore {
         }
     }
 
-    public func shot(sessionId: Int64, index: Int) async throws -> ShotRecord? {
+    package func shot(sessionId: Int64, index: Int) async throws -> ShotRecord? {
         try await run("read shot \(index) of session \(sessionId)") { c in
             try await all(c, "SELECT \(unescaped: Self.shotColumns) FROM shot WHERE sessionId = \(sessionId) AND \"index\" = \(index)", Self.shot).first
         }
     }
 
-    public func deleteSession(id: Int64) async throws {
+    package func deleteSession(id: Int64) async throws {
         try await transaction("delete session \(id)") { c in
             let deleted = try await all(c, "DELETE FROM session WHERE id = \(id) RETURNING id") { try $0.decode(Int64.self) }
             guard !deleted.isEmpty else {
@@ -143,13 +143,13 @@ extension PostgresStore {
 // MARK: The model catalog's records
 
 extension PostgresStore {
-    public func modelRecord(id: String) async throws -> ModelRecord? {
+    package func modelRecord(id: String) async throws -> ModelRecord? {
         try await run("read the record of model \(id)") { c in
             try await all(c, "SELECT \(unescaped: Self.modelColumns) FROM modelRecord WHERE modelId = \(id)", Self.model).first
         }
     }
 
-    public func allModelRecords() async throws -> [ModelRecord] {
+    package func allModelRecords() async throws -> [ModelRecord] {
         try await run("read the model records") { c in
             try await all(c, """
                 SELECT \(unescaped: Self.modelColumns) FROM modelRecord
@@ -158,7 +158,7 @@ extension PostgresStore {
         }
     }
 
-    public func updateModelRecord(id: String, _ change: @escaping @Sendable (inout ModelRecord) -> Void) async throws {
+    package func updateModelRecord(id: String, _ change: @escaping @Sendable (inout ModelRecord) -> Void) async throws {
         try await transaction("update the record of model \(id)") { c in
             // Lock the row if it exists, or take the row's place (two first writers of one model wait in turn).
             try await c.query("INSERT INTO modelRecord (modelId) VALUES (\(id)) ON CONFLICT (modelId) DO NOTHING", logger: logger)
@@ -176,13 +176,13 @@ extension PostgresStore {
         }
     }
 
-    public func removeModelRecord(id: String) async throws -> Bool {
+    package func removeModelRecord(id: String) async throws -> Bool {
         try await run("remove the record of model \(id)") { c in
             try await !all(c, "DELETE FROM modelRecord WHERE modelId = \(id) RETURNING modelId") { try $0.decode(String.self) }.isEmpty
         }
     }
 
-    public func saveDetectionSession(_ s: DetectionSessionRecord) async throws -> Int64 {
+    package func saveDetectionSession(_ s: DetectionSessionRecord) async throws -> Int64 {
         try await run("save the detection session") { c in
             let ids = try await all(c, """
                 INSERT INTO detectionSession (modelId, startedAt, endedAt, frameCount, detectionCount, averageInferenceMs, source, interpreter, summary)
@@ -195,7 +195,7 @@ extension PostgresStore {
         }
     }
 
-    public func detectionSessions(modelId: String?, limit: Int?) async throws -> [DetectionSessionRecord] {
+    package func detectionSessions(modelId: String?, limit: Int?) async throws -> [DetectionSessionRecord] {
         try await run("read the detection sessions") { c in
             try await all(c, """
                 SELECT \(unescaped: Self.runColumns) FROM detectionSession
@@ -205,7 +205,7 @@ extension PostgresStore {
         }
     }
 
-    public func saveContactModel(_ m: ContactModelRecord) async throws -> Int64 {
+    package func saveContactModel(_ m: ContactModelRecord) async throws -> Int64 {
         try await run("save the racket sound") { c in
             let ids = try await all(c, """
                 INSERT INTO contactModel (name, createdAt, sessionId, contacts, f1, model)
@@ -217,20 +217,20 @@ extension PostgresStore {
         }
     }
 
-    public func contactModels() async throws -> [ContactModelRecord] {
+    package func contactModels() async throws -> [ContactModelRecord] {
         try await run("read the racket sounds") { c in
             try await all(c, "SELECT \(unescaped: Self.contactModelColumns) FROM contactModel ORDER BY createdAt DESC, id DESC",
                           Self.contactModel)
         }
     }
 
-    public func contactModel(id: Int64) async throws -> ContactModelRecord? {
+    package func contactModel(id: Int64) async throws -> ContactModelRecord? {
         try await run("read racket sound \(id)") { c in
             try await all(c, "SELECT \(unescaped: Self.contactModelColumns) FROM contactModel WHERE id = \(id)", Self.contactModel).first
         }
     }
 
-    public func removeContactModel(id: Int64) async throws -> Bool {
+    package func removeContactModel(id: Int64) async throws -> Bool {
         try await run("delete racket sound \(id)") { c in
             try await !all(c, "DELETE FROM contactModel WHERE id = \(id) RETURNING id") { try $0.decode(Int64.self) }.isEmpty
         }

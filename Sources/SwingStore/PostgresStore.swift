@@ -12,13 +12,13 @@ import SwingCore
 /// `SELECT … FOR UPDATE SKIP LOCKED` and finishes a job only while the claim's lease token holds. Writes
 /// to a job send `NOTIFY swingmaster_jobs`; every store `LISTEN`s on one connection and wakes its own
 /// waiting workers and event streams from there (they also poll, so a lost connection only slows them).
-public final class PostgresStore: Store {
+package final class PostgresStore: Store {
     let client: PostgresClient
     let logger: Logger
     let signals = JobSignals()
     private let tasks: [Task<Void, Never>]
     /// Where it is, with any password hidden (for messages).
-    public let address: String
+    package let address: String
 
     /// How long opening waits for the server to answer and the schema to be ready.
     static let openTimeout: Duration = .seconds(30)
@@ -42,7 +42,7 @@ public final class PostgresStore: Store {
     /// and migrates it to the current schema (safely when several processes start at once).
     /// - Throws: ``StoreError/databaseError(_:)`` with one sentence when the server cannot be reached, refuses
     ///   the login, or the schema cannot be prepared.
-    public static func connect(url: String, logger: Logger = Logger(label: "swingmaster.store")) async throws -> PostgresStore {
+    package static func connect(url: String, logger: Logger = Logger(label: "swingmaster.store")) async throws -> PostgresStore {
         let address = StoreAddress.redacted(url)
         guard let c = URLComponents(string: url), let host = c.host, !host.isEmpty else {
             throw StoreError.databaseError("'\(address)' is not a PostgreSQL URL: write postgres://user@host[:port]/database.")
@@ -96,7 +96,7 @@ public final class PostgresStore: Store {
     }
 
     /// Stops the connection pool and the listener.
-    public func close() { for task in tasks { task.cancel() } }
+    package func close() { for task in tasks { task.cancel() } }
 
     // MARK: Running statements
 

@@ -12,7 +12,7 @@ import SwingCore
 ///
 /// Every method is `async`: a networked store waits for its server without holding a thread. Errors are
 /// ``StoreError``s with one sentence each.
-public protocol Store: Sendable {
+package protocol Store: Sendable {
     // MARK: The player
 
     /// The stored dominant hand, or `nil` if the player was never asked.
@@ -119,15 +119,15 @@ public protocol Store: Sendable {
 
 /// A session about to be stored: its row, its shots, what it was measured on, and the builder of its
 /// document, which runs inside the transaction once the new id is known (the document names it).
-public struct NewSession: Sendable {
-    public var record: SessionRecord
-    public var shots: [ShotRecord]
+package struct NewSession: Sendable {
+    package var record: SessionRecord
+    package var shots: [ShotRecord]
     /// `nil` stores no track (the session cannot be edited then).
-    public var track: SessionTrackRecord?
+    package var track: SessionTrackRecord?
     /// Makes the document's text from the new id; when it throws, nothing is stored. `nil` stores none.
-    public var document: (@Sendable (Int64) throws -> String)?
+    package var document: (@Sendable (Int64) throws -> String)?
 
-    public init(record: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
+    package init(record: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
                 document: (@Sendable (Int64) throws -> String)? = nil) {
         self.record = record; self.shots = shots; self.track = track; self.document = document
     }
@@ -137,37 +137,37 @@ public struct NewSession: Sendable {
 extension Store {
     /// Saves `record` with `shots` (and optionally its track and document builder) in one transaction.
     @discardableResult
-    public func saveSession(_ record: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
+    package func saveSession(_ record: SessionRecord, shots: [ShotRecord], track: SessionTrackRecord? = nil,
                             document: (@Sendable (Int64) throws -> String)? = nil) async throws -> Int64 {
         try await saveSession(NewSession(record: record, shots: shots, track: track, document: document))
     }
     /// Stores the dominant hand now.
-    public func setDominantHand(_ hand: Hand) async throws { try await setDominantHand(hand, at: Date()) }
+    package func setDominantHand(_ hand: Hand) async throws { try await setDominantHand(hand, at: Date()) }
     /// The 20 newest jobs.
-    public func recentJobs() async throws -> [JobRecord] { try await recentJobs(limit: 20) }
+    package func recentJobs() async throws -> [JobRecord] { try await recentJobs(limit: 20) }
     /// The queue now.
-    public func queueStatus() async throws -> QueueStatus { try await queueStatus(now: Date()) }
+    package func queueStatus() async throws -> QueueStatus { try await queueStatus(now: Date()) }
     /// Cancels a job now.
-    public func cancelJob(id: Int64) async throws -> JobRecord? { try await cancelJob(id: id, now: Date()) }
+    package func cancelJob(id: Int64) async throws -> JobRecord? { try await cancelJob(id: id, now: Date()) }
     /// Every detection run of every model, newest first.
-    public func detectionSessions(modelId: String? = nil) async throws -> [DetectionSessionRecord] {
+    package func detectionSessions(modelId: String? = nil) async throws -> [DetectionSessionRecord] {
         try await detectionSessions(modelId: modelId, limit: nil)
     }
 
     /// Marks or unmarks `id` as a favourite.
-    public func setFavorite(_ isFavorite: Bool, id: String) async throws {
+    package func setFavorite(_ isFavorite: Bool, id: String) async throws {
         try await updateModelRecord(id: id) { $0.isFavorite = isFavorite }
     }
     /// Hides or shows `id` in listings.
-    public func setHidden(_ isHidden: Bool, id: String) async throws {
+    package func setHidden(_ isHidden: Bool, id: String) async throws {
         try await updateModelRecord(id: id) { $0.isHidden = isHidden }
     }
     /// Sets (or with `nil`, clears) the per-model confidence and IoU thresholds.
-    public func setThresholds(conf: Double?, iou: Double?, id: String) async throws {
+    package func setThresholds(conf: Double?, iou: Double?, id: String) async throws {
         try await updateModelRecord(id: id) { $0.confThreshold = conf; $0.iouThreshold = iou }
     }
     /// Replaces the model's studio defaults; `nil` values fall back to the built-in defaults.
-    public func setDefaults(conf: Double?, iou: Double?, maxDetections: Int?, lineWidth: Int?,
+    package func setDefaults(conf: Double?, iou: Double?, maxDetections: Int?, lineWidth: Int?,
                             interpreter: String?, interpreterConfigJSON: String?, id: String) async throws {
         try await updateModelRecord(id: id) {
             $0.confThreshold = conf; $0.iouThreshold = iou; $0.maxDetections = maxDetections
@@ -175,15 +175,15 @@ extension Store {
         }
     }
     /// Counts one use of `id` at `date`.
-    public func recordModelUse(id: String, at date: Date = Date()) async throws {
+    package func recordModelUse(id: String, at date: Date = Date()) async throws {
         try await updateModelRecord(id: id) { $0.usageCount += 1; $0.lastUsedAt = date }
     }
     /// Records that `id` was downloaded at `date`.
-    public func recordDownload(id: String, at date: Date = Date()) async throws {
+    package func recordDownload(id: String, at date: Date = Date()) async throws {
         try await updateModelRecord(id: id) { $0.downloadedAt = date }
     }
     /// Stores (or with `nil`, clears) the interpreter configuration JSON of `id`.
-    public func setInterpreterConfig(_ json: String?, id: String) async throws {
+    package func setInterpreterConfig(_ json: String?, id: String) async throws {
         try await updateModelRecord(id: id) { $0.interpreterConfigJSON = json }
     }
 }

@@ -3,25 +3,25 @@ import SwingCore
 
 /// Which store a process uses: `sqlite:PATH` (a file, the embedded default) or a PostgreSQL URL
 /// (`postgres://user[:password]@host[:port]/database`), from `--database` or `SWINGMASTER_DATABASE`.
-public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
+package enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
     /// A SQLite file (created with its folder when missing).
     case sqlite(URL)
     /// A PostgreSQL database, as its URL.
     case postgres(String)
 
     /// The environment variable that names the store when no `--database` is given.
-    public static let environmentVariable = "SWINGMASTER_DATABASE"
+    package static let environmentVariable = "SWINGMASTER_DATABASE"
 
     /// The default: `$SWINGMASTER_DATABASE` when set, else `$SWINGMASTER_HOME/swingmaster.sqlite`.
     /// - Throws: ``StoreError`` when the variable holds something that is not a store address.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreAddress {
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreAddress {
         if let text = environment[environmentVariable], !text.isEmpty { return try StoreAddress(parsing: text) }
         return .sqlite(SwingmasterHome.url().appendingPathComponent(AppDatabase.fileName))
     }
 
     /// Parses `sqlite:PATH` (or a path ending in `.sqlite`) and `postgres://…` / `postgresql://…`.
     /// - Throws: ``StoreError/databaseError(_:)`` naming the accepted forms.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             guard URLComponents(string: text)?.host?.isEmpty == false else {
                 throw StoreError.databaseError("'\(text)' is not a PostgreSQL URL: write postgres://user@host[:port]/database.")
@@ -36,7 +36,7 @@ public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let url): "sqlite:\(url.path)"
         case .postgres(let url): Self.redacted(url)
@@ -44,7 +44,7 @@ public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The address as ``init(parsing:)`` reads it back (with the password, unlike ``description``).
-    public var text: String {
+    package var text: String {
         switch self {
         case .sqlite(let url): "sqlite:\(url.path)"
         case .postgres(let url): url
@@ -60,7 +60,7 @@ public enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Opens the store (migrating it to the current schema).
     /// - Throws: ``StoreError/databaseError(_:)`` with one sentence when it cannot be reached or prepared.
-    public func open() async throws -> any Store {
+    package func open() async throws -> any Store {
         switch self {
         case .sqlite(let url): return try AppDatabase.open(file: url)
         case .postgres(let url): return try await PostgresStore.connect(url: url)

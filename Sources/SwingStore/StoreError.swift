@@ -5,9 +5,9 @@ import SwingCore
 /// `databaseError` wraps SQLite and I/O failures (the sentence names the operation and SQLite's own
 /// message); `notFound` is a missing session or record asked for by id; `conflict` a row changed by
 /// someone else; `leaseLost` a job another worker took over.
-public struct StoreError: CategorizedError {
+package struct StoreError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The database could not be opened, migrated, read or written.
         case databaseError
         /// No row with the given id exists.
@@ -19,23 +19,23 @@ public struct StoreError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
     /// The database could not be opened, migrated, read or written.
-    public static func databaseError(_ message: String) -> StoreError { StoreError(.databaseError, message) }
+    package static func databaseError(_ message: String) -> StoreError { StoreError(.databaseError, message) }
     /// No row with the asked-for id exists.
-    public static func notFound(_ message: String) -> StoreError { StoreError(.notFound, message) }
+    package static func notFound(_ message: String) -> StoreError { StoreError(.notFound, message) }
     /// The row changed since it was read.
-    public static func conflict(_ message: String) -> StoreError { StoreError(.conflict, message) }
+    package static func conflict(_ message: String) -> StoreError { StoreError(.conflict, message) }
     /// The job's lease no longer holds.
-    public static func leaseLost(_ message: String) -> StoreError { StoreError(.leaseLost, message) }
+    package static func leaseLost(_ message: String) -> StoreError { StoreError(.leaseLost, message) }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .databaseError: StatusCode.databaseError
         case .notFound: StatusCode.notFound

@@ -1,9 +1,9 @@
 /// The sentence style every error of ours follows (documented on `CategorizedError`): one line, starting
 /// with a capital letter, a digit, a quoted name, a flag, or the path or file name it is about
 /// (`notes.mp4 is not …`), and ending with a period (or `?`/`!`).
-public enum ErrorSentence {
+package enum ErrorSentence {
     /// Whether `sentence` follows the style.
-    public static func isWellFormed(_ sentence: String) -> Bool {
+    package static func isWellFormed(_ sentence: String) -> Bool {
         guard let first = sentence.first, let last = sentence.last, !sentence.contains("\n") else { return false }
         let firstWord = sentence.prefix { $0 != " " }
         let namesAFile = firstWord.contains("/") || firstWord.dropFirst().contains(".")
@@ -17,7 +17,7 @@ public enum ErrorSentence {
 
     /// What is wrong with the error `stderr` reports, or `nil` when it says one well-formed sentence after
     /// `error: ` (ours) or `Error: ` (a `ValidationError` of ours, or a parse error worded by the parser).
-    public static func problem(in stderr: String) -> String? {
+    package static func problem(in stderr: String) -> String? {
         for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
             for prefix in ["error: ", "Error: "] where line.hasPrefix(prefix) {
                 let sentence = String(line.dropFirst(prefix.count))

@@ -3,34 +3,34 @@ import Foundation
 /// What OpenSim's own readers make of a TRC and a MOT file (`tools/read_opensim.py`, with the `opensim`
 /// package `make setup-test` installs): the tests of the exports read our files with it, so a file OpenSim
 /// refuses fails `make test`.
-public enum OpenSimReader {
-    public struct Read: Decodable, Sendable {
-        public struct Trc: Decodable, Sendable {
+package enum OpenSimReader {
+    package struct Read: Decodable, Sendable {
+        package struct Trc: Decodable, Sendable {
             /// The inverse-kinematics tool's reader (`MarkerData`) of the same file.
-            public struct Legacy: Decodable, Sendable {
-                public var frames: Int, markers: Int, dataRate: Double, units: String
+            package struct Legacy: Decodable, Sendable {
+                package var frames: Int, markers: Int, dataRate: Double, units: String
             }
-            public var frames: Int, markers: [String], units: String, dataRate: Double, cameraRate: Double
+            package var frames: Int, markers: [String], units: String, dataRate: Double, cameraRate: Double
             /// The first and last frame's times.
-            public var times: [Double]
+            package var times: [Double]
             /// [X, Y, Z] of every marker in the first frame (`nil` for NaN).
-            public var first: [[Double?]]
-            public var markerData: Legacy
+            package var first: [[Double?]]
+            package var markerData: Legacy
         }
-        public struct Mot: Decodable, Sendable {
-            public var rows: Int, columns: [String], inDegrees: String?
-            public var times: [Double]
+        package struct Mot: Decodable, Sendable {
+            package var rows: Int, columns: [String], inDegrees: String?
+            package var times: [Double]
             /// The first row's values, without the time (`nil` for NaN).
-            public var first: [Double?]
+            package var first: [Double?]
         }
-        public var trc: Trc?
-        public var mot: Mot?
+        package var trc: Trc?
+        package var mot: Mot?
     }
 
     /// Reads `trc` and/or `mot` with OpenSim.
     /// - Throws: ``Subprocess/Failure`` saying to run `make setup-test` when the venv has no `opensim`, or
     ///   with OpenSim's words when it refuses a file (or takes more than 2 minutes).
-    public static func read(trc: URL?, mot: URL?) throws -> Read {
+    package static func read(trc: URL?, mot: URL?) throws -> Read {
         let probe = try Subprocess.run(TestFiles.python, ["-c", "import opensim"], timeout: 120)
         guard probe.succeeded else {
             throw Subprocess.Failure(description: "\(TestFiles.python) has no `opensim` (OpenSim's reader): run `make setup-test`.")

@@ -5,26 +5,26 @@ import SwingCore
 /// their landmarks is in the new picture is the photo's reference landmarks moved by the paste. The tests of who
 /// the pose stage follows use the fully visible player on the left of `basketball1.png` (SwingPoseTests'
 /// fixtures, with MediaPipe's landmarks for it in `pose_reference.json`).
-public struct PastedPerson: Sendable {
+package struct PastedPerson: Sendable {
     /// The picture with the person in it.
-    public var frame: ImageBuffer
+    package var frame: ImageBuffer
     /// Where each reference landmark is now, pixels.
-    public var landmarks: [Point2]
+    package var landmarks: [Point2]
     /// The person's height in the picture (head top to feet), pixels.
-    public var height: Double
+    package var height: Double
 
     /// The hip centre (the mean of the two hip landmarks), pixels.
-    public var hips: Point2 { Point2(x: (landmarks[23].x + landmarks[24].x) / 2, y: (landmarks[23].y + landmarks[24].y) / 2) }
+    package var hips: Point2 { Point2(x: (landmarks[23].x + landmarks[24].x) / 2, y: (landmarks[23].y + landmarks[24].y) / 2) }
 
     /// The person of the `basketball1.png` fixture (the cut-out and its 33 landmarks in the photo's pixels).
-    public struct Source: Sendable {
-        public var photo: ImageBuffer
-        public var landmarks: [Point2]
+    package struct Source: Sendable {
+        package var photo: ImageBuffer
+        package var landmarks: [Point2]
         /// The part of the photo pasted: the person with the floor under their feet.
-        public var cut = (x: 0, y: 60, width: 220, height: 420)
+        package var cut = (x: 0, y: 60, width: 220, height: 420)
 
         /// `photo` is `basketball1.png` as decoded; its landmarks are read from `pose_reference.json`.
-        public init(photo: ImageBuffer) throws {
+        package init(photo: ImageBuffer) throws {
             self.photo = photo
             let url = TestFiles.packageRoot.appendingPathComponent("Tests/SwingPoseTests/Fixtures/pose_reference.json")
             struct Reference: Decodable {
@@ -40,7 +40,7 @@ public struct PastedPerson: Sendable {
     }
 
     /// `frame` with the person pasted `height` px tall with their hips at `hips` (bilinear resampling).
-    public static func paste(_ source: Source, into frame: ImageBuffer, height: Double, hips: Point2) -> PastedPerson {
+    package static func paste(_ source: Source, into frame: ImageBuffer, height: Double, hips: Point2) -> PastedPerson {
         let cut = source.cut, photo = source.photo
         let points = source.landmarks.map { Point2(x: $0.x - Double(cut.x), y: $0.y - Double(cut.y)) }
         let top = points.map(\.y).min() ?? 0, bottom = points.map(\.y).max() ?? 1
@@ -71,7 +71,7 @@ public struct PastedPerson: Sendable {
     }
 
     /// A court-coloured picture with a little noise, so the detector sees no edge where there is none.
-    public static func court(width: Int, height: Int, seed: UInt64) -> ImageBuffer {
+    package static func court(width: Int, height: Int, seed: UInt64) -> ImageBuffer {
         var rng = SplitMix64(seed: seed)
         var image = ImageBuffer(width: width, height: height, fill: (70, 110, 150))
         for i in image.pixels.indices { image.pixels[i] = UInt8(clamping: Int(image.pixels[i]) + rng.int(-6...6)) }

@@ -7,21 +7,21 @@ import Foundation
 ///
 /// ``shared`` is one server for the whole test process (stopped when it exits); tests that restart the
 /// server start their own.
-public final class PostgresCluster: @unchecked Sendable {   // mutable state guarded by `lock`
+package final class PostgresCluster: @unchecked Sendable {   // mutable state guarded by `lock`
     /// The folder holding the data directory, the socket and the log.
-    public let directory: URL
-    public let port: Int
+    package let directory: URL
+    package let port: Int
     private let bin: URL
     private let lock = NSLock()
     private var running = false
     private var databases = 0
 
     /// The user the server knows (trust authentication on 127.0.0.1).
-    public static let user = "swingmaster"
+    package static let user = "swingmaster"
 
     /// Where PostgreSQL's programs are: `$SWINGMASTER_PG_BIN`, else Debian's newest
     /// `/usr/lib/postgresql/N/bin`, else the folder of `initdb` on `PATH`; `nil` when it is not installed.
-    public static let binDirectory: URL? = {
+    package static let binDirectory: URL? = {
         let fm = FileManager.default
         if let dir = ProcessInfo.processInfo.environment["SWINGMASTER_PG_BIN"], fm.fileExists(atPath: dir + "/initdb") {
             return URL(fileURLWithPath: dir)
@@ -36,11 +36,11 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
     }()
 
     /// Whether PostgreSQL's server programs are installed here.
-    public static var isAvailable: Bool { binDirectory != nil }
+    package static var isAvailable: Bool { binDirectory != nil }
 
     /// Whether the run must have PostgreSQL (`make test` sets `SWINGMASTER_REQUIRE_POSTGRES=1`): then a
     /// missing install fails instead of skipping.
-    public static var isRequired: Bool { ProcessInfo.processInfo.environment["SWINGMASTER_REQUIRE_POSTGRES"] == "1" }
+    package static var isRequired: Bool { ProcessInfo.processInfo.environment["SWINGMASTER_REQUIRE_POSTGRES"] == "1" }
 
     private static let sharedResult: Result<PostgresCluster, any Error> = {
         Result {
@@ -51,13 +51,13 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
     }()
 
     /// The test process's one server, started on first use.
-    public static func shared() throws -> PostgresCluster { try sharedResult.get() }
+    package static func shared() throws -> PostgresCluster { try sharedResult.get() }
 
     private static func stopShared() { if case .success(let c) = sharedResult { c.stop() } }
 
     /// Starts a new server.
     /// - Throws: ``Subprocess/Failure`` with the program's own output when PostgreSQL is missing or refuses.
-    public static func start() throws -> PostgresCluster {
+    package static func start() throws -> PostgresCluster {
         guard let bin = binDirectory else {
             throw Subprocess.Failure(description: "PostgreSQL is not installed (no initdb); run `make setup`.")
         }
@@ -82,7 +82,7 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
     private var data: String { directory.appendingPathComponent("data").path }
 
     /// A new, empty database on this server, as the URL the store takes.
-    public func newDatabase(_ tag: String = "test") throws -> String {
+    package func newDatabase(_ tag: String = "test") throws -> String {
         let name = lock.withLock { databases += 1; return "\(tag)_\(databases)_\(UUID().uuidString.prefix(6).lowercased())" }
             .replacingOccurrences(of: "-", with: "_")
         try pg("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, name])
@@ -90,12 +90,12 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
     }
 
     /// The store URL of `database` on this server.
-    public func url(database: String) -> String {
+    package func url(database: String) -> String {
         "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
     /// Stops the server (fast shutdown: connections are closed) and starts it again on the same port.
-    public func restart(downFor seconds: Double = 0) throws {
+    package func restart(downFor seconds: Double = 0) throws {
         try pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
         lock.withLock { running = false }
         if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
@@ -103,7 +103,7 @@ public final class PostgresCluster: @unchecked Sendable {   // mutable state gua
     }
 
     /// Stops the server and removes its folder.
-    public func stop() {
+    package func stop() {
         let wasRunning = lock.withLock { () -> Bool in defer { running = false }; return running }
         if wasRunning { _ = try? pg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]) }
         try? FileManager.default.removeItem(at: directory)

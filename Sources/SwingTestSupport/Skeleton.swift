@@ -7,28 +7,28 @@ import SwingCore
 /// The body faces `heading` radians (0 = +z, away from the camera): r = (cos θ, 0, sin θ), u = (0, −1, 0),
 /// f = u × r = (−sin θ, 0, cos θ). The hips are placed at P ± halfWidth·r ± hipTilt·u, so their
 /// vertical offset must be removed for r to come out right.
-public struct Skeleton: Sendable {
-    public var pelvis = Vec3(x: 0.01, y: -0.02, z: 0.03)
-    public var heading = 0.0
-    public var halfWidth = 0.12
-    public var hipTilt = 0.03
+package struct Skeleton: Sendable {
+    package var pelvis = Vec3(x: 0.01, y: -0.02, z: 0.03)
+    package var heading = 0.0
+    package var halfWidth = 0.12
+    package var hipTilt = 0.03
     /// Dominant wrist in body coordinates: forward, lateral (toward the hitting side), up — metres.
-    public var wrist = Vec3(x: 0.4, y: 0.5, z: 0.1)
+    package var wrist = Vec3(x: 0.4, y: 0.5, z: 0.1)
     /// Up-coordinates of heels and foot indices (29, 30, 31, 32), metres from the pelvis.
-    public var feetUp = [-0.95, -0.97, -0.93, -0.96]
-    public var hand: Hand = .right
+    package var feetUp = [-0.95, -0.97, -0.93, -0.96]
+    package var hand: Hand = .right
 
-    public init() {}
+    package init() {}
 
-    public var up: Vec3 { Vec3(x: 0, y: -1, z: 0) }
-    public var right: Vec3 { Vec3(x: cos(heading), y: 0, z: sin(heading)) }
-    public var forward: Vec3 { up.cross(right) }
+    package var up: Vec3 { Vec3(x: 0, y: -1, z: 0) }
+    package var right: Vec3 { Vec3(x: cos(heading), y: 0, z: sin(heading)) }
+    package var forward: Vec3 { up.cross(right) }
 
-    public func point(forward a: Double, right b: Double, up c: Double) -> Vec3 {
+    package func point(forward a: Double, right b: Double, up c: Double) -> Vec3 {
         pelvis + forward * a + right * b + up * c
     }
 
-    public var world: [Vec3] {
+    package var world: [Vec3] {
         var w = (0..<33).map { i in point(forward: 0.05 * Double(i % 3), right: 0.01 * Double(i % 5), up: 0.02 * Double(i)) }
         w[BodyLandmark.leftHip] = pelvis - right * halfWidth - up * hipTilt
         w[BodyLandmark.rightHip] = pelvis + right * halfWidth + up * hipTilt
@@ -42,7 +42,7 @@ public struct Skeleton: Sendable {
         return w
     }
 
-    public func sample(at time: Double, score: Double? = nil) -> PoseSample {
+    package func sample(at time: Double, score: Double? = nil) -> PoseSample {
         PoseSample(time: time, world: world, score: score)
     }
 }

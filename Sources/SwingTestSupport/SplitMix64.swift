@@ -2,11 +2,11 @@ import Foundation
 
 /// SplitMix64: a tiny seeded generator, identical on every platform and run — the one PRNG of the tests,
 /// the synthetic audio and the benchmarks.
-public struct SplitMix64: Sendable {
+package struct SplitMix64: Sendable {
     private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,17 +15,17 @@ public struct SplitMix64: Sendable {
     }
 
     /// Uniform in [lo, hi).
-    public mutating func uniform(_ lo: Double = 0, _ hi: Double = 1) -> Double {
+    package mutating func uniform(_ lo: Double = 0, _ hi: Double = 1) -> Double {
         lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 
     /// Uniform in `range`.
-    public mutating func int(_ range: ClosedRange<Int>) -> Int {
+    package mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
     }
 
     /// Standard normal (Box–Muller).
-    public mutating func gaussian() -> Double {
+    package mutating func gaussian() -> Double {
         let u = max(uniform(0, 1), 1e-300), v = uniform(0, 1)
         return sqrt(-2 * log(u)) * cos(2 * Double.pi * v)
     }

@@ -4,16 +4,16 @@ import SwingCore
 import SwingStore
 
 /// Records the store suites save and read back (the SQLite suites and the conformance suite over both stores).
-public enum StoreFixtures {
+package enum StoreFixtures {
     /// A session row of a 61.2-s, 60-fps video named `name`, analysed at `seconds` since 1970.
-    public static func session(_ name: String, at seconds: Double) -> SessionRecord {
+    package static func session(_ name: String, at seconds: Double) -> SessionRecord {
         SessionRecord(filePath: "/videos/\(name)", fileSHA256: String(repeating: "ab", count: 32),
                       createdAt: Date(timeIntervalSince1970: seconds), durationSeconds: 61.2, fps: 60,
                       hand: .right, stats: SessionStats(shotCount: 2, consistency: 63.5))
     }
 
     /// Shot `index` (every 2.5 s), measured, with one frame of its arc.
-    public static func shot(_ index: Int) -> ShotRecord {
+    package static func shot(_ index: Int) -> ShotRecord {
         ShotRecord(Shot(index: index, time: Double(index) * 2.5, contactTime: Double(index) * 2.5, confidence: 0.9, status: .ok,
                         contact: ContactPoint(forwardCm: 41.2, lateralCm: 58, heightCm: 96.3), wristSpeedCmS: 812,
                         classification: .optimal, contactVideoFrame: 150 * index,

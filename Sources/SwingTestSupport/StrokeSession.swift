@@ -4,14 +4,14 @@ import SwingCore
 
 /// A generated session of strokes with a known sound delay (issue #38): the track, the contacts as heard,
 /// and the truth. Used by the sound-delay tests (SwingBiomechTests) and the pose passes' (SwingPipelineTests).
-public struct StrokeSession: Sendable {
+package struct StrokeSession: Sendable {
     /// The player's pose track.
-    public var track: PoseTrack
+    package var track: PoseTrack
     /// The contacts as heard (time order): the player's hits `delayMs` after the picture, and between them
     /// the opponent's when asked for.
-    public var heard: [ContactEvent]
+    package var heard: [ContactEvent]
     /// Ball-on-strings instants of the player's own hits (video clock).
-    public var hits: [Double]
+    package var hits: [Double]
 
     /// `strokes` strokes 2.4 s apart, every third a serve. A groundstroke's wrist comes forward and wraps
     /// back across the body along a Gaussian of 0.12 s (furthest forward exactly at the instant of contact,
@@ -19,7 +19,7 @@ public struct StrokeSession: Sendable {
     /// rises the same way, 0.7–0.9 m. Between strokes the player drifts at walking pace and the opponent's
     /// hits are heard. Landmarks carry `noiseCm` of Gaussian noise. `timeScale` stretches the clock (a
     /// slow-motion file that plays `timeScale` times slower).
-    public static func make(strokes: Int, delayMs: Double, fps: Double, hand: Hand, opponentHits: Bool, noiseCm: Double,
+    package static func make(strokes: Int, delayMs: Double, fps: Double, hand: Hand, opponentHits: Bool, noiseCm: Double,
                             impactAfterReachMs: Double = 0, timeScale: Double = 1, seed: UInt64) throws -> StrokeSession {
         var rng = SplitMix64(seed: seed)
         let spacing = 2.4, first = 1.5, sigma = 0.12

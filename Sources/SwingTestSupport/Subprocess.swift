@@ -2,29 +2,29 @@ import Foundation
 
 /// The one way tests and benchmarks run another program (ffmpeg, Python, our own binary): output goes to
 /// temporary files, so a chatty child can never fill a pipe and deadlock us, and a time limit kills a hang.
-public enum Subprocess {
+package enum Subprocess {
     /// How a run ended and what it printed.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The exit status, or the signal number when ``signalled``.
-        public var status: Int32
+        package var status: Int32
         /// Whether a signal ended it (a crash, or our kill after ``timedOut``).
-        public var signalled: Bool
+        package var signalled: Bool
         /// Whether it outlived its time limit and was killed.
-        public var timedOut: Bool
+        package var timedOut: Bool
         /// Its standard output (empty when it was sent elsewhere).
-        public var stdout: Data
+        package var stdout: Data
         /// Its standard error, as text.
-        public var stderr: String
+        package var stderr: String
         /// Wall-clock seconds from start to exit.
-        public var seconds: Double
+        package var seconds: Double
 
         /// Exited by itself with status 0.
-        public var succeeded: Bool { status == 0 && !signalled && !timedOut }
+        package var succeeded: Bool { status == 0 && !signalled && !timedOut }
     }
 
     /// Why a run that had to succeed did not: the command and its stderr.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`.
@@ -35,7 +35,7 @@ public enum Subprocess {
     ///   - timeout: Seconds before it is sent SIGTERM, then SIGKILL.
     ///   - currentDirectory: Where it runs (default: this process's), so relative outputs land there.
     /// - Throws: When it cannot be started.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            input: Data? = nil, standardOutput: FileHandle? = nil,
                            timeout: Double = 600, currentDirectory: URL? = nil) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory
@@ -93,7 +93,7 @@ public enum Subprocess {
 
     /// Runs a program that must succeed and returns its standard output.
     /// - Throws: ``Failure`` with the command and its stderr when it fails.
-    public static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    package static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                               input: Data? = nil, timeout: Double = 600) throws -> Data {
         let outcome = try run(executable, arguments, environment: environment, input: input, timeout: timeout)
         guard outcome.succeeded else {

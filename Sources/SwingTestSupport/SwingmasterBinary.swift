@@ -3,11 +3,11 @@ import Foundation
 /// Runs the real `swingmaster` binary: `SWINGMASTER_BIN` when set, else the one built beside this test
 /// executable (so `swift test` and `--build-path .build-asan` each run the binary of their own build,
 /// never a stale one from another), else `<package>/.build/debug/swingmaster`.
-public enum SwingmasterBinary {
+package enum SwingmasterBinary {
     static let packageRoot = TestFiles.packageRoot
 
     /// The binary the tests run.
-    public static let path: String = {
+    package static let path: String = {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_BIN"], !p.isEmpty { return p }
         // The test executable is `<build>/debug/SwingmasterPackageTests.xctest` (Linux) or inside that
         // bundle (macOS): look beside it and one level up from the bundle.
@@ -21,12 +21,12 @@ public enum SwingmasterBinary {
     }()
 
     /// What a run printed and how it ended.
-    public struct Output: Sendable {
-        public var status: Int32; public var stdout: String; public var stderr: String; public var data: Data
+    package struct Output: Sendable {
+        package var status: Int32; package var stdout: String; package var stderr: String; package var data: Data
     }
 
     /// Runs the binary with `arguments` (the test's environment plus `environment`) to its end.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let out = Pipe()
         let (p, stderr) = try launch(arguments, environment: environment, stdout: out)
         // Read stdout while stderr is read in the background, so a large output cannot block the child.
@@ -38,18 +38,18 @@ public enum SwingmasterBinary {
 
     /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output
     /// thrown away, killed after `timeout` seconds: what hostile-input sweeps run, thousands of times.
-    public static func run(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Subprocess.Outcome {
+    package static func run(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Subprocess.Outcome {
         try Subprocess.run(path, arguments, environment: ["SWINGMASTER_HOME": home.path],
                            standardOutput: FileHandle.nullDevice, timeout: timeout, currentDirectory: home)
     }
 
     /// What an interrupted run left: its status and stderr, and whether it was still running when the
     /// interrupt came (a run that ended first proves nothing about Ctrl-C).
-    public struct Interrupted: Sendable { public var status: Int32; public var stderr: String; public var wasRunning: Bool }
+    package struct Interrupted: Sendable { package var status: Int32; package var stderr: String; package var wasRunning: Bool }
 
     /// Runs the binary with `arguments` and sends it SIGINT (Ctrl-C) once `ready()` holds (polled every
     /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C.
-    public static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
+    package static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
                           ready: () -> Bool = { true }) throws -> Interrupted {
         let (p, stderr) = try launch(arguments, environment: environment, stdout: FileHandle.nullDevice)
         let deadline = Date().addingTimeInterval(60)

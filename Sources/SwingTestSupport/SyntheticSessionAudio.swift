@@ -7,65 +7,65 @@ import Foundation
 /// contacts: ball bounces, shoe squeaks, voices/grunts, wind, ambience, and **distant hits** (other
 /// courts / the opponent 20+ m away, 22–32 dB quieter and muffled) — the detector is expected to ignore
 /// them, and the suite scores them as false positives.
-public struct SyntheticSessionAudio: Sendable {
+package struct SyntheticSessionAudio: Sendable {
     /// Which sounds are mixed in besides the player's impacts.
-    public struct Condition: Sendable, Equatable, Hashable, CustomStringConvertible {
-        public var ambience: Bool, wind: Bool, bounces: Bool, squeaks: Bool, voices: Bool, distantHits: Bool
-        public let name: String
+    package struct Condition: Sendable, Equatable, Hashable, CustomStringConvertible {
+        package var ambience: Bool, wind: Bool, bounces: Bool, squeaks: Bool, voices: Bool, distantHits: Bool
+        package let name: String
         /// Impacts only (plus −90 dB dither so the floor is not exactly zero).
-        public static let clean = Condition(name: "clean")
+        package static let clean = Condition(name: "clean")
         /// Court ambience (pink-ish noise with slow level changes).
-        public static let ambience = Condition(name: "ambience", ambience: true)
+        package static let ambience = Condition(name: "ambience", ambience: true)
         /// Ambience + strong gusting wind rumble.
-        public static let wind = Condition(name: "wind", ambience: true, wind: true)
+        package static let wind = Condition(name: "wind", ambience: true, wind: true)
         /// Quiet court with loud ball bounces (the case where thuds leak into the band).
-        public static let bounces = Condition(name: "bounces", bounces: true)
+        package static let bounces = Condition(name: "bounces", bounces: true)
         /// Ambience + shoe squeaks.
-        public static let squeaks = Condition(name: "squeaks", ambience: true, squeaks: true)
+        package static let squeaks = Condition(name: "squeaks", ambience: true, squeaks: true)
         /// Ambience + voices and grunts (some right after the contact).
-        public static let voices = Condition(name: "voices", ambience: true, voices: true)
+        package static let voices = Condition(name: "voices", ambience: true, voices: true)
         /// Ambience + distant hits from other courts.
-        public static let distant = Condition(name: "distant", ambience: true, distantHits: true)
+        package static let distant = Condition(name: "distant", ambience: true, distantHits: true)
         /// Everything at once.
-        public static let mixed = Condition(name: "mixed", ambience: true, wind: true, bounces: true, squeaks: true,
+        package static let mixed = Condition(name: "mixed", ambience: true, wind: true, bounces: true, squeaks: true,
                                             voices: true, distantHits: true)
         /// Every named condition.
-        public static let all: [Condition] = [.clean, .ambience, .wind, .bounces, .squeaks, .voices, .distant, .mixed]
+        package static let all: [Condition] = [.clean, .ambience, .wind, .bounces, .squeaks, .voices, .distant, .mixed]
 
-        public init(name: String, ambience: Bool = false, wind: Bool = false, bounces: Bool = false,
+        package init(name: String, ambience: Bool = false, wind: Bool = false, bounces: Bool = false,
                     squeaks: Bool = false, voices: Bool = false, distantHits: Bool = false) {
             self.name = name; self.ambience = ambience; self.wind = wind; self.bounces = bounces
             self.squeaks = squeaks; self.voices = voices; self.distantHits = distantHits
         }
-        public var description: String { name }
+        package var description: String { name }
     }
 
     /// A generated track.
-    public struct Track: Sendable {
-        public var samples: [Float]
-        public var sampleRate: Double
+    package struct Track: Sendable {
+        package var samples: [Float]
+        package var sampleRate: Double
         /// Player's contact times (s): the first sample of each impact click.
-        public var contactTimes: [Double]
+        package var contactTimes: [Double]
         /// Distractor events (kind, time) for diagnostics.
-        public var distractors: [(kind: String, time: Double)]
+        package var distractors: [(kind: String, time: Double)]
     }
 
-    public var duration: Double
-    public var sampleRate: Double
-    public var seed: UInt64
-    public var condition: Condition
+    package var duration: Double
+    package var sampleRate: Double
+    package var seed: UInt64
+    package var condition: Condition
 
     /// - Parameters:
     ///   - duration: seconds of audio.
     ///   - sampleRate: samples per second.
     ///   - seed: the same seed always gives the same track.
     ///   - condition: which distractors to mix in.
-    public init(duration: Double, sampleRate: Double = 44_100, seed: UInt64, condition: Condition) {
+    package init(duration: Double, sampleRate: Double = 44_100, seed: UInt64, condition: Condition) {
         self.duration = duration; self.sampleRate = sampleRate; self.seed = seed; self.condition = condition
     }
 
     /// Renders the track.
-    public func render() -> Track {
+    package func render() -> Track {
         var rng = SplitMix64(seed: seed &+ UInt64(truncatingIfNeeded: condition.name.hashValueStable))
         let fs = sampleRate
         let n = max(0, Int(duration * fs))

@@ -2,23 +2,23 @@ import Foundation
 
 /// Where the tests find the package and make their files: one package root, one temporary-folder maker,
 /// one way to run the `ffmpeg` CLI (installed by `make setup`) for fixtures (through ``Subprocess``).
-public enum TestFiles {
+package enum TestFiles {
     /// The folder holding `Package.swift` (this file is `Sources/SwingTestSupport/TestFiles.swift`).
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// A file or folder of the package, e.g. `"Samples/demo_session.mp4"`.
-    public static func package(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
+    package static func package(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
 
     /// A new, empty, uniquely named temporary folder; the caller removes it.
-    public static func temporaryDirectory(_ tag: String) throws -> URL {
+    package static func temporaryDirectory(_ tag: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-\(tag)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     /// A TCP port nobody listens on now (the kernel's pick for port 0).
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         #if canImport(Glibc)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -41,7 +41,7 @@ public enum TestFiles {
 
     /// The Python with numpy and scipy the tools need: `$SWINGMASTER_PYTHON` (set by `make test`), else the
     /// project's `.deps/venv`, else `python3`.
-    public static var python: String {
+    package static var python: String {
         if let p = ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], !p.isEmpty { return p }
         let venv = package(".deps/venv/bin/python").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
@@ -49,21 +49,21 @@ public enum TestFiles {
 
     /// The Python the reference implementations run with (`tools/reference_*.py`): `$SWINGMASTER_PYTHON`, else
     /// the project's `.deps/venv`; `nil` when neither is there (the suites comparing with them are skipped).
-    public static var referencePython: String? {
+    package static var referencePython: String? {
         let candidates: [String?] = [ProcessInfo.processInfo.environment["SWINGMASTER_PYTHON"], package(".deps/venv/bin/python").path]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Runs ``referencePython`` with `args` and returns what it printed.
     /// - Throws: ``Subprocess/Failure`` when there is no such Python or it fails.
-    public static func runReference(_ args: [String]) throws -> Data {
+    package static func runReference(_ args: [String]) throws -> Data {
         guard let python = referencePython else { throw Subprocess.Failure(description: "No Python found: set SWINGMASTER_PYTHON or run scripts/setup.sh.") }
         return try Subprocess.output(python, args)
     }
 
     /// Runs `ffmpeg -hide_banner -loglevel error -nostdin -y ARGS`.
     /// - Throws: ``Subprocess/Failure`` with ffmpeg's stderr when it fails.
-    public static func ffmpeg(_ args: [String]) throws {
+    package static func ffmpeg(_ args: [String]) throws {
         _ = try Subprocess.output("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + args)
     }
 }

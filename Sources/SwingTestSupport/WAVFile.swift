@@ -1,16 +1,16 @@
 import Foundation
 
 /// Mono WAV files written by the tests and the benchmarks (read by FFmpeg, scipy and our own decoder).
-public enum WAVFile {
+package enum WAVFile {
     /// IEEE float32 (format 3): the samples exactly.
-    public static func float32(_ samples: [Float], sampleRate: Int) -> Data {
+    package static func float32(_ samples: [Float], sampleRate: Int) -> Data {
         var d = header(format: 3, bitsPerSample: 32, sampleRate: sampleRate, dataBytes: samples.count * 4)
         samples.withUnsafeBufferPointer { b in for v in b { append(v.bitPattern, to: &d) } }
         return d
     }
 
     /// 16-bit PCM (format 1), clipped to ±1.
-    public static func pcm16(_ samples: [Float], sampleRate: Int) -> Data {
+    package static func pcm16(_ samples: [Float], sampleRate: Int) -> Data {
         var d = header(format: 1, bitsPerSample: 16, sampleRate: sampleRate, dataBytes: samples.count * 2)
         for s in samples { append(UInt16(bitPattern: Int16(max(-1, min(1, s)) * 32767)), to: &d) }
         return d
@@ -20,7 +20,7 @@ public enum WAVFile {
     /// as scipy and FFmpeg write them), channels averaged.
     /// - Returns: the samples and the sample rate.
     /// - Throws: `CocoaError(.fileReadCorruptFile)` for anything else.
-    public static func readFloat32(_ url: URL) throws -> (samples: [Float], sampleRate: Double) {
+    package static func readFloat32(_ url: URL) throws -> (samples: [Float], sampleRate: Double) {
         let d = try Data(contentsOf: url)
         func u16(_ i: Int) -> Int { Int(d[i]) | Int(d[i + 1]) << 8 }
         func u32(_ i: Int) -> Int { u16(i) | u16(i + 2) << 16 }

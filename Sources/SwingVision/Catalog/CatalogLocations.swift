@@ -2,20 +2,20 @@ import Foundation
 import SwingCore
 
 /// Where the catalog looks for and installs models.
-public struct CatalogLocations: Sendable, Equatable {
+package struct CatalogLocations: Sendable, Equatable {
     /// Read-only directories of bundled `.onnx` models.
-    public var bundledDirectories: [URL]
+    package var bundledDirectories: [URL]
     /// `$SWINGMASTER_HOME` (default `~/.swingmaster`): models go to `models/`, partial downloads to `cache/`.
-    public var home: URL
+    package var home: URL
 
-    public init(bundledDirectories: [URL], home: URL) {
+    package init(bundledDirectories: [URL], home: URL) {
         self.bundledDirectories = bundledDirectories; self.home = home
     }
 
     /// Installed (local and downloaded) models.
-    public var modelsDirectory: URL { home.appendingPathComponent("models", isDirectory: true) }
+    package var modelsDirectory: URL { home.appendingPathComponent("models", isDirectory: true) }
     /// Partial downloads, keyed by the SHA-256 of their URL.
-    public var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
+    package var cacheDirectory: URL { home.appendingPathComponent("cache", isDirectory: true) }
 
     /// The usual locations: `SWINGMASTER_MODELS` (one folder, or several separated by `:`) or the first
     /// `Models/` folder found walking up from the executable and from the working directory (``ResourceLocator``); `SWINGMASTER_HOME` or `~/.swingmaster`.
@@ -23,7 +23,7 @@ public struct CatalogLocations: Sendable, Equatable {
     ///   - environment: process environment.
     ///   - executable: path of the running executable (walk starts at its directory).
     ///   - workingDirectory: the current directory.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
                                 executable: URL? = Bundle.main.executableURL,
                                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         -> CatalogLocations {

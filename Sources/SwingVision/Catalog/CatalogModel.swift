@@ -1,9 +1,9 @@
 import Foundation
 
 /// One model in the catalog, as `models list` / `models info` show it.
-public struct CatalogModel: Sendable, Codable, Equatable {
+package struct CatalogModel: Sendable, Codable, Equatable {
     /// Where the model came from.
-    public enum Source: String, Sendable, Codable {
+    package enum Source: String, Sendable, Codable {
         /// Shipped in a `Models/` directory next to the package or executable (read-only).
         case bundled
         /// Added from a file with `models add`.
@@ -13,33 +13,33 @@ public struct CatalogModel: Sendable, Codable, Equatable {
     }
 
     /// Stable id: the file name without extension, lower-cased, other characters than `a-z0-9._-` → `-`.
-    public var id: String
+    package var id: String
     /// Display name (Ultralytics `description` metadata, else the file name).
-    public var name: String
-    public var source: Source
+    package var name: String
+    package var source: Source
     /// The URL a remote model was downloaded from.
-    public var url: String?
+    package var url: String?
     /// Absolute path of the `.onnx` file.
-    public var path: String
+    package var path: String
     /// `detect`, `segment`, `classify`, `pose`, `obb`, or `nil` when the metadata does not say.
-    public var task: String?
+    package var task: String?
     /// Input `[height, width]` (from `imgsz` metadata, else the graph input), `nil` if dynamic.
-    public var inputSize: [Int]?
+    package var inputSize: [Int]?
     /// Class labels in id order (from the `names` metadata).
-    public var labels: [String]
-    public var typeHint: ModelTypeHint
+    package var labels: [String]
+    package var typeHint: ModelTypeHint
     /// File size in bytes.
-    public var sizeBytes: Int64
+    package var sizeBytes: Int64
     /// SHA-256 recorded at download time (`nil` for bundled/local models).
-    public var sha256: String?
+    package var sha256: String?
     /// When a remote model was downloaded.
-    public var downloadedAt: Date?
+    package var downloadedAt: Date?
     /// Why the entry cannot be used (an unreadable or damaged file); `nil` when it can. A damaged
     /// entry is still listed, so the user can see and remove it.
-    public var problem: String? = nil
+    package var problem: String? = nil
 
     /// What family of model the file is.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// An Ultralytics YOLO export (its metadata names the task or the classes): runs in `detect` and the studio.
         case yolo
         /// MediaPipe BlazePose's person detector or landmark model, as the session analysis uses them.
@@ -50,7 +50,7 @@ public struct CatalogModel: Sendable, Codable, Equatable {
 
     /// What family of model the file is: YOLO by its Ultralytics metadata, BlazePose by the names the
     /// pose models ship under (`pose_detection`, `pose_landmark_*`, no Ultralytics metadata).
-    public var kind: Kind {
+    package var kind: Kind {
         if problem != nil { return .unknown }
         if task != nil || !labels.isEmpty { return .yolo }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.lowercased()
@@ -58,7 +58,7 @@ public struct CatalogModel: Sendable, Codable, Equatable {
     }
 
     /// What `models list` and the studio call the task: the YOLO task, `pose (BlazePose)`, or `unknown`.
-    public var taskDescription: String {
+    package var taskDescription: String {
         switch kind {
         case .yolo: task ?? "unknown"
         case .blazepose: "pose (BlazePose)"
@@ -77,12 +77,12 @@ struct ModelSidecar: Codable, Equatable {
 }
 
 /// Per-model user preferences, as the store keeps them; used to order `models list`.
-public struct ModelPreferences: Sendable, Equatable {
-    public var isFavorite: Bool
-    public var isHidden: Bool
-    public var lastUsedAt: Date?
-    public var usageCount: Int
-    public init(isFavorite: Bool = false, isHidden: Bool = false, lastUsedAt: Date? = nil, usageCount: Int = 0) {
+package struct ModelPreferences: Sendable, Equatable {
+    package var isFavorite: Bool
+    package var isHidden: Bool
+    package var lastUsedAt: Date?
+    package var usageCount: Int
+    package init(isFavorite: Bool = false, isHidden: Bool = false, lastUsedAt: Date? = nil, usageCount: Int = 0) {
         self.isFavorite = isFavorite; self.isHidden = isHidden; self.lastUsedAt = lastUsedAt; self.usageCount = usageCount
     }
 
@@ -92,7 +92,7 @@ public struct ModelPreferences: Sendable, Equatable {
     ///   - models: catalog models.
     ///   - preferences: preferences by model id (missing = defaults).
     ///   - includeHidden: keep hidden models (at their place in the order).
-    public static func ordered(_ models: [CatalogModel], preferences: [String: ModelPreferences],
+    package static func ordered(_ models: [CatalogModel], preferences: [String: ModelPreferences],
                                includeHidden: Bool = false) -> [CatalogModel] {
         let none = ModelPreferences()
         return models.filter { includeHidden || !(preferences[$0.id]?.isHidden ?? false) }.sorted { a, b in

@@ -10,13 +10,13 @@ import Darwin
 #endif
 
 /// Bytes received so far and the expected total (when the server said).
-public struct DownloadProgress: Sendable, Equatable {
+package struct DownloadProgress: Sendable, Equatable {
     /// Bytes in the file so far, including those kept from an earlier, interrupted attempt.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// The whole file's size when the server announced it.
-    public var totalBytes: Int64?
+    package var totalBytes: Int64?
     /// 0…1, or `nil` when the total is unknown.
-    public var fraction: Double? {
+    package var fraction: Double? {
         guard let t = totalBytes, t > 0 else { return nil }
         return min(1, Double(bytesReceived) / Double(t))
     }

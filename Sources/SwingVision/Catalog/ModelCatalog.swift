@@ -6,17 +6,17 @@ import SwingCore
 /// Installs are atomic: a model is written under a temporary name in the models directory, checked
 /// (checksum, ONNX parse), and only then renamed to `<id>.onnx`, so the catalog never lists a
 /// half-written model. Everything here is file-system state; preferences live in SwingStore.
-public struct ModelCatalog: Sendable {
-    public let locations: CatalogLocations
+package struct ModelCatalog: Sendable {
+    package let locations: CatalogLocations
     var downloader = HTTPDownloader()
 
     /// Creates a catalog over `locations` (directories are created on first install).
-    public init(locations: CatalogLocations = .standard()) { self.locations = locations }
+    package init(locations: CatalogLocations = .standard()) { self.locations = locations }
 
     /// Every model, local/downloaded first, then bundled; an id present twice keeps the installed one.
     /// A file that cannot be read as a model is listed with its ``CatalogModel/problem``, so one damaged
     /// entry neither hides the others nor stays out of reach of `models remove`.
-    public func models() -> [CatalogModel] {
+    package func models() -> [CatalogModel] {
         var seen = Set<String>()
         var out: [CatalogModel] = []
         let dirs = [(locations.modelsDirectory, true)] + locations.bundledDirectories.map { ($0, false) }
@@ -35,14 +35,14 @@ public struct ModelCatalog: Sendable {
 
     /// The model with `id`.
     /// - Throws: ``CatalogError/modelNotFound(_:)``.
-    public func model(id: String) throws -> CatalogModel {
+    package func model(id: String) throws -> CatalogModel {
         guard let m = models().first(where: { $0.id == id.lowercased() }) else { throw CatalogError.modelNotFound(id) }
         return m
     }
 
     /// The largest model accepted from a file, an upload or a download: an ONNX model cannot exceed
     /// protobuf's 2 GiB.
-    public static var maxModelBytes: Int64 { HTTPDownloader.maxModelBytes }
+    package static var maxModelBytes: Int64 { HTTPDownloader.maxModelBytes }
 
     /// Copies a local `.onnx` (or a `.zip` holding one) into the catalog.
     /// - Parameters:
@@ -52,7 +52,7 @@ public struct ModelCatalog: Sendable {
     ///     staged under another name (an upload).
     /// - Throws: ``CatalogError/duplicateId(_:)``, ``CatalogError/notAnONNXModel(_:)``, zip errors.
     @discardableResult
-    public func add(fileAt file: URL, id: String? = nil, displayName: String? = nil) throws -> CatalogModel {
+    package func add(fileAt file: URL, id: String? = nil, displayName: String? = nil) throws -> CatalogModel {
         let shown = displayName ?? file.lastPathComponent
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw CatalogError.notAnONNXModel(shown)
@@ -74,7 +74,7 @@ public struct ModelCatalog: Sendable {
     ///   - progress: called as bytes arrive.
     /// - Throws: ``CatalogError`` (`downloadFailed`, `checksumMismatch`, `duplicateId`, …), `CancellationError`.
     @discardableResult
-    public func download(_ url: URL, sha256: String? = nil, id: String? = nil,
+    package func download(_ url: URL, sha256: String? = nil, id: String? = nil,
                          progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws -> CatalogModel {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw CatalogError.unsupportedURL(url.absoluteString)
@@ -112,7 +112,7 @@ public struct ModelCatalog: Sendable {
 
     /// Removes an installed (local or downloaded) model.
     /// - Throws: ``CatalogError/modelNotFound(_:)``, ``CatalogError/bundledModelReadOnly(_:)``.
-    public func remove(id: String) throws {
+    package func remove(id: String) throws {
         let m = try model(id: id)
         guard m.source != .bundled else { throw CatalogError.bundledModelReadOnly(m.id) }
         let fm = FileManager.default
@@ -123,7 +123,7 @@ public struct ModelCatalog: Sendable {
     // MARK: - Internals
 
     /// Lower-case; characters outside `a-z0-9._-` become `-`.
-    public static func makeId(_ raw: String) -> String {
+    package static func makeId(_ raw: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
         let id = String(raw.lowercased().map { allowed.contains($0) ? $0 : "-" })
         return id.isEmpty || id.allSatisfy({ $0 == "." }) ? "model" : id

@@ -1,16 +1,16 @@
 import Foundation
 
 /// A model named on the command line (`detect --model X`, `analyze --detector X`), resolved to a file.
-public struct ModelReference: Sendable, Equatable {
+package struct ModelReference: Sendable, Equatable {
     /// The `.onnx` file to load.
-    public var path: String
+    package var path: String
     /// The catalog entry when `path` is a catalog model (named by id, or by the path of a file the catalog
     /// lists); `nil` for a plain file outside the catalog. Only catalog models have stored preferences
     /// and usage records.
-    public var catalogModel: CatalogModel?
+    package var catalogModel: CatalogModel?
 
     /// Creates a reference.
-    public init(path: String, catalogModel: CatalogModel?) { self.path = path; self.catalogModel = catalogModel }
+    package init(path: String, catalogModel: CatalogModel?) { self.path = path; self.catalogModel = catalogModel }
 }
 
 extension ModelCatalog {
@@ -26,7 +26,7 @@ extension ModelCatalog {
     ///   catalog id (the message says how to list the ids).
     /// - Complexity: Reads the ONNX headers of the catalog's models only when `argument` is not a file, or
     ///   when it is a file inside one of the catalog's directories.
-    public func resolve(_ argument: String) throws -> ModelReference {
+    package func resolve(_ argument: String) throws -> ModelReference {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: argument, isDirectory: &isDirectory), !isDirectory.boolValue {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What kind of model a catalog entry is, inferred from its task and class labels (`models list` shows it).
-public enum ModelTypeHint: String, Sendable, Codable, CaseIterable {
+package enum ModelTypeHint: String, Sendable, Codable, CaseIterable {
     /// A general-purpose detector (e.g. the 80 COCO classes).
     case generic
     /// Playing cards (labels like `10H`, `AS`).
@@ -24,7 +24,7 @@ public enum ModelTypeHint: String, Sendable, Codable, CaseIterable {
     /// - Parameters:
     ///   - task: the model task (`detect`, `classify`, …), lower-case.
     ///   - labels: class names in id order.
-    public static func infer(task: String?, labels: [String]) -> ModelTypeHint {
+    package static func infer(task: String?, labels: [String]) -> ModelTypeHint {
         let lower = labels.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
         let cards = labels.filter { PokerCard(label: $0) != nil }.count
         if cards >= 5, cards * 2 >= labels.count { return .poker }

@@ -2,21 +2,21 @@ import Foundation
 
 /// What the catalog needs from an `.onnx` file, read straight from its protobuf bytes (no ONNX
 /// Runtime session, so `models list` stays fast and works without the runtime installed).
-public struct ONNXModelSummary: Sendable, Equatable {
+package struct ONNXModelSummary: Sendable, Equatable {
     /// `metadata_props` key → value (Ultralytics stores `task`, `names`, `imgsz`, `stride`, …).
-    public var metadata: [String: String]
+    package var metadata: [String: String]
     /// The first graph input's name and dimensions (`-1` for symbolic dimensions).
-    public var inputName: String?
-    public var inputShape: [Int]
+    package var inputName: String?
+    package var inputShape: [Int]
     /// `producer_name` (e.g. "pytorch").
-    public var producer: String?
+    package var producer: String?
 }
 
 /// A minimal reader of the ONNX `ModelProto` protobuf: metadata, first input, producer.
-public enum ONNXModelReader {
+package enum ONNXModelReader {
     /// Reads a model file (memory-mapped).
     /// - Throws: ``CatalogError/notAnONNXModel(_:)`` when the bytes are not a `ModelProto` with a graph.
-    public static func summary(of url: URL) throws -> ONNXModelSummary {
+    package static func summary(of url: URL) throws -> ONNXModelSummary {
         let data: Data
         do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
             throw CatalogError.notAnONNXModel(url.lastPathComponent)

@@ -1,27 +1,27 @@
 import SwingCore
 
 /// How annotations look. Sizes scale with the image unless set.
-public struct AnnotationStyle: Sendable, Equatable {
+package struct AnnotationStyle: Sendable, Equatable {
     /// Box/polygon line width in pixels (`nil`: about 0.3 % of the image diagonal, at least 2).
-    public var lineWidth: Int? = nil
+    package var lineWidth: Int? = nil
     /// Label text scale (font pixels per image pixel; `nil`: from the line width).
-    public var textScale: Int? = nil
+    package var textScale: Int? = nil
     /// Mask fill opacity in [0, 1].
-    public var maskAlpha: Double = 0.4
+    package var maskAlpha: Double = 0.4
     /// Keypoints with visibility at or below this are not drawn (Ultralytics uses 0.5).
-    public var keypointThreshold: Double = 0.5
+    package var keypointThreshold: Double = 0.5
     /// Draw "label 0.91" tags.
-    public var showLabels: Bool = true
+    package var showLabels: Bool = true
     /// Draw confidences in tags.
-    public var showConfidence: Bool = true
-    public init() {}
+    package var showConfidence: Bool = true
+    package init() {}
 }
 
 /// Draws YOLO results on an image: masks, boxes or rotated boxes, labels, keypoints with the COCO skeleton,
 /// and the top classes for classifiers. Pure Swift on ``ImageBuffer`` (used by `swingmaster detect --save`).
-public enum Annotator {
+package enum Annotator {
     /// COCO-17 skeleton as keypoint index pairs (0 nose … 16 right ankle).
-    public static let cocoSkeleton: [(Int, Int)] = [
+    package static let cocoSkeleton: [(Int, Int)] = [
         (15, 13), (13, 11), (16, 14), (14, 12), (11, 12), (5, 11), (6, 12), (5, 6), (5, 7), (6, 8), (7, 9),
         (8, 10), (1, 2), (0, 1), (0, 2), (1, 3), (2, 4), (3, 5), (4, 6),
     ]
@@ -31,7 +31,7 @@ public enum Annotator {
     ///   - result: A prediction for this image (coordinates in its pixels).
     ///   - image: The image the prediction was made on.
     ///   - style: Line width, text size, mask opacity, keypoint threshold.
-    public static func annotate(_ result: YOLOResult, on image: ImageBuffer,
+    package static func annotate(_ result: YOLOResult, on image: ImageBuffer,
                                 style: AnnotationStyle = AnnotationStyle()) -> ImageBuffer {
         draw(result.detections, tags: nil, trails: nil, classification: result.classification, on: image, style: style)
     }
@@ -42,7 +42,7 @@ public enum Annotator {
     ///   - tracked: A ``ByteTracker``'s output for this image (coordinates in its pixels).
     ///   - image: The frame the detections were made on.
     ///   - style: Line width, text size, mask opacity, keypoint threshold.
-    public static func annotate(tracks tracked: [TrackedDetection], on image: ImageBuffer,
+    package static func annotate(tracks tracked: [TrackedDetection], on image: ImageBuffer,
                                 style: AnnotationStyle = AnnotationStyle()) -> ImageBuffer {
         draw(tracked.map(\.detection), tags: tracked.map { "#\($0.trackId)" }, trails: tracked.map(\.trail),
              classification: nil, on: image, style: style)

@@ -2,9 +2,9 @@
 ///
 /// Each glyph is seven rows of five columns, written as text (`#` = ink) so the shapes are readable and
 /// editable here. Lowercase letters render as uppercase; characters without a glyph render as a hollow box.
-public enum BitmapFont {
+package enum BitmapFont {
     /// Glyph cell width and height in font pixels (one column of spacing is added between characters).
-    public static let glyphWidth = 5, glyphHeight = 7
+    package static let glyphWidth = 5, glyphHeight = 7
 
     static let source: [Character: [String]] = [
         "A": [" ### ", "#   #", "#   #", "#####", "#   #", "#   #", "#   #"],
@@ -71,12 +71,12 @@ public enum BitmapFont {
     }
 
     /// The rows of a character's glyph (uppercased; a hollow box when there is no glyph).
-    public static func glyph(_ c: Character) -> [UInt8] {
+    package static func glyph(_ c: Character) -> [UInt8] {
         glyphs[c] ?? c.uppercased().first.flatMap { glyphs[$0] } ?? bits(unknown)
     }
 
     /// Width in image pixels of `text` drawn at `scale`.
-    public static func width(of text: String, scale: Int) -> Int {
+    package static func width(of text: String, scale: Int) -> Int {
         text.isEmpty ? 0 : (text.count * (glyphWidth + 1) - 1) * scale
     }
 }

@@ -3,7 +3,7 @@ import SwingCore
 /// Annotation colours on SwingCore's ``RGB``.
 extension RGB {
     /// A distinct, stable colour per class id (golden-angle hues, full saturation).
-    public static func forClass(_ id: Int) -> RGB {
+    package static func forClass(_ id: Int) -> RGB {
         let h = (Double(id) * 137.508).truncatingRemainder(dividingBy: 360) / 60
         let x = 1 - abs(h.truncatingRemainder(dividingBy: 2) - 1)
         let (r, g, b): (Double, Double, Double)
@@ -19,7 +19,7 @@ extension RGB {
     }
 
     /// Black or white, whichever reads better on this colour.
-    public var contrasting: RGB {
+    package var contrasting: RGB {
         (Int(r) * 299 + Int(g) * 587 + Int(b) * 114) / 1000 > 140 ? RGB(0, 0, 0) : RGB(255, 255, 255)
     }
 }

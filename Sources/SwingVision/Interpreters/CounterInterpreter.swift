@@ -1,20 +1,20 @@
 import SwingCore
 
 /// Counts detections per label above a confidence threshold, per frame and over a video.
-public struct CounterInterpreter: DetectionInterpreter {
+package struct CounterInterpreter: DetectionInterpreter {
     /// Options (all keys optional in JSON).
-    public struct Configuration: Sendable, Codable, Equatable {
+    package struct Configuration: Sendable, Codable, Equatable {
         /// Only detections with confidence strictly above this are counted. Default 0.25.
-        public var minimumConfidence: Double
+        package var minimumConfidence: Double
         /// Count only these labels (all when `nil` or empty).
-        public var labels: [String]?
+        package var labels: [String]?
         /// With tracking: the line whose crossings are counted, normalised (default ``LineCrossings/Line/middle``,
         /// a horizontal line across the middle).
-        public var line: LineCrossings.Line?
-        public init(minimumConfidence: Double = 0.25, labels: [String]? = nil, line: LineCrossings.Line? = nil) {
+        package var line: LineCrossings.Line?
+        package init(minimumConfidence: Double = 0.25, labels: [String]? = nil, line: LineCrossings.Line? = nil) {
             self.minimumConfidence = minimumConfidence; self.labels = labels; self.line = line
         }
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0.25
             labels = try c.decodeIfPresent([String].self, forKey: .labels)
@@ -26,10 +26,10 @@ public struct CounterInterpreter: DetectionInterpreter {
         }
 
         /// A crossing counter for this configuration's line.
-        public func crossingCounter() -> LineCrossings { LineCrossings(line: line ?? .middle) }
+        package func crossingCounter() -> LineCrossings { LineCrossings(line: line ?? .middle) }
 
         /// Whether a detection of `label` and `confidence` counts (threshold and label filter).
-        public func counts(label: String, confidence: Double) -> Bool {
+        package func counts(label: String, confidence: Double) -> Bool {
             guard confidence > minimumConfidence else { return false }
             guard let labels, !labels.isEmpty else { return true }
             return labels.contains(label)
@@ -37,32 +37,32 @@ public struct CounterInterpreter: DetectionInterpreter {
     }
 
     /// Counts in one frame.
-    public struct Result: Sendable, Encodable, Equatable {
-        public var counts: [String: Int]
-        public var total: Int
+    package struct Result: Sendable, Encodable, Equatable {
+        package var counts: [String: Int]
+        package var total: Int
     }
 
     /// Counts over a video.
-    public struct VideoResult: Sendable, Encodable {
+    package struct VideoResult: Sendable, Encodable {
         /// Sum of the per-frame counts (an object visible in 10 frames counts 10 times).
-        public var totals: [String: Int]
+        package var totals: [String: Int]
         /// The most instances of each label seen in one frame — the usual answer to "how many were there".
-        public var peak: [String: Int]
+        package var peak: [String: Int]
         /// In how many frames each label appeared.
-        public var framesWithLabel: [String: Int]
-        public var frameCount: Int
-        public var frames: [InterpretedFrames<Result>.Entry]
+        package var framesWithLabel: [String: Int]
+        package var frameCount: Int
+        package var frames: [InterpretedFrames<Result>.Entry]
         /// For a tracked video: the objects that crossed the configured line, per label and direction, and
         /// every crossing (`nil` when the frames carry no track ids).
-        public var crossings: LineCrossings.Summary?
+        package var crossings: LineCrossings.Summary?
     }
 
-    public let name = "counter"
-    public var configuration: Configuration
+    package let name = "counter"
+    package var configuration: Configuration
 
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+    package init(configuration: Configuration = .init()) { self.configuration = configuration }
 
-    public func interpret(_ frame: InterpreterFrame) -> Result {
+    package func interpret(_ frame: InterpreterFrame) -> Result {
         let filter = configuration.labels.flatMap { $0.isEmpty ? nil : Set($0) }
         // Tally per class in a small array searched linearly by integer id (a frame holds few classes),
         // checking the label so inconsistent input still counts by label; no hashing per detection.
@@ -82,7 +82,7 @@ public struct CounterInterpreter: DetectionInterpreter {
         return Result(counts: byLabel, total: total)
     }
 
-    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+    package func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
         var totals: [String: Int] = [:], peak: [String: Int] = [:], present: [String: Int] = [:]
         for f in frames {
             for (label, n) in f.result.counts {
@@ -98,7 +98,7 @@ public struct CounterInterpreter: DetectionInterpreter {
 
     /// The line crossings of tracked frames, in order (`nil` when no frame carries track ids). Only the
     /// detections the counter counts (threshold, labels) can cross.
-    public func crossings(_ frames: [InterpreterFrame]) -> LineCrossings.Summary? {
+    package func crossings(_ frames: [InterpreterFrame]) -> LineCrossings.Summary? {
         guard frames.contains(where: { $0.trackIds != nil }) else { return nil }
         var counter = configuration.crossingCounter()
         var all: [LineCrossings.Crossing] = []
@@ -111,7 +111,7 @@ public struct CounterInterpreter: DetectionInterpreter {
     }
 
     /// The frame's counted detections that carry a track id, as the crossing counter takes them.
-    public func trackedObjects(_ frame: InterpreterFrame) -> [LineCrossings.Object] {
+    package func trackedObjects(_ frame: InterpreterFrame) -> [LineCrossings.Object] {
         guard let ids = frame.trackIds else { return [] }
         return zip(frame.detections, ids).compactMap { d, id in
             configuration.counts(label: d.label, confidence: d.confidence)
@@ -121,22 +121,22 @@ public struct CounterInterpreter: DetectionInterpreter {
 }
 
 /// Returns the detections unchanged (plus normalised boxes), so any model's output can be piped on.
-public struct PassthroughInterpreter: DetectionInterpreter {
+package struct PassthroughInterpreter: DetectionInterpreter {
     /// No options; accepts any JSON object.
-    public struct Configuration: Sendable, Codable, Equatable {
-        public init() {}
+    package struct Configuration: Sendable, Codable, Equatable {
+        package init() {}
     }
 
     /// The frame's detections (shared, not copied) and each box normalised (top-left origin), same order.
-    public struct Result: Sendable, Encodable, Equatable {
-        public var detections: [Detection]
-        public var normalizedBoxes: [Rect]
+    package struct Result: Sendable, Encodable, Equatable {
+        package var detections: [Detection]
+        package var normalizedBoxes: [Rect]
     }
 
-    public let name = "passthrough"
-    public init(configuration: Configuration = .init()) {}
+    package let name = "passthrough"
+    package init(configuration: Configuration = .init()) {}
 
-    public func interpret(_ frame: InterpreterFrame) -> Result {
+    package func interpret(_ frame: InterpreterFrame) -> Result {
         Result(detections: frame.detections, normalizedBoxes: frame.detections.map {
             VisionCoordinates.normalized($0.box, width: frame.width, height: frame.height)
         })

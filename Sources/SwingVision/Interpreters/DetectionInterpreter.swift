@@ -4,23 +4,23 @@ import SwingCore
 ///
 /// Boxes are in original-image pixels (top-left origin), as every predictor returns them;
 /// `width`/`height` let an interpreter normalise.
-public struct InterpreterFrame: Sendable, Equatable {
+package struct InterpreterFrame: Sendable, Equatable {
     /// Standardized detections for this frame.
-    public var detections: [Detection]
+    package var detections: [Detection]
     /// Frame index in the source (0 for a still image).
-    public var frameIndex: Int
+    package var frameIndex: Int
     /// Presentation time in seconds from the start of the media (0 for a still image).
-    public var time: Double
+    package var time: Double
     /// Image width in pixels.
-    public var width: Int
+    package var width: Int
     /// Image height in pixels.
-    public var height: Int
+    package var height: Int
     /// With tracking: each detection's track id, in the order of ``detections`` (`nil` when untracked).
     /// Interpreters that follow objects across frames (the counter's line crossings) read it.
-    public var trackIds: [Int]?
+    package var trackIds: [Int]?
 
     /// Creates a frame.
-    public init(detections: [Detection], frameIndex: Int = 0, time: Double = 0, width: Int, height: Int,
+    package init(detections: [Detection], frameIndex: Int = 0, time: Double = 0, width: Int, height: Int,
                 trackIds: [Int]? = nil) {
         self.detections = detections; self.frameIndex = frameIndex; self.time = time
         self.width = width; self.height = height
@@ -32,7 +32,7 @@ public struct InterpreterFrame: Sendable, Equatable {
 ///
 /// Adding a model type means adding one type conforming to this protocol plus one line in
 /// ``InterpreterRegistry/standard``; the engine never changes.
-public protocol DetectionInterpreter: Sendable {
+package protocol DetectionInterpreter: Sendable {
     /// What one frame interprets to.
     associatedtype Result: Sendable & Encodable
     /// What a whole video (a sequence of frames) interprets to. Defaults to the per-frame results.
@@ -56,25 +56,25 @@ public protocol DetectionInterpreter: Sendable {
 }
 
 /// The default video result: every frame's result in order.
-public struct InterpretedFrames<Result: Sendable & Encodable>: Sendable, Encodable {
+package struct InterpretedFrames<Result: Sendable & Encodable>: Sendable, Encodable {
     /// One entry per interpreted frame.
-    public struct Entry: Sendable, Encodable {
-        public var frame: Int
-        public var time: Double
-        public var result: Result
+    package struct Entry: Sendable, Encodable {
+        package var frame: Int
+        package var time: Double
+        package var result: Result
     }
-    public var frames: [Entry]
+    package var frames: [Entry]
 }
 
 extension DetectionInterpreter where VideoResult == InterpretedFrames<Result> {
-    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+    package func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
         InterpretedFrames(frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
     }
 }
 
 extension DetectionInterpreter {
     /// Interprets every frame and summarizes the video.
-    public func interpretVideo(_ frames: [InterpreterFrame]) -> VideoResult {
+    package func interpretVideo(_ frames: [InterpreterFrame]) -> VideoResult {
         summarize(frames.map { (frame: $0, result: interpret($0)) })
     }
 }

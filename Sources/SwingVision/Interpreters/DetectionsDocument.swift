@@ -4,7 +4,7 @@ import SwingCore
 /// Reads the `swingmaster detect --json` output (`{"model": …, "results": [{"frame", "time", "width",
 /// "height", "detections": [{"classId", "label", "confidence", "box": {"x1", "y1", "x2", "y2"}}]}]}`)
 /// back into interpreter frames. Task extras (keypoints, obb, mask) are ignored: no interpreter uses them.
-public enum DetectionsDocument {
+package enum DetectionsDocument {
     private struct Document: Decodable {
         var results: [FrameRecord]
     }
@@ -29,7 +29,7 @@ public enum DetectionsDocument {
     /// - Parameter data: the JSON text (an object with `results`, or a bare array of results).
     /// - Returns: one frame per result, in file order; a frame without `frame`/`time` gets its position / 0.
     /// - Throws: ``InterpreterError/invalidDetections(_:)`` naming what is wrong.
-    public static func frames(from data: Data) throws -> [InterpreterFrame] {
+    package static func frames(from data: Data) throws -> [InterpreterFrame] {
         let records: [FrameRecord]
         do {
             if let first = data.first(where: { !$0.isWhitespaceByte }), first == UInt8(ascii: "[") {

@@ -2,26 +2,26 @@ import Foundation
 import SwingCore
 
 /// A type-erased interpreter whose results come out as JSON-encodable values.
-public struct AnyDetectionInterpreter: Sendable {
+package struct AnyDetectionInterpreter: Sendable {
     /// The CLI name.
-    public let name: String
+    package let name: String
     private let frameBody: @Sendable (InterpreterFrame) -> any Encodable & Sendable
     private let videoBody: @Sendable ([InterpreterFrame]) -> any Encodable & Sendable
     /// For an interpreter that counts tracked objects crossing a line (the counter), how to count them
     /// frame by frame on a live camera; `nil` for the others.
-    public let lineCounting: LineCounting?
+    package let lineCounting: LineCounting?
 
     /// How a live stream counts line crossings for an interpreter: a fresh counter, and the frame's
     /// tracked objects the interpreter counts.
-    public struct LineCounting: Sendable {
+    package struct LineCounting: Sendable {
         /// A counter for the configured line, with nothing counted yet.
-        public let makeCounter: @Sendable () -> LineCrossings
+        package let makeCounter: @Sendable () -> LineCrossings
         /// The frame's tracked objects that count (threshold and label filter applied).
-        public let objects: @Sendable (InterpreterFrame) -> [LineCrossings.Object]
+        package let objects: @Sendable (InterpreterFrame) -> [LineCrossings.Object]
     }
 
     /// Wraps a concrete interpreter.
-    public init<I: DetectionInterpreter>(_ interpreter: I) {
+    package init<I: DetectionInterpreter>(_ interpreter: I) {
         name = interpreter.name
         frameBody = { interpreter.interpret($0) }
         videoBody = { interpreter.interpretVideo($0) }
@@ -34,14 +34,14 @@ public struct AnyDetectionInterpreter: Sendable {
     }
 
     /// Interprets one frame.
-    public func interpret(_ frame: InterpreterFrame) -> any Encodable & Sendable { frameBody(frame) }
+    package func interpret(_ frame: InterpreterFrame) -> any Encodable & Sendable { frameBody(frame) }
 
     /// Interprets a sequence of frames with the interpreter's video-level hook.
-    public func interpretVideo(_ frames: [InterpreterFrame]) -> any Encodable & Sendable { videoBody(frames) }
+    package func interpretVideo(_ frames: [InterpreterFrame]) -> any Encodable & Sendable { videoBody(frames) }
 
     /// Interprets a sequence of frames and encodes the video result as JSON (sorted keys).
     /// - Throws: ``InterpreterError/encodingFailed(_:)`` if the result cannot be encoded (e.g. NaN).
-    public func interpretVideoJSON(_ frames: [InterpreterFrame], pretty: Bool = true) throws -> Data {
+    package func interpretVideoJSON(_ frames: [InterpreterFrame], pretty: Bool = true) throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
         do { return try enc.encode(AnyEncodable(interpretVideo(frames))) } catch {
@@ -51,27 +51,27 @@ public struct AnyDetectionInterpreter: Sendable {
 }
 
 /// Encodes an existential (an interpreter's result) through its concrete type.
-public struct AnyEncodable: Encodable {
+package struct AnyEncodable: Encodable {
     let value: any Encodable
     /// Wraps `value`.
-    public init(_ value: any Encodable) { self.value = value }
-    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    package init(_ value: any Encodable) { self.value = value }
+    package func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
 /// Picks an interpreter by its CLI name (`detect --interpret NAME`, `interpret --interpreter NAME`).
 ///
 /// Adding an interpreter is one new ``DetectionInterpreter`` type plus one line in ``standard``.
-public struct InterpreterRegistry: Sendable {
+package struct InterpreterRegistry: Sendable {
     /// One registered interpreter.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// CLI name.
-        public let name: String
+        package let name: String
         /// One-line help.
-        public let summary: String
+        package let summary: String
         let make: @Sendable (Data?) throws -> AnyDetectionInterpreter
 
         /// Registers `type`, configured from an optional JSON object (missing keys take defaults).
-        public static func entry<I: DetectionInterpreter>(_ type: I.Type, name: String, summary: String) -> Entry {
+        package static func entry<I: DetectionInterpreter>(_ type: I.Type, name: String, summary: String) -> Entry {
             Entry(name: name, summary: summary) { json in
                 guard let json, !json.isEmpty else {
                     return AnyDetectionInterpreter(I(configuration: try JSONDecoder().decode(I.Configuration.self, from: Data("{}".utf8))))
@@ -104,13 +104,13 @@ public struct InterpreterRegistry: Sendable {
     }
 
     /// Registered entries, in help order.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Creates a registry (tests and apps can add their own entries).
-    public init(_ entries: [Entry]) { self.entries = entries }
+    package init(_ entries: [Entry]) { self.entries = entries }
 
     /// The built-in interpreters.
-    public static let standard = InterpreterRegistry([
+    package static let standard = InterpreterRegistry([
         .entry(PassthroughInterpreter.self, name: "passthrough",
                summary: "raw detections, boxes also normalised"),
         .entry(CounterInterpreter.self, name: "counter", summary: "counts per label per frame and over a video"),
@@ -120,14 +120,14 @@ public struct InterpreterRegistry: Sendable {
     ])
 
     /// All CLI names.
-    public var names: [String] { entries.map(\.name) }
+    package var names: [String] { entries.map(\.name) }
 
     /// The interpreter registered under `name`.
     /// - Parameters:
     ///   - name: a CLI name such as `poker`.
     ///   - configuration: optional JSON object with the interpreter's options.
     /// - Throws: ``InterpreterError/unknownInterpreter(_:known:)`` or ``InterpreterError/invalidConfiguration(_:_:)``.
-    public func interpreter(named name: String, configuration: Data? = nil) throws -> AnyDetectionInterpreter {
+    package func interpreter(named name: String, configuration: Data? = nil) throws -> AnyDetectionInterpreter {
         guard let e = entries.first(where: { $0.name == name.lowercased() }) else {
             throw InterpreterError.unknownInterpreter(name, known: names)
         }
@@ -136,34 +136,34 @@ public struct InterpreterRegistry: Sendable {
 }
 
 /// Errors from interpreting detections (the ``CategorizedError`` shape; all exit 53).
-public struct InterpreterError: CategorizedError {
+package struct InterpreterError: CategorizedError {
     /// The category of failure.
-    public enum Kind: Sendable, Equatable { case unknownInterpreter, invalidConfiguration, invalidDetections, encodingFailed }
+    package enum Kind: Sendable, Equatable { case unknownInterpreter, invalidConfiguration, invalidDetections, encodingFailed }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
     /// No interpreter is called `name`.
-    public static func unknownInterpreter(_ name: String, known: [String]) -> InterpreterError {
+    package static func unknownInterpreter(_ name: String, known: [String]) -> InterpreterError {
         InterpreterError(.unknownInterpreter, "Unknown interpreter '\(name)'; choose one of: \(known.joined(separator: ", ")).")
     }
     /// The configuration of interpreter `name` is unusable because of `reason`.
-    public static func invalidConfiguration(_ name: String, _ reason: String) -> InterpreterError {
+    package static func invalidConfiguration(_ name: String, _ reason: String) -> InterpreterError {
         InterpreterError(.invalidConfiguration, "Invalid configuration for interpreter '\(name)': \(endingWithPeriod(reason))")
     }
     /// The detections document is unreadable because of `reason`.
-    public static func invalidDetections(_ reason: String) -> InterpreterError {
+    package static func invalidDetections(_ reason: String) -> InterpreterError {
         InterpreterError(.invalidDetections, "Cannot read detections: \(endingWithPeriod(reason))")
     }
     /// The result could not be encoded because of `reason`.
-    public static func encodingFailed(_ reason: String) -> InterpreterError {
+    package static func encodingFailed(_ reason: String) -> InterpreterError {
         InterpreterError(.encodingFailed, "Cannot encode the interpreter result: \(endingWithPeriod(reason))")
     }
 
-    public var statusCode: Int32 { StatusCode.invalidInterpreterInput }
+    package var statusCode: Int32 { StatusCode.invalidInterpreterInput }
 }

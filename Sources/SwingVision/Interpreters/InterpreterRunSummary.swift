@@ -6,9 +6,9 @@ import SwingCore
 ///
 /// It is fed each frame's result as it comes (or a video's summary at once) and keeps only the tally, so
 /// a camera left running for hours holds a few numbers, not its frames.
-public struct InterpreterRunSummary: Sendable {
+package struct InterpreterRunSummary: Sendable {
     /// The interpreter's name.
-    public let interpreter: String
+    package let interpreter: String
     private var frames = 0
     private var peak: [String: Int] = [:]
     private var contacts = 0
@@ -17,11 +17,11 @@ public struct InterpreterRunSummary: Sendable {
     private var crossings: LineCrossings.Summary?
 
     /// An empty tally for `interpreter`.
-    public init(interpreter: String) { self.interpreter = interpreter }
+    package init(interpreter: String) { self.interpreter = interpreter }
 
     /// Adds one frame's result (as ``AnyDetectionInterpreter/interpret(_:)`` returns it). Results of an
     /// interpreter it does not know (passthrough, one of an app's own) only count the frame.
-    public mutating func add(_ result: any Encodable & Sendable) {
+    package mutating func add(_ result: any Encodable & Sendable) {
         frames += 1
         switch result {
         case let r as CounterInterpreter.Result:
@@ -38,7 +38,7 @@ public struct InterpreterRunSummary: Sendable {
     }
 
     /// Adds a whole video's result (as ``AnyDetectionInterpreter/interpretVideo(_:)`` returns it).
-    public mutating func add(video result: any Encodable & Sendable) {
+    package mutating func add(video result: any Encodable & Sendable) {
         switch result {
         case let r as CounterInterpreter.VideoResult:
             frames += r.frameCount
@@ -54,7 +54,7 @@ public struct InterpreterRunSummary: Sendable {
     }
 
     /// The latest state of the run's line-crossing counter (the counter with tracking on).
-    public mutating func set(crossings summary: LineCrossings.Summary) { crossings = summary }
+    package mutating func set(crossings summary: LineCrossings.Summary) { crossings = summary }
 
     private mutating func offer(hand key: [Int], description: String, cards: Int) {
         guard cards > 0 else { return }
@@ -63,7 +63,7 @@ public struct InterpreterRunSummary: Sendable {
     }
 
     /// The one line, or `nil` when there is nothing to say (no interpreter result worth a line).
-    public var sentence: String? {
+    package var sentence: String? {
         var parts: [String] = []
         switch interpreter {
         case "counter":

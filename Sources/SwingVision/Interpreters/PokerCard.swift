@@ -1,18 +1,18 @@
 /// A playing card parsed from a detector label such as `10H`, `AS`, `qd`, `Th` or `2♣`.
-public struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Card suits. The raw value orders suits only to make output deterministic (suits never rank hands).
-    public enum Suit: Int, Sendable, CaseIterable {
+    package enum Suit: Int, Sendable, CaseIterable {
         case clubs = 0, diamonds, hearts, spades
         /// The one-letter label (`C`, `D`, `H`, `S`).
-        public var letter: Character { ["C", "D", "H", "S"][rawValue] }
+        package var letter: Character { ["C", "D", "H", "S"][rawValue] }
     }
 
     /// 2…14 (11 = jack, 12 = queen, 13 = king, 14 = ace).
-    public let rank: Int
-    public let suit: Suit
+    package let rank: Int
+    package let suit: Suit
 
     /// Creates a card; `rank` must be in 2…14.
-    public init?(rank: Int, suit: Suit) {
+    package init?(rank: Int, suit: Suit) {
         guard (2...14).contains(rank) else { return nil }
         self.rank = rank; self.suit = suit
     }
@@ -20,7 +20,7 @@ public struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Parses a detector label, case-insensitively: a rank (`2`–`9`, `10` or `T`, `J`, `Q`, `K`, `A`)
     /// followed by a suit (`C`, `D`, `H`, `S` or the symbols ♣ ♦ ♥ ♠). Surrounding spaces are ignored.
     /// Returns `nil` for anything else (the caller reports the label as invalid).
-    public init?(label: String) {
+    package init?(label: String) {
         // Fast path for ASCII labels (every common dataset): no allocation; this runs once per detection.
         var b: (UInt8, UInt8, UInt8) = (0, 0, 0)
         var n = 0
@@ -104,7 +104,7 @@ public struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The canonical label: rank as `2`–`10`, `J`, `Q`, `K`, `A`, then the suit letter (`10H`, `AS`).
-    public var description: String { PokerCard.rankSymbol(rank) + String(suit.letter) }
+    package var description: String { PokerCard.rankSymbol(rank) + String(suit.letter) }
 
     /// `2`–`10`, `J`, `Q`, `K`, `A`.
     static func rankSymbol(_ rank: Int) -> String {
@@ -127,7 +127,7 @@ public struct PokerCard: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Orders by rank, then suit (deterministic output only).
-    public static func < (a: PokerCard, b: PokerCard) -> Bool {
+    package static func < (a: PokerCard, b: PokerCard) -> Bool {
         a.rank != b.rank ? a.rank < b.rank : a.suit.rawValue < b.suit.rawValue
     }
 }

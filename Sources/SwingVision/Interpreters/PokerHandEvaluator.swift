@@ -1,45 +1,45 @@
 /// Poker hand categories, weakest first (the raw value is the category's place in the order).
-public enum PokerHandCategory: Int, Sendable, Comparable, CaseIterable, Encodable {
+package enum PokerHandCategory: Int, Sendable, Comparable, CaseIterable, Encodable {
     case highCard = 0, pair, twoPair, threeOfAKind, straight, flush, fullHouse, fourOfAKind, straightFlush
 
     /// Display name; a straight flush to the ace is reported as "Royal flush" by ``PokerHand/name``.
-    public var name: String {
+    package var name: String {
         ["High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
          "Four of a kind", "Straight flush"][rawValue]
     }
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// The best hand found among a set of distinct cards.
-public struct PokerHand: Sendable, Equatable, Comparable {
+package struct PokerHand: Sendable, Equatable, Comparable {
     /// The category (straight flush … high card).
-    public let category: PokerHandCategory
+    package let category: PokerHandCategory
     /// Tie-breaking ranks, most significant first (e.g. full house: trips rank, pair rank;
     /// straight: its high card, 5 for the wheel A-2-3-4-5). Fewer than five cards give fewer values.
-    public let tiebreak: [Int]
+    package let tiebreak: [Int]
     /// The cards that make the hand (five when at least five cards were given), ascending by rank,
     /// except that the wheel lists its ace first (A-2-3-4-5).
-    public let cards: [PokerCard]
+    package let cards: [PokerCard]
 
     /// A single integer that orders hands exactly like ``PokerHand/<``: category, then tie-breakers,
     /// 4 bits each.
-    public var key: Int {
+    package var key: Int {
         var k = category.rawValue
         for i in 0..<5 { k = k << 4 | (i < tiebreak.count ? tiebreak[i] : 0) }
         return k
     }
 
     /// Whether the hand is made of five cards.
-    public var isComplete: Bool { cards.count == 5 }
+    package var isComplete: Bool { cards.count == 5 }
 
     /// "Royal flush" for an ace-high straight flush, otherwise the category name.
-    public var name: String {
+    package var name: String {
         category == .straightFlush && tiebreak.first == 14 ? "Royal flush" : category.name
     }
 
     /// A human description, e.g. "Full house, kings over threes" or "Pair of aces".
-    public var description: String {
+    package var description: String {
         let t = tiebreak
         func n(_ i: Int, _ plural: Bool) -> String { i < t.count ? PokerCard.rankName(t[i], plural: plural) : "?" }
         switch category {
@@ -55,18 +55,18 @@ public struct PokerHand: Sendable, Equatable, Comparable {
         }
     }
 
-    public static func < (a: PokerHand, b: PokerHand) -> Bool { a.key < b.key }
-    public static func == (a: PokerHand, b: PokerHand) -> Bool { a.key == b.key }
+    package static func < (a: PokerHand, b: PokerHand) -> Bool { a.key < b.key }
+    package static func == (a: PokerHand, b: PokerHand) -> Bool { a.key == b.key }
 }
 
 /// Finds the best five-card poker hand among any number of distinct cards, in O(n).
 ///
 /// With fewer than five cards it returns the best partial hand (pairs, trips, quads and high cards
 /// only — straights and flushes need five cards).
-public enum PokerHandEvaluator {
+package enum PokerHandEvaluator {
     /// Evaluates the best hand. Duplicate cards are ignored.
     /// - Parameter cards: distinct cards (duplicates are removed first).
-    public static func best(_ cards: [PokerCard]) -> PokerHand {
+    package static func best(_ cards: [PokerCard]) -> PokerHand {
         let unique = Array(Set(cards)).sorted(by: >)
         // byRank[r] = cards of rank r, highest suit first (deterministic choice of cards).
         var byRank = [[PokerCard]](repeating: [], count: 15)

@@ -4,63 +4,63 @@ import SwingCore
 ///
 /// Cards detected twice (both corner indices of one card) count once. With 5–7 (or more) distinct
 /// cards the result is the best five-card hand; with fewer, the best partial hand.
-public struct PokerHandInterpreter: DetectionInterpreter {
+package struct PokerHandInterpreter: DetectionInterpreter {
     /// Options (all keys optional in JSON).
-    public struct Configuration: Sendable, Codable, Equatable {
+    package struct Configuration: Sendable, Codable, Equatable {
         /// Detections at or below this confidence are ignored. Default 0.25 (the detector's own default).
-        public var minimumConfidence: Double
-        public init(minimumConfidence: Double = 0.25) { self.minimumConfidence = minimumConfidence }
-        public init(from decoder: any Decoder) throws {
+        package var minimumConfidence: Double
+        package init(minimumConfidence: Double = 0.25) { self.minimumConfidence = minimumConfidence }
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0.25
         }
     }
 
     /// One frame's hand.
-    public struct Result: Sendable, Encodable, Equatable {
+    package struct Result: Sendable, Encodable, Equatable {
         /// "Royal flush", "Straight flush", … "High card"; "No cards" when nothing was recognised.
-        public var hand: String
+        package var hand: String
         /// Strength on the 1…7462 scale, **higher is better** (7462 = royal flush); `nil` for a partial hand.
-        public var rank: Int?
+        package var rank: Int?
         /// The same strength in the numbering of Cactus Kev / `treys` / `phevaluator`
         /// (1 = royal flush … 7462 = worst), i.e. `7463 − rank`; `nil` for a partial hand.
-        public var evaluatorRank: Int?
+        package var evaluatorRank: Int?
         /// `[category, tiebreak…]`, comparable lexicographically; also defined for partial hands.
-        public var rankKey: [Int]
+        package var rankKey: [Int]
         /// The cards making the hand (canonical labels), ascending; the wheel lists its ace first.
-        public var cards: [String]
+        package var cards: [String]
         /// E.g. "Full house, kings over threes".
-        public var description: String
+        package var description: String
         /// Whether five cards make the hand.
-        public var complete: Bool
+        package var complete: Bool
         /// Every distinct card recognised in the frame, ascending.
-        public var distinctCards: [String]
+        package var distinctCards: [String]
         /// How many detections were repeats of an already-seen card.
-        public var duplicates: Int
+        package var duplicates: Int
         /// Labels that are not cards (reported, never fatal).
-        public var invalidLabels: [String]
+        package var invalidLabels: [String]
     }
 
     /// Video summary: the strongest hand seen, and each frame's hand.
-    public struct VideoResult: Sendable, Encodable {
-        public var hand: String
-        public var rank: Int?
-        public var evaluatorRank: Int?
-        public var rankKey: [Int]
-        public var cards: [String]
-        public var description: String
-        public var complete: Bool
+    package struct VideoResult: Sendable, Encodable {
+        package var hand: String
+        package var rank: Int?
+        package var evaluatorRank: Int?
+        package var rankKey: [Int]
+        package var cards: [String]
+        package var description: String
+        package var complete: Bool
         /// The frame the strongest hand was seen in (first such frame on ties).
-        public var frame: Int?
-        public var frames: [InterpretedFrames<Result>.Entry]
+        package var frame: Int?
+        package var frames: [InterpretedFrames<Result>.Entry]
     }
 
-    public let name = "poker"
-    public var configuration: Configuration
+    package let name = "poker"
+    package var configuration: Configuration
 
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+    package init(configuration: Configuration = .init()) { self.configuration = configuration }
 
-    public func interpret(_ frame: InterpreterFrame) -> Result {
+    package func interpret(_ frame: InterpreterFrame) -> Result {
         // 52-bit set of cards seen, and a per-class memo of the parsed label (detectors repeat classes).
         var seenMask: UInt64 = 0
         var cards: [PokerCard] = []
@@ -91,7 +91,7 @@ public struct PokerHandInterpreter: DetectionInterpreter {
             duplicates: duplicates, invalidLabels: invalid)
     }
 
-    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+    package func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
         var best: (frame: Int, result: Result)?
         for f in frames {
             // Strictly stronger replaces, so ties keep the first frame.

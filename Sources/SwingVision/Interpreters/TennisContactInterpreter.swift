@@ -13,28 +13,28 @@ import SwingCore
 /// above it (0.30000000000000004) depending on the order of operations, so IoU must exceed the threshold
 /// by more than ``Configuration/boundaryTolerance`` and the centre may sit up to that tolerance outside
 /// the expanded box. Confidences are compared exactly as given (`> 0.5` rejects exactly 0.5).
-public struct TennisContactInterpreter: DetectionInterpreter {
+package struct TennisContactInterpreter: DetectionInterpreter {
     /// Thresholds (all keys optional in JSON; defaults in docs/interpreters.md).
-    public struct Configuration: Sendable, Codable, Equatable {
+    package struct Configuration: Sendable, Codable, Equatable {
         /// A racket must be more confident than this. Default 0.5.
-        public var racketConfidence: Double = 0.5
+        package var racketConfidence: Double = 0.5
         /// A ball must be more confident than this. Default 0.4.
-        public var ballConfidence: Double = 0.4
+        package var ballConfidence: Double = 0.4
         /// Racket–ball IoU above this is an `iou` contact. Default 0.3.
-        public var iouThreshold: Double = 0.3
+        package var iouThreshold: Double = 0.3
         /// Normalised margin added to every side of the racket box for the `proximity` rule. Default 0.03.
-        public var proximityMargin: Double = 0.03
+        package var proximityMargin: Double = 0.03
         /// Confidence factor for `proximity` contacts. Default 0.9.
-        public var proximityConfidenceFactor: Double = 0.9
+        package var proximityConfidenceFactor: Double = 0.9
         /// Tolerance for the IoU and edge comparisons (see the type's documentation). Default 1e-9.
-        public var boundaryTolerance: Double = 1e-9
+        package var boundaryTolerance: Double = 1e-9
         /// Racket labels (lower-case). Default ["tennis racket"].
-        public var racketLabels: [String] = ["tennis racket"]
+        package var racketLabels: [String] = ["tennis racket"]
         /// Ball labels (lower-case). Default ["sports ball", "tennis ball"].
-        public var ballLabels: [String] = ["sports ball", "tennis ball"]
+        package var ballLabels: [String] = ["sports ball", "tennis ball"]
 
-        public init() {}
-        public init(from decoder: any Decoder) throws {
+        package init() {}
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let d = Configuration()
             racketConfidence = try c.decodeIfPresent(Double.self, forKey: .racketConfidence) ?? d.racketConfidence
@@ -50,54 +50,54 @@ public struct TennisContactInterpreter: DetectionInterpreter {
     }
 
     /// Which rule fired.
-    public enum Rule: String, Sendable, Codable { case iou, proximity }
+    package enum Rule: String, Sendable, Codable { case iou, proximity }
 
     /// A contact in one frame.
-    public struct Contact: Sendable, Encodable, Equatable {
-        public var frame: Int
-        public var time: Double
+    package struct Contact: Sendable, Encodable, Equatable {
+        package var frame: Int
+        package var time: Double
         /// Ball centre, normalised, top-left origin.
-        public var position: Point2
-        public var confidence: Double
-        public var rule: Rule
+        package var position: Point2
+        package var confidence: Double
+        package var rule: Rule
         /// Racket–ball IoU (normalised boxes).
-        public var iou: Double
+        package var iou: Double
     }
 
     /// A contact event: consecutive contact frames merged; reported at its most confident frame.
-    public struct Event: Sendable, Codable, Equatable {
-        public var frame: Int
-        public var time: Double
-        public var position: Point2
-        public var confidence: Double
-        public var rule: Rule
-        public var startFrame: Int
-        public var endFrame: Int
-        public var startTime: Double
-        public var endTime: Double
+    package struct Event: Sendable, Codable, Equatable {
+        package var frame: Int
+        package var time: Double
+        package var position: Point2
+        package var confidence: Double
+        package var rule: Rule
+        package var startFrame: Int
+        package var endFrame: Int
+        package var startTime: Double
+        package var endTime: Double
         /// Number of contact frames merged.
-        public var frameCount: Int
+        package var frameCount: Int
     }
 
     /// Per-frame result: the contact, if any.
-    public struct Result: Sendable, Encodable, Equatable {
-        public var contact: Contact?
+    package struct Result: Sendable, Encodable, Equatable {
+        package var contact: Contact?
         /// Why there is no contact ("no racket", "no ball", "apart"), `nil` on contact.
-        public var reason: String?
+        package var reason: String?
     }
 
     /// Video result: merged events (`contacts`) and every contact frame before merging.
-    public struct VideoResult: Sendable, Encodable, Equatable {
-        public var contacts: [Event]
-        public var frameContacts: [Contact]
+    package struct VideoResult: Sendable, Encodable, Equatable {
+        package var contacts: [Event]
+        package var frameContacts: [Contact]
     }
 
-    public let name = "tennis-contact"
-    public var configuration: Configuration
+    package let name = "tennis-contact"
+    package var configuration: Configuration
 
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+    package init(configuration: Configuration = .init()) { self.configuration = configuration }
 
-    public func interpret(_ frame: InterpreterFrame) -> Result {
+    package func interpret(_ frame: InterpreterFrame) -> Result {
         let cfg = configuration
         var racket: Detection?
         var ball: Detection?
@@ -146,7 +146,7 @@ public struct TennisContactInterpreter: DetectionInterpreter {
 
     /// Merges contacts in consecutive interpreted frames (no contact-free frame between them) into one
     /// event, reported at its most confident frame (earliest on ties).
-    public func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
+    package func summarize(_ frames: [(frame: InterpreterFrame, result: Result)]) -> VideoResult {
         var events: [Event] = []
         var all: [Contact] = []
         var open = false

@@ -2,7 +2,7 @@ import Foundation
 import SwingCore
 
 /// Which frames the service runs the model on.
-public enum ThrottlePolicy: Sendable, Equatable {
+package enum ThrottlePolicy: Sendable, Equatable {
     /// Every submitted frame.
     case everyFrame
     /// The 1st, (n+1)-th, (2n+1)-th … frame of a run (`detect --vid-stride`, `analyze --detector-stride`).
@@ -12,49 +12,49 @@ public enum ThrottlePolicy: Sendable, Equatable {
 }
 
 /// Live statistics: what a detection view shows (docs/interpreters.md).
-public struct DetectionStatistics: Sendable, Equatable, Codable {
+package struct DetectionStatistics: Sendable, Equatable, Codable {
     /// Frames submitted.
-    public var framesSeen = 0
+    package var framesSeen = 0
     /// Frames run through the model.
-    public var framesProcessed = 0
+    package var framesProcessed = 0
     /// Frames skipped by throttling.
-    public var framesSkipped = 0
+    package var framesSkipped = 0
     /// Detections over all processed frames.
-    public var detectionCount = 0
+    package var detectionCount = 0
     /// Detections in the last processed frame.
-    public var lastDetectionCount = 0
+    package var lastDetectionCount = 0
     /// Processed frames per second of clock time since the first processed frame started.
-    public var fps = 0.0
+    package var fps = 0.0
     /// Exponential moving averages (ms) of the predictor's stage timings, and of the wall time of a
     /// whole `predict` call as measured by the service's clock. The first sample initialises each.
-    public var preMsEMA = 0.0
-    public var inferenceMsEMA = 0.0
-    public var postMsEMA = 0.0
-    public var wallMsEMA = 0.0
+    package var preMsEMA = 0.0
+    package var inferenceMsEMA = 0.0
+    package var postMsEMA = 0.0
+    package var wallMsEMA = 0.0
     /// The predictor's stage timings summed over processed frames (their mean is this / `framesProcessed`).
-    public var totalTimings = StageTimings()
-    public init() {}
+    package var totalTimings = StageTimings()
+    package init() {}
 }
 
 /// One processed frame.
-public struct ServiceResult: Sendable, Equatable {
-    public var frameIndex: Int
-    public var time: Double
+package struct ServiceResult: Sendable, Equatable {
+    package var frameIndex: Int
+    package var time: Double
     /// What the model returned.
-    public var prediction: FramePrediction
+    package var prediction: FramePrediction
     /// Clock time from the frame's admission to the end of the `predict` call, ms.
-    public var wallMs: Double
+    package var wallMs: Double
 
-    public var detections: [Detection] { prediction.detections }
-    public var timings: StageTimings { prediction.timings }
+    package var detections: [Detection] { prediction.detections }
+    package var timings: StageTimings { prediction.timings }
 }
 
 /// A frame offered to the service.
-public struct ServiceFrame: Sendable {
-    public var image: ImageBuffer
-    public var frameIndex: Int
-    public var time: Double
-    public init(image: ImageBuffer, frameIndex: Int, time: Double) {
+package struct ServiceFrame: Sendable {
+    package var image: ImageBuffer
+    package var frameIndex: Int
+    package var time: Double
+    package init(image: ImageBuffer, frameIndex: Int, time: Double) {
         self.image = image; self.frameIndex = frameIndex; self.time = time
     }
 }
@@ -63,22 +63,22 @@ public struct ServiceFrame: Sendable {
 /// and the statistics (counts, timings, FPS) are kept. `detect` on a video and `analyze --detector` run it
 /// over decoded frames (asking ``admit()`` first, so a skipped frame is never converted to RGB), and
 /// ``DetectionService`` runs it over live frames.
-public struct DetectionLoop: Sendable {
+package struct DetectionLoop: Sendable {
     /// Options.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// Which frames to process. Default: every 3rd frame.
-        public var throttle: ThrottlePolicy = .everyNthFrame(3)
+        package var throttle: ThrottlePolicy = .everyNthFrame(3)
         /// Weight of the newest sample in the latency EMAs, in (0, 1]. Default 0.1.
-        public var emaAlpha: Double = 0.1
-        public init(throttle: ThrottlePolicy = .everyNthFrame(3), emaAlpha: Double = 0.1) {
+        package var emaAlpha: Double = 0.1
+        package init(throttle: ThrottlePolicy = .everyNthFrame(3), emaAlpha: Double = 0.1) {
             self.throttle = throttle; self.emaAlpha = min(max(emaAlpha, 1e-6), 1)
         }
     }
 
-    public let predictor: any FramePredictor
-    public let configuration: Configuration
+    package let predictor: any FramePredictor
+    package let configuration: Configuration
     /// Statistics so far.
-    public private(set) var statistics = DetectionStatistics()
+    package private(set) var statistics = DetectionStatistics()
     let clock: any ServiceClock
     private var firstStart: Double?
     private var lastProcessedStart: Double?
@@ -91,18 +91,18 @@ public struct DetectionLoop: Sendable {
     ///   - predictor: the model.
     ///   - configuration: throttling and EMA weight.
     ///   - clock: time source (inject a manual clock in tests).
-    public init(predictor: any FramePredictor, configuration: Configuration = .init(),
+    package init(predictor: any FramePredictor, configuration: Configuration = .init(),
                 clock: any ServiceClock = MonotonicClock()) {
         self.predictor = predictor; self.configuration = configuration; self.clock = clock
     }
 
     /// Begins a new run of frames (e.g. the next swing window): ``ThrottlePolicy/everyNthFrame(_:)`` counts
     /// from its first frame.
-    public mutating func startRun() { runStart = statistics.framesSeen }
+    package mutating func startRun() { runStart = statistics.framesSeen }
 
     /// Counts the next frame and says whether the model should run on it; a frame it turns down is counted
     /// as skipped and needs no picture.
-    public mutating func admit() -> Bool {
+    package mutating func admit() -> Bool {
         let seen = statistics.framesSeen - runStart
         statistics.framesSeen += 1
         let now = clock.now()
@@ -118,7 +118,7 @@ public struct DetectionLoop: Sendable {
 
     /// Runs the model on a frame ``admit()`` accepted.
     /// - Throws: the predictor's error (statistics are left as before the frame).
-    public mutating func run(_ frame: ServiceFrame) throws -> ServiceResult {
+    package mutating func run(_ frame: ServiceFrame) throws -> ServiceResult {
         let start = admittedAt ?? clock.now()
         admittedAt = nil
         let prediction = try predictor.predict(frame.image)
@@ -131,7 +131,7 @@ public struct DetectionLoop: Sendable {
     /// Offers one frame; runs the model unless the throttle skips it.
     /// - Returns: the result, or `nil` when the frame was skipped.
     /// - Throws: the predictor's error.
-    public mutating func submit(_ frame: ServiceFrame) throws -> ServiceResult? {
+    package mutating func submit(_ frame: ServiceFrame) throws -> ServiceResult? {
         admit() ? try run(frame) : nil
     }
 
@@ -158,20 +158,20 @@ public struct DetectionLoop: Sendable {
 
 /// ``DetectionLoop`` for frames that arrive over time (a camera, a browser): an actor, so frames can be
 /// submitted from any task, with a stream runner that stops when its task is cancelled.
-public actor DetectionService {
-    public typealias Configuration = DetectionLoop.Configuration
+package actor DetectionService {
+    package typealias Configuration = DetectionLoop.Configuration
 
     private var loop: DetectionLoop
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     /// Current statistics.
-    public var statistics: DetectionStatistics { loop.statistics }
+    package var statistics: DetectionStatistics { loop.statistics }
 
     /// Creates a service.
     /// - Parameters:
     ///   - predictor: the model.
     ///   - configuration: throttling and EMA weight.
     ///   - clock: time source (inject a manual clock in tests).
-    public init(predictor: any FramePredictor, configuration: Configuration = .init(),
+    package init(predictor: any FramePredictor, configuration: Configuration = .init(),
                 clock: any ServiceClock = MonotonicClock()) {
         loop = DetectionLoop(predictor: predictor, configuration: configuration, clock: clock)
         self.configuration = configuration
@@ -180,7 +180,7 @@ public actor DetectionService {
     /// Offers one frame; runs the model unless throttling skips it.
     /// - Returns: the result, or `nil` when the frame was skipped.
     /// - Throws: the predictor's error (statistics are left as before the frame).
-    public func submit(_ frame: ServiceFrame) throws -> ServiceResult? { try loop.submit(frame) }
+    package func submit(_ frame: ServiceFrame) throws -> ServiceResult? { try loop.submit(frame) }
 
     /// Runs over a stream of frames until it ends or the task is cancelled.
     /// - Parameters:
@@ -188,7 +188,7 @@ public actor DetectionService {
     ///   - onResult: called with each processed frame's result.
     /// - Returns: the final statistics.
     /// - Throws: `CancellationError` when cancelled (results so far were delivered), or the predictor's error.
-    public func run<S: AsyncSequence & Sendable>(_ frames: S, onResult: @Sendable (ServiceResult) -> Void)
+    package func run<S: AsyncSequence & Sendable>(_ frames: S, onResult: @Sendable (ServiceResult) -> Void)
         async throws -> DetectionStatistics where S.Element == ServiceFrame {
         for try await frame in frames {
             try Task.checkCancellation()
@@ -198,7 +198,7 @@ public actor DetectionService {
     }
 
     /// Clears statistics and throttling state.
-    public func reset() {
+    package func reset() {
         loop = DetectionLoop(predictor: loop.predictor, configuration: configuration, clock: loop.clock)
     }
 }

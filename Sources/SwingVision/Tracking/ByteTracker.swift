@@ -26,58 +26,58 @@ import SwingCore
 /// Track ids count from 1 per tracker; like Ultralytics, an id is spent when a track is born, so a track dropped
 /// unconfirmed leaves a gap. Tracks do not depend on the class: a track takes the class of each detection it is
 /// matched with.
-public struct ByteTracker: Sendable {
+package struct ByteTracker: Sendable {
     /// ByteTrack's thresholds, with Ultralytics' defaults (`ultralytics/cfg/trackers/bytetrack.yaml`).
-    public struct Configuration: Sendable, Equatable, Codable {
+    package struct Configuration: Sendable, Equatable, Codable {
         /// A detection at or above this confidence takes part in the first association and may start a track
         /// (Ultralytics `track_high_thresh`, 0.25).
-        public var trackHighThreshold: Double = 0.25
+        package var trackHighThreshold: Double = 0.25
         /// A detection above this confidence (and below ``trackHighThreshold``) can only extend a track, in the
         /// second association; at or below it a detection is ignored (`track_low_thresh`, 0.1).
-        public var trackLowThreshold: Double = 0.1
+        package var trackLowThreshold: Double = 0.1
         /// An unmatched high detection starts a new track only at or above this confidence (`new_track_thresh`, 0.25).
-        public var newTrackThreshold: Double = 0.25
+        package var newTrackThreshold: Double = 0.25
         /// Frames a lost track is kept at 30 fps (`track_buffer`, 30): scaled by frame rate / 30, see ``ByteTracker/maxFramesLost``.
-        public var trackBuffer: Int = 30
+        package var trackBuffer: Int = 30
         /// First association: a pair matches only when its cost is below this (`match_thresh`, 0.8); with
         /// ``fuseScore`` the cost is `1 − IoU × confidence`, so 0.8 needs IoU × confidence > 0.2.
-        public var matchThreshold: Double = 0.8
+        package var matchThreshold: Double = 0.8
         /// Weigh the first and the unconfirmed association's IoU by the detection's confidence (`fuse_score`, true).
-        public var fuseScore: Bool = true
+        package var fuseScore: Bool = true
         /// Second association (low detections): pairs need `1 − IoU` below this, i.e. IoU > 0.5
         /// (a constant in Ultralytics' code).
-        public var lowMatchThreshold: Double = 0.5
+        package var lowMatchThreshold: Double = 0.5
         /// Unconfirmed tracks: cost limit of their association (0.7, a constant in Ultralytics' code).
-        public var unconfirmedMatchThreshold: Double = 0.7
+        package var unconfirmedMatchThreshold: Double = 0.7
         /// A tracked and a lost track whose `1 − IoU` is below this are duplicates (0.15, Ultralytics' constant).
-        public var duplicateThreshold: Double = 0.15
+        package var duplicateThreshold: Double = 0.15
         /// Kalman process and measurement noise of the position, per frame, as a fraction of the box height (1/20).
-        public var positionNoise: Double = 1.0 / 20
+        package var positionNoise: Double = 1.0 / 20
         /// Kalman process noise of the velocity, per frame, as a fraction of the box height (1/160).
-        public var velocityNoise: Double = 1.0 / 160
+        package var velocityNoise: Double = 1.0 / 160
         /// Centres kept per track for ``TrackedDetection/trail`` (30).
-        public var trailLength: Int = 30
+        package var trailLength: Int = 30
 
-        public init() {}
+        package init() {}
     }
 
     /// Boxes with a coordinate beyond ± this many pixels are ignored, as non-finite ones are: the filter squares
     /// sizes, and nothing a camera sees is that large.
-    public static let coordinateLimit = 1e6
+    package static let coordinateLimit = 1e6
     /// Boxes with a side shorter than this many pixels are ignored (Ultralytics drops only zero sizes): the
     /// filter's variances scale with the square of the height and would underflow to zero.
-    public static let minimumSide = 1e-6
+    package static let minimumSide = 1e-6
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Frames per second of the sequence given to ``update(_:time:)`` (after any stride).
-    public let frameRate: Double
+    package let frameRate: Double
     /// Frames a lost track survives unmatched: `Int(frameRate / 30 × trackBuffer)`, truncated, as ByteTrack and
     /// earlier Ultralytics releases compute it (30 at 30 fps; the buffer is about one second at any rate; Ultralytics
     /// 8.4.190 keeps `trackBuffer` frames whatever the rate). A track missed for this many frames in a row
     /// can still be found again; one missed for more is retired and a later sighting gets a new id.
-    public let maxFramesLost: Int
+    package let maxFramesLost: Int
     /// Frames given to ``update(_:time:)`` so far.
-    public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
 
     private var tracked: [Record] = []
     private var lost: [Record] = []
@@ -88,7 +88,7 @@ public struct ByteTracker: Sendable {
     ///   - configuration: Thresholds; the defaults are Ultralytics'.
     ///   - frameRate: Frames per second of the sequence you will pass (a video's rate divided by any stride);
     ///     a value that is not a positive finite number is taken as 30.
-    public init(configuration: Configuration = Configuration(), frameRate: Double = 30) {
+    package init(configuration: Configuration = Configuration(), frameRate: Double = 30) {
         self.configuration = configuration
         let rate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
         self.frameRate = rate
@@ -98,10 +98,10 @@ public struct ByteTracker: Sendable {
     }
 
     /// The tracks held now: tracked ones (confirmed or not) first, then lost ones.
-    public var tracks: [Track] { tracked.map(\.track) + lost.map(\.track) }
+    package var tracks: [Track] { tracked.map(\.track) + lost.map(\.track) }
 
     /// Forgets every track and restarts ids and frame numbers, as for a new video.
-    public mutating func reset() {
+    package mutating func reset() {
         tracked = []; lost = []; nextId = 1; frameCount = 0
     }
 
@@ -113,7 +113,7 @@ public struct ByteTracker: Sendable {
     ///   (ignored, low and unclaimed, or a new object's first sighting after the first frame) is left out.
     /// - Complexity: O(T·D) for the overlaps of T tracks and D detections, plus the assignment
     ///   (``LinearAssignment``), which is near-linear when objects are apart.
-    public mutating func update(_ detections: [Detection], time: Double) -> [TrackedDetection] {
+    package mutating func update(_ detections: [Detection], time: Double) -> [TrackedDetection] {
         frameCount += 1
         let frame = frameCount
         let c = configuration

@@ -13,73 +13,73 @@ import SwingCore
 /// from until it leaves the band on the other side, so an object that stops on the line and wobbles is one
 /// crossing per real passage, not one per frame. A track that vanishes and comes back with a new id can
 /// count again (the tracker decides identity).
-public struct LineCrossings: Sendable {
+package struct LineCrossings: Sendable {
     /// Where the counting line lies.
-    public struct Line: Sendable, Codable, Equatable {
+    package struct Line: Sendable, Codable, Equatable {
         /// Start and end, normalised (0…1, origin top-left).
-        public var x1: Double, y1: Double, x2: Double, y2: Double
+        package var x1: Double, y1: Double, x2: Double, y2: Double
 
         /// A line from (`x1`, `y1`) to (`x2`, `y2`), normalised.
-        public init(x1: Double, y1: Double, x2: Double, y2: Double) {
+        package init(x1: Double, y1: Double, x2: Double, y2: Double) {
             self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
         }
 
         /// The default: a horizontal line across the middle of the picture, drawn left to right.
-        public static let middle = Line(x1: 0, y1: 0.5, x2: 1, y2: 0.5)
+        package static let middle = Line(x1: 0, y1: 0.5, x2: 1, y2: 0.5)
 
         /// Whether the line is usable: finite coordinates within 0…1 and two distinct ends.
-        public var isValid: Bool {
+        package var isValid: Bool {
             let values = [x1, y1, x2, y2]
             return values.allSatisfy { $0.isFinite && (0...1).contains($0) } && (x1 != x2 || y1 != y2)
         }
     }
 
     /// Crossings of one label.
-    public struct Count: Sendable, Codable, Equatable {
+    package struct Count: Sendable, Codable, Equatable {
         /// Crossings from the line's left side to its right side (down, for the default line).
-        public var forward: Int = 0
+        package var forward: Int = 0
         /// Crossings the other way.
-        public var backward: Int = 0
-        public init(forward: Int = 0, backward: Int = 0) { self.forward = forward; self.backward = backward }
+        package var backward: Int = 0
+        package init(forward: Int = 0, backward: Int = 0) { self.forward = forward; self.backward = backward }
     }
 
     /// One crossing, as it happened.
-    public struct Crossing: Sendable, Codable, Equatable {
-        public var trackId: Int
-        public var label: String
+    package struct Crossing: Sendable, Codable, Equatable {
+        package var trackId: Int
+        package var label: String
         /// `true` for ``Count/forward``.
-        public var forward: Bool
+        package var forward: Bool
         /// The frame time the crossing was seen (as passed to ``update(_:width:height:time:)``).
-        public var time: Double
+        package var time: Double
     }
 
     /// What the counter has seen so far: the line, totals per label, and the newest crossings.
-    public struct Summary: Sendable, Codable, Equatable {
-        public var line: Line
-        public var counts: [String: Count]
+    package struct Summary: Sendable, Codable, Equatable {
+        package var line: Line
+        package var counts: [String: Count]
         /// Every crossing counted so far.
-        public var total: Int
+        package var total: Int
         /// The crossings this summary reports: the newest frame's after ``LineCrossings/update(_:width:height:time:)``
         /// (empty on most frames), every crossing in a video's summary.
-        public var crossings: [Crossing]
+        package var crossings: [Crossing]
     }
 
     /// One object in one frame, as the counter needs it.
-    public struct Object: Sendable, Equatable {
-        public var trackId: Int
-        public var label: String
+    package struct Object: Sendable, Equatable {
+        package var trackId: Int
+        package var label: String
         /// Its box, pixels, origin top-left (the centre is what crosses).
-        public var box: Rect
-        public init(trackId: Int, label: String, box: Rect) { self.trackId = trackId; self.label = label; self.box = box }
+        package var box: Rect
+        package init(trackId: Int, label: String, box: Rect) { self.trackId = trackId; self.label = label; self.box = box }
     }
 
     /// The line counted against.
-    public let line: Line
+    package let line: Line
     /// Half the width of the band around the line where a centre keeps its previous side, as a fraction of
     /// the picture (normalised distance from the line).
-    public let margin: Double
+    package let margin: Double
     /// The default ``margin``: 1 % of the picture, several times the centre jitter of a steady detection.
-    public static let defaultMargin = 0.01
+    package static let defaultMargin = 0.01
     private var counts: [String: Count] = [:]
     private var total = 0
     /// Where each live track was last seen strictly off the line (normalised), and on which side (-1 or +1).
@@ -90,7 +90,7 @@ public struct LineCrossings: Sendable {
 
     /// A counter for `line` (checked with ``Line/isValid``; an invalid line falls back to ``Line/middle``).
     /// - Parameter margin: See ``margin``; a negative or non-finite value is taken as 0.
-    public init(line: Line = .middle, margin: Double = LineCrossings.defaultMargin) {
+    package init(line: Line = .middle, margin: Double = LineCrossings.defaultMargin) {
         self.line = line.isValid ? line : .middle
         self.margin = margin.isFinite ? max(0, margin) : 0
     }
@@ -103,7 +103,7 @@ public struct LineCrossings: Sendable {
     ///   - time: The frame's time in seconds.
     /// - Complexity: O(*n*) in the number of objects, amortised.
     @discardableResult
-    public mutating func update(_ objects: [Object], width: Int, height: Int, time: Double) -> Summary {
+    package mutating func update(_ objects: [Object], width: Int, height: Int, time: Double) -> Summary {
         frame += 1
         var latest: [Crossing] = []
         guard width > 0, height > 0 else { return summary(latest) }
@@ -133,13 +133,13 @@ public struct LineCrossings: Sendable {
 
     /// Feeds one frame's tracked detections (see ``update(_:width:height:time:)``).
     @discardableResult
-    public mutating func update(_ tracked: [TrackedDetection], width: Int, height: Int, time: Double) -> Summary {
+    package mutating func update(_ tracked: [TrackedDetection], width: Int, height: Int, time: Double) -> Summary {
         update(tracked.map { Object(trackId: $0.trackId, label: $0.detection.label, box: $0.detection.box) },
                width: width, height: height, time: time)
     }
 
     /// The counter's state without feeding a frame.
-    public var current: Summary { summary([]) }
+    package var current: Summary { summary([]) }
 
     private func summary(_ latest: [Crossing]) -> Summary {
         Summary(line: line, counts: counts, total: total, crossings: latest)

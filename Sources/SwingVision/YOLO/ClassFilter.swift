@@ -4,7 +4,7 @@ import SwingCore
 /// Parses a class filter: comma-separated class ids (`0,32`) and/or class names (`person,sports ball`),
 /// names matched case-insensitively against the model's `names`. `detect --classes` and the studio's
 /// `classes=` both go through here.
-public enum ClassFilter {
+package enum ClassFilter {
     /// - Parameters:
     ///   - text: The filter as the user typed it.
     ///   - names: The model's class names by id.
@@ -12,7 +12,7 @@ public enum ClassFilter {
     /// - Returns: The class ids to keep.
     /// - Throws: ``VisionError`` (`invalidClassFilter`, status 24) for an empty list, an unknown name or an
     ///   id the model lacks.
-    public static func parse(_ text: String, names: [Int: String], what: String = "--classes") throws -> Set<Int> {
+    package static func parse(_ text: String, names: [Int: String], what: String = "--classes") throws -> Set<Int> {
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !items.isEmpty else {
             throw VisionError(.invalidClassFilter, "The class filter \(what) is empty: give class ids or names, e.g. 0,32.")

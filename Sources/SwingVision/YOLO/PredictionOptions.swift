@@ -1,23 +1,23 @@
 import SwingCore
 
 /// Settings for one YOLO prediction. Defaults are Ultralytics' (docs/engine.md).
-public struct PredictionOptions: Sendable, Equatable {
+package struct PredictionOptions: Sendable, Equatable {
     /// Minimum confidence: a detection is kept when its score is **greater** than this (0.25).
-    public var conf: Double = 0.25
+    package var conf: Double = 0.25
     /// NMS IoU threshold: overlapping boxes are kept when IoU `≤ iou` (0.45).
-    public var iou: Double = 0.45
+    package var iou: Double = 0.45
     /// Maximum detections returned per image (300).
-    public var maxDet: Int = 300
+    package var maxDet: Int = 300
     /// Keep only these class ids (`nil` keeps all). Ids the model does not have are an error.
-    public var classes: Set<Int>? = nil
+    package var classes: Set<Int>? = nil
     /// Class-agnostic NMS (suppress overlapping boxes of different classes too).
-    public var agnostic: Bool = false
+    package var agnostic: Bool = false
     /// Candidates kept for NMS, best first (Ultralytics' `max_nms`, 30000).
-    public var maxCandidates: Int = 30_000
+    package var maxCandidates: Int = 30_000
     /// Number of classification results returned (top-5).
-    public var topK: Int = 5
+    package var topK: Int = 5
 
-    public init(conf: Double = 0.25, iou: Double = 0.45, maxDet: Int = 300, classes: Set<Int>? = nil,
+    package init(conf: Double = 0.25, iou: Double = 0.45, maxDet: Int = 300, classes: Set<Int>? = nil,
                 agnostic: Bool = false, maxCandidates: Int = 30_000, topK: Int = 5) {
         self.conf = conf; self.iou = iou; self.maxDet = maxDet; self.classes = classes
         self.agnostic = agnostic; self.maxCandidates = maxCandidates; self.topK = topK
@@ -25,7 +25,7 @@ public struct PredictionOptions: Sendable, Equatable {
 
     /// Checks ranges and the class filter against the model's classes.
     /// - Throws: ``VisionError`` (`invalidOptions` or `invalidClassFilter`).
-    public func validate(classCount: Int) throws {
+    package func validate(classCount: Int) throws {
         guard (0...1).contains(conf) else { throw VisionError(.invalidOptions, "The confidence threshold (conf) must be in [0, 1], not \(conf).") }
         guard (0...1).contains(iou) else { throw VisionError(.invalidOptions, "The IoU threshold must be in [0, 1], not \(iou).") }
         guard maxDet >= 0 else { throw VisionError(.invalidOptions, "Max-det must not be negative, got \(maxDet).") }
@@ -44,30 +44,30 @@ public struct PredictionOptions: Sendable, Equatable {
 }
 
 /// Milliseconds spent in each stage of a prediction.
-public struct StageTimings: Sendable, Codable, Equatable {
-    public var preMs: Double
-    public var inferenceMs: Double
-    public var postMs: Double
-    public init(preMs: Double = 0, inferenceMs: Double = 0, postMs: Double = 0) {
+package struct StageTimings: Sendable, Codable, Equatable {
+    package var preMs: Double
+    package var inferenceMs: Double
+    package var postMs: Double
+    package init(preMs: Double = 0, inferenceMs: Double = 0, postMs: Double = 0) {
         self.preMs = preMs; self.inferenceMs = inferenceMs; self.postMs = postMs
     }
     /// pre + inference + post.
-    public var totalMs: Double { preMs + inferenceMs + postMs }
+    package var totalMs: Double { preMs + inferenceMs + postMs }
 }
 
 /// The result of one YOLO prediction, in original-image pixels (origin top-left).
-public struct YOLOResult: Sendable, Equatable {
+package struct YOLOResult: Sendable, Equatable {
     /// Original image size.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// Detections (empty for classification models), best first.
-    public var detections: [Detection]
+    package var detections: [Detection]
     /// Top-k classes for classification models, best first; `nil` for other tasks.
-    public var classification: [Classification]?
+    package var classification: [Classification]?
     /// Per-stage timing.
-    public var speed: StageTimings
+    package var speed: StageTimings
 
-    public init(width: Int, height: Int, detections: [Detection], classification: [Classification]? = nil,
+    package init(width: Int, height: Int, detections: [Detection], classification: [Classification]? = nil,
                 speed: StageTimings = StageTimings()) {
         self.width = width; self.height = height; self.detections = detections
         self.classification = classification; self.speed = speed
@@ -75,15 +75,15 @@ public struct YOLOResult: Sendable, Equatable {
 
     /// A detection's box normalised to [0, 1] by the image size (top-left origin);
     /// use `VisionCoordinates.visionRect(fromTopLeft:)` for Apple Vision's bottom-left convention.
-    public func normalizedBox(_ d: Detection) -> Rect {
+    package func normalizedBox(_ d: Detection) -> Rect {
         VisionCoordinates.normalized(d.box, width: width, height: height)
     }
 }
 
 /// A raw float tensor as the decoders take it (row-major), independent of the inference runtime.
-public struct RawTensor: Sendable, Equatable {
-    public var shape: [Int]
-    public var data: [Float]
-    public init(shape: [Int], data: [Float]) { self.shape = shape; self.data = data }
+package struct RawTensor: Sendable, Equatable {
+    package var shape: [Int]
+    package var data: [Float]
+    package init(shape: [Int], data: [Float]) { self.shape = shape; self.data = data }
     var count: Int { shape.reduce(1, *) }
 }

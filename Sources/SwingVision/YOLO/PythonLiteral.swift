@@ -1,6 +1,6 @@
 /// A value of the small Python-literal subset Ultralytics writes into ONNX metadata
 /// (`str(dict)`, `str(list)`): dicts, lists, tuples, strings, ints, floats, booleans and `None`.
-public indirect enum PythonLiteral: Sendable, Equatable {
+package indirect enum PythonLiteral: Sendable, Equatable {
     case dict([(PythonLiteral, PythonLiteral)])
     case list([PythonLiteral])
     case string(String)
@@ -9,7 +9,7 @@ public indirect enum PythonLiteral: Sendable, Equatable {
     case bool(Bool)
     case none
 
-    public static func == (a: PythonLiteral, b: PythonLiteral) -> Bool {
+    package static func == (a: PythonLiteral, b: PythonLiteral) -> Bool {
         switch (a, b) {
         case let (.dict(x), .dict(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case let (.list(x), .list(y)): return x == y
@@ -24,13 +24,13 @@ public indirect enum PythonLiteral: Sendable, Equatable {
 
     /// Deepest nesting of dicts, lists and tuples accepted (Ultralytics writes at most 3; a model with
     /// 50 000 levels overflowed the stack of the recursive parser).
-    public static let maxDepth = 32
+    package static let maxDepth = 32
     /// Longest metadata text parsed (Ultralytics' `names` for 10 000 classes is ~200 KB).
-    public static let maxLength = 4 << 20
+    package static let maxLength = 4 << 20
 
     /// Parses one literal; `nil` when the text is not a literal of the supported subset, is longer than
     /// ``maxLength`` or nests deeper than ``maxDepth``.
-    public static func parse(_ text: String) -> PythonLiteral? {
+    package static func parse(_ text: String) -> PythonLiteral? {
         guard text.utf8.count <= maxLength else { return nil }
         var p = Parser(Array(text.unicodeScalars))
         guard let v = p.value() else { return nil }
@@ -39,7 +39,7 @@ public indirect enum PythonLiteral: Sendable, Equatable {
     }
 
     /// The integer value (also for floats with no fraction, e.g. `640.0`).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let i): return i
         case .float(let d): return d.rounded() == d && abs(d) < 1e15 ? Int(d) : nil
@@ -49,10 +49,10 @@ public indirect enum PythonLiteral: Sendable, Equatable {
     }
 
     /// The list or tuple elements.
-    public var listValue: [PythonLiteral]? { if case .list(let l) = self { return l }; return nil }
+    package var listValue: [PythonLiteral]? { if case .list(let l) = self { return l }; return nil }
 
     /// Text of a string, or the literal spelled back for numbers (Ultralytics allows `{0: 1}`-style names).
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let s): return s
         case .int(let i): return String(i)
@@ -62,7 +62,7 @@ public indirect enum PythonLiteral: Sendable, Equatable {
     }
 
     /// Interprets the literal as a class-name table: a dict `{id: name}` or a list of names.
-    public var classNames: [Int: String]? {
+    package var classNames: [Int: String]? {
         switch self {
         case .dict(let pairs):
             var out: [Int: String] = [:]

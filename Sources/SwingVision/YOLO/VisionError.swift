@@ -1,9 +1,9 @@
 import SwingCore
 
 /// Errors from SwingVision's YOLO predictor and decoders.
-public struct VisionError: CategorizedError {
+package struct VisionError: CategorizedError {
     /// What went wrong.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The model's outputs (or metadata) are not those of an Ultralytics YOLO export.
         case modelUnsupported
         /// A `classes` filter names classes the model does not have.
@@ -15,14 +15,14 @@ public struct VisionError: CategorizedError {
     }
 
     /// The category of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// One clear sentence.
-    public let message: String
+    package let message: String
 
     /// Creates an error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    package init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 
-    public var statusCode: Int32 {
+    package var statusCode: Int32 {
         switch kind {
         case .modelUnsupported: return StatusCode.modelUnsupported
         case .invalidClassFilter: return StatusCode.invalidClassFilter

@@ -4,11 +4,11 @@ import SwingCore
 /// (`non_max_suppression`, `scale_boxes`, `scale_coords`, `process_mask`, `scale_masks`).
 ///
 /// Pure Swift on float arrays: no inference runtime needed, so every task is testable on stored tensors.
-public struct YOLODecoder: Sendable {
+package struct YOLODecoder: Sendable {
     /// The model layout the outputs follow.
-    public let info: YOLOModelInfo
+    package let info: YOLOModelInfo
 
-    public init(info: YOLOModelInfo) { self.info = info }
+    package init(info: YOLOModelInfo) { self.info = info }
 
     /// Decodes one image's outputs.
     /// - Parameters:
@@ -18,7 +18,7 @@ public struct YOLODecoder: Sendable {
     ///   - options: Thresholds, caps and class filter.
     /// - Returns: Detections (best first) and, for classifiers, the top-k classes.
     /// - Throws: ``VisionError`` when the tensors do not match ``info`` or the options are invalid.
-    public func decode(_ outputs: [RawTensor], letterbox: LetterboxGeometry,
+    package func decode(_ outputs: [RawTensor], letterbox: LetterboxGeometry,
                        options: PredictionOptions) throws -> (detections: [Detection], classification: [Classification]?) {
         try options.validate(classCount: info.classCount)
         try info.validate(outputShapes: outputs.map(\.shape))

@@ -1,53 +1,53 @@
 import SwingCore
 
 /// The five Ultralytics YOLO tasks.
-public enum YOLOTask: String, Codable, Sendable, CaseIterable {
+package enum YOLOTask: String, Codable, Sendable, CaseIterable {
     case detect, segment, classify, pose, obb
 }
 
 /// Shape of one model output, as the decoders need it (`-1` or `0` marks a dynamic axis).
-public struct TensorShape: Sendable, Equatable, Codable {
-    public var dims: [Int]
-    public init(_ dims: [Int]) { self.dims = dims }
+package struct TensorShape: Sendable, Equatable, Codable {
+    package var dims: [Int]
+    package init(_ dims: [Int]) { self.dims = dims }
 }
 
 /// What a YOLO export is: task, class names, input size, and how its outputs are laid out.
 ///
 /// Built from Ultralytics' ONNX `metadata_props` when present; otherwise inferred from the output shapes.
-public struct YOLOModelInfo: Sendable, Codable, Equatable {
+package struct YOLOModelInfo: Sendable, Codable, Equatable {
     /// The model's task.
-    public var task: YOLOTask
+    package var task: YOLOTask
     /// Class names by id.
-    public var names: [Int: String]
+    package var names: [Int: String]
     /// Model input size `[height, width]`.
-    public var imgsz: [Int]
+    package var imgsz: [Int]
     /// Largest stride of the detection head (32 for YOLO11).
-    public var stride: Int
+    package var stride: Int
     /// Keypoint layout `[K, D]` for pose models (D = 2 or 3).
-    public var kptShape: [Int]?
+    package var kptShape: [Int]?
     /// Whether outputs are already NMS-free detections (`[1, N, 6 + extra]`), only to be thresholded.
-    public var endToEnd: Bool
+    package var endToEnd: Bool
 
-    public init(task: YOLOTask, names: [Int: String], imgsz: [Int], stride: Int = 32, kptShape: [Int]? = nil,
+    package init(task: YOLOTask, names: [Int: String], imgsz: [Int], stride: Int = 32, kptShape: [Int]? = nil,
                 endToEnd: Bool = false) {
         self.task = task; self.names = names; self.imgsz = imgsz; self.stride = stride
         self.kptShape = kptShape; self.endToEnd = endToEnd
     }
 
     /// Number of classes.
-    public var classCount: Int { names.count }
+    package var classCount: Int { names.count }
 
     /// The display label for a class id (the id as text when the model has no name for it).
-    public func label(_ id: Int) -> String { names[id] ?? String(id) }
+    package func label(_ id: Int) -> String { names[id] ?? String(id) }
 
     /// Largest input side a model may declare, pixels.
-    public static let maxImageSide = 8192
+    package static let maxImageSide = 8192
     /// Most keypoints per detection a pose model may declare (`kpt_shape[0]`).
-    public static let maxKeypoints = 1000
+    package static let maxKeypoints = 1000
     /// Largest size of any output axis (YOLO's anchor axis is 8 400 at 640 px, 134 400 at 2 560 px).
-    public static let maxAxis = 10_000_000
+    package static let maxAxis = 10_000_000
     /// Most classes a model may name.
-    public static let maxClasses = 100_000
+    package static let maxClasses = 100_000
 
     /// Builds the info from ONNX custom metadata and the model's input/output shapes.
     /// - Parameters:
@@ -55,7 +55,7 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
     ///   - inputShape: The image input's shape `[1, 3, H, W]` (dynamic axes as -1).
     ///   - outputShapes: Every output's shape, in model order.
     /// - Throws: ``VisionError`` (`modelUnsupported`) when the shapes fit no YOLO layout.
-    public init(metadata: [String: String], inputShape: [Int], outputShapes: [[Int]]) throws {
+    package init(metadata: [String: String], inputShape: [Int], outputShapes: [[Int]]) throws {
         let lit = { (key: String) in metadata[key].flatMap(PythonLiteral.parse) }
         let shapeText = "outputs \(outputShapes.map { "\($0)" }.joined(separator: ", "))"
         guard inputShape.count == 4, inputShape[1] == 3 || inputShape[1] <= 0 else {
@@ -146,7 +146,7 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
     }
 
     /// Extra channels per detection after the box and class scores.
-    public var extraChannels: Int {
+    package var extraChannels: Int {
         switch task {
         case .detect, .classify: return 0
         case .obb: return 1
@@ -157,7 +157,7 @@ public struct YOLOModelInfo: Sendable, Codable, Equatable {
 
     /// Checks that the outputs have the channel counts this info implies.
     /// - Throws: ``VisionError`` (`modelUnsupported`) naming the unexpected shapes.
-    public func validate(outputShapes: [[Int]]) throws {
+    package func validate(outputShapes: [[Int]]) throws {
         let shapeText = "outputs \(outputShapes.map { "\($0)" }.joined(separator: ", "))"
         guard let main = outputShapes.first(where: { $0.count == 3 || $0.count == 2 }) else {
             throw VisionError(.modelUnsupported, "The model is not a YOLO export: unexpected \(shapeText).")

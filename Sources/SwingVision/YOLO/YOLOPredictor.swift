@@ -5,11 +5,11 @@ import SwingInference
 /// on ONNX Runtime: letterbox → inference → decode, with per-stage timing.
 ///
 /// Thread-safe: one predictor may serve concurrent `predict` calls (ORT sessions allow concurrent runs).
-public final class YOLOPredictor: Sendable {
+package final class YOLOPredictor: Sendable {
     /// What the model is (task, names, input size, output layout).
-    public let info: YOLOModelInfo
+    package let info: YOLOModelInfo
     /// The underlying ONNX Runtime session.
-    public let session: InferenceSession
+    package let session: InferenceSession
     let inputName: String
     let outputNames: [String]
     let decoder: YOLODecoder
@@ -20,7 +20,7 @@ public final class YOLOPredictor: Sendable {
     ///   - sessionOptions: ONNX Runtime settings (threads, graph optimisation).
     /// - Throws: `InferenceError` when the runtime or file cannot be loaded; ``VisionError`` (`modelUnsupported`)
     ///   when the model's inputs/outputs are not a YOLO layout (the message names the shapes found).
-    public init(modelPath: String, sessionOptions: SessionOptions = .init()) throws {
+    package init(modelPath: String, sessionOptions: SessionOptions = .init()) throws {
         let session = try InferenceSession(modelPath: modelPath, options: sessionOptions)
         guard session.inputs.count == 1, let input = session.inputs.first else {
             throw VisionError(.modelUnsupported,
@@ -41,7 +41,7 @@ public final class YOLOPredictor: Sendable {
     /// - Returns: Detections (or top-k classes) in original-image pixels, with stage timings.
     /// - Throws: ``VisionError`` for invalid options/class filter or unexpected outputs; `InferenceError` when
     ///   ONNX Runtime fails.
-    public func predict(_ image: ImageBuffer, options: PredictionOptions = PredictionOptions()) throws -> YOLOResult {
+    package func predict(_ image: ImageBuffer, options: PredictionOptions = PredictionOptions()) throws -> YOLOResult {
         try options.validate(classCount: info.classCount)
         let clock = ContinuousClock()
         let t0 = clock.now
