@@ -135,16 +135,18 @@ package enum BiomechAnalyzer {
             return opponent.map { turned(.opponent, $0 + "you were not swinging (your wrist reached \(Int(peak.rounded())) cm/s; a swing reaches \(Int(p.swingMinSpeedCmS.rounded())))." ) }
                 ?? turned(.noSwing, noSwingReason(peak: peak, parameters: p))
         }
-        if let opponent, delay.source == .measured, !swingsAtInstant(contact, delay: delay, posed: posed, parameters: p) {
+        if let opponent, delay.source != .given, !swingsAtInstant(contact, delay: delay, posed: posed, parameters: p) {
             return turned(.opponent, opponent + "your wrist was not reaching for the ball when it was hit (you were moving, not hitting).")
         }
         return nil
     }
 
     /// Whether the wrist reaches for the ball at `contact`'s instant: the contact's own evidence of the delay
-    /// (its reach, ``SoundDelayEstimator``) agrees with the session's within the estimator's outlier limit.
+    /// (its reach, ``SoundDelayEstimator``) agrees with the session's within the estimator's outlier limit; when
+    /// the session's delay could not be measured, whether the wrist reaches at all in the delay range before it.
     static func swingsAtInstant(_ contact: ContactEvent, delay: SoundDelay, posed: [FrameMeasure], parameters p: BiomechParameters) -> Bool {
         guard let own = SoundDelayEstimator.delay(heard: contact.time, posed: posed, parameters: p) else { return false }
+        if delay.source == .none { return true }
         let limit = max(p.soundDelayOutlierMs, 3 * (delay.spreadMs ?? 0))
         return abs(own * 1000 - delay.ms) <= limit
     }

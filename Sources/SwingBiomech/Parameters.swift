@@ -98,7 +98,10 @@ package struct BiomechParameters: Sendable, Equatable {
     /// peak at 370–584, while a coach's hand feed beside the phone was heard with the player moving at 165.
     package var soundDelayMinSwingCmS = 250.0
     /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
-    package var soundDelayMinShots = 1
+    /// One is not enough: a single window's reach has nothing to be checked against, and on the real
+    /// single-hit broadcast clips it was as often 90–200 ms wrong (an earlier reach taken for the hit) as right.
+    /// Two must agree within ``soundDelayOutlierMs``.
+    package var soundDelayMinShots = 2
     /// The delay is measured on the loudest hits, this many at a time, until this many show a swing (at most
     /// three batches; none of the first batch showing one ends it): posing the delay range before each hit
     /// costs about a fifth of a window more, so a long session pays it on a few hits, not on all of them

@@ -25,7 +25,7 @@ package struct SoundDelay: Codable, Sendable, Equatable {
     /// For a measured delay: the spread of the shots' own delays around it (1.4826 × their median absolute
     /// deviation, the standard deviation's robust estimate), ms; `nil` with fewer than three shots.
     package var spreadMs: Double?
-    /// For a measured delay: the shots whose body gave evidence / the contacts that were asked.
+    /// The shots whose body gave evidence / the contacts that were asked (also when too few gave it to measure).
     package var shotsUsed: Int?
     package var shotsAsked: Int?
     /// For ``Source/none``: why nothing was measured, one sentence.

@@ -21,10 +21,16 @@ enum SoundDelayEstimator {
         let asked = candidates(contacts, parameters: p)
         guard !asked.isEmpty else { return .none("no heard contact to measure the delay on.") }
         let delays = asked.compactMap { delay(heard: $0.time, posed: posed, parameters: p) }
+        func none(_ reason: String) -> SoundDelay {
+            SoundDelay(ms: 0, source: .none, shotsUsed: delays.count, shotsAsked: asked.count, reason: reason)
+        }
         guard delays.count >= max(p.soundDelayMinShots, 1) else {
-            return .none(delays.isEmpty
+            return none(delays.isEmpty
                 ? "no swing of the player's wrist was seen just before any of the \(asked.count) hit sound\(asked.count == 1 ? "" : "s"), so the sound delay could not be measured."
-                : "only \(delays.count) of \(asked.count) hit sounds had a swing just before them; \(p.soundDelayMinShots) are needed to measure the sound delay.")
+                : "only \(delays.count) of \(asked.count) hit sound\(asked.count == 1 ? "" : "s") had a swing just before \(asked.count == 1 ? "it" : "them"); \(p.soundDelayMinShots) are needed to measure the sound delay.")
+        }
+        if delays.count == 2, abs(delays[0] - delays[1]) > p.soundDelayOutlierMs / 1000 {
+            return none("the 2 hit sounds with a swing just before them disagree by \(Int((abs(delays[0] - delays[1]) * 1000).rounded())) ms, so the sound delay could not be measured.")
         }
         var kept = delays
         var centre = median(kept)

@@ -89,8 +89,8 @@ extension SessionAnalyzer {
             asked += next
             try pose(pieceOf: next.map(\.time), spans: reachSpans)
             delay = BiomechAnalyzer.measureSoundDelay(track: try poser.track(), contacts: asked, parameters: biomech)
-            let used = delay.source == .measured ? delay.shotsUsed ?? 0 : 0
-            if used == 0 || used >= batch { break }
+            let used = delay.source == .given ? 0 : delay.shotsUsed ?? 0
+            if used == 0 || (delay.source == .measured && used >= batch) { break }
         }
         // The rest (and any piece a clipped window left without its contact), around every contact's instant.
         let instants = heard.map { delay.instant(heard: $0) }

@@ -109,4 +109,28 @@ struct SoundDelayTests {
         let d = BiomechAnalyzer.analyze(track: s.track, contacts: s.heard, parameters: p).soundDelay
         #expect(d.source == .none && d.ms == 0, "\(d)")
     }
+    @Test("One shot measures nothing (nothing could check it); two measure only when they agree", arguments: [30.0, 60.0])
+    func oneShotIsNoMeasurement(fps: Double) throws {
+        let p = Self.measuring
+        for delay in [42.0, 136] {
+            let s = try Self.session(strokes: 2, delayMs: delay, fps: fps, hand: .right, opponentHits: false, noiseCm: 0.5,
+                                     parameters: p, seed: UInt64(delay))
+            // One heard hit: the heard time, and the sentence says why.
+            let one = BiomechAnalyzer.analyze(track: s.track, contacts: [s.heard[0]], parameters: p)
+            #expect(one.soundDelay.source == .none && one.soundDelay.ms == 0, "\(one.soundDelay)")
+            #expect(one.soundDelay.summary.contains("only 1 of 1 hit sound had a swing just before it; 2 are needed"),
+                    "\(one.soundDelay.summary)")
+            #expect(one.soundDelay.shotsUsed == 1 && one.soundDelay.shotsAsked == 1)
+            #expect(one.shots.first.map { abs($0.contactTime - s.heard[0].time) < 1e-12 } == true)
+            // Both: they agree, so the delay is measured on two.
+            let two = BiomechAnalyzer.analyze(track: s.track, contacts: s.heard, parameters: p)
+            #expect(two.soundDelay.source == .measured && two.soundDelay.shotsUsed == 2, "\(two.soundDelay)")
+            #expect(abs(two.soundDelay.ms - delay) <= Self.tolerance(fps: fps), "\(two.soundDelay)")
+            // The second heard 80 ms later than it was: they disagree by more than the outlier limit.
+            var apart = s.heard
+            apart[1].time += 0.08
+            let split = BiomechAnalyzer.analyze(track: s.track, contacts: apart, parameters: p).soundDelay
+            #expect(split.source == .none && split.summary.contains("disagree by"), "\(split.summary)")
+        }
+    }
 }
