@@ -19,8 +19,13 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   A contact before the first / after the last frame, or with no posed frame in its window: "noPerson".
   Stroke (issues #27, #39): "serve" when the wrist is >= 0.4 trunk lengths above the mean of the shoulders
   (11, 12) along u at t_c (interpolated like the wrist), the trunk being |mid-shoulder - pelvis| with its
-  median over the window's posed frames; else "forehand" when lateral(t_c) + mean lateral over the posed window
-  frames with t_c - 0.6 <= t <= t_c - 0.15 (0 when none) is >= 0, else "backhand".
+  median over the window's posed frames, unless the window has posed frames with t_c < t <= t_c + 0.25 and in
+  none of them is the wrist at or below the shoulders' mean height (it stayed overhead: a follow-through, not a
+  serve); else "forehand" when side(t_c) + mean side over the posed window frames with t_c - 0.6 <= t <=
+  t_c - 0.15 (0 when none) is >= 0, else "backhand". side is the wrist's offset across the picture when the
+  camera is behind or in front of the player: v = median over all posed frames of nose(0).z - mean(ears 7, 8).z;
+  v >= 0.03 m (facing away, camera behind): side = (W-P).x (x -> -x for the left hand); v <= -0.03 (facing the
+  camera): side = -(W-P).x (likewise); else side = lateral.
   Swing check (issue #27): peak = max over posed frames j with |t_j - t_c| <= 0.25 s of
   |mean rel(B) - mean rel(A)| / (mean t(B) - mean t(A)) * 100, A / B = the posed frames within 0.04 s of
   t_j - 0.1 / t_j + 0.1, rel = W - P in world axes (j skipped when A or B is empty); reported on ok shots as
@@ -54,6 +59,8 @@ WINDOW_AFTER = 0.5
 SPEED_HALF_SPAN = 3
 BEST_SEARCH = 5
 SERVE_ABOVE_SHOULDER_TRUNKS = 0.4
+SERVE_FALL_WITHIN = 0.25   # s: a wrist still overhead throughout this after t_c is a follow-through
+VIEW_NOSE_DEPTH = 0.03     # m: the nose behind (ahead of) the ears by this much says the camera is behind (in front)
 BACKSWING = (0.6, 0.15)
 SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
 THRESHOLD_TRUNK_CM = 50.0  # the limits above are for this trunk; they scale with the body's
@@ -116,6 +123,8 @@ def per_frame(world, hand):
     shoulders_up = 0.5 * ((world[:, 11] - pelvis) @ up + (world[:, 12] - pelvis) @ up)
     trunk = np.linalg.norm(0.5 * (world[:, 11] + world[:, 12]) - pelvis, axis=1)
     return {
+        "across": d[:, 0] * (1.0 if hand == "right" else -1.0),
+        "nose_behind": world[:, 0, 2] - 0.5 * (world[:, 7, 2] + world[:, 8, 2]),
         "shoulders": shoulders_up,
         "trunk": trunk,
         "ok": ok,
@@ -136,6 +145,8 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
     tp = times[keep]
     fwd, lat, up, foot, rel, conf, sh = (m["forward"][keep], m["lateral"][keep], m["up"][keep],
                                          m["foot"][keep], m["rel"][keep], confs[keep], m["shoulders"][keep])
+    v = float(np.median(m["nose_behind"][keep])) if keep.any() else 0.0
+    side_all = m["across"][keep] if v >= VIEW_NOSE_DEPTH else (-m["across"][keep] if v <= -VIEW_NOSE_DEPTH else lat)
     ctimes = np.asarray([float(c["time"]) for c in contacts])
     shots, rejected = [], []
     for k in np.argsort(ctimes, kind="stable"):
@@ -157,20 +168,24 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
             L = float(np.interp(tc, tp[win], lat[win]))
             U = float(np.interp(tc, tp[win], up[win]))
             S = float(np.interp(tc, tp[win], sh[win]))
+            SIDE = float(np.interp(tc, tp[win], side_all[win]))
             centre = i
         else:
             cands = range(max(i - BEST_SEARCH, 0), min(i + BEST_SEARCH, len(tp) - 1) + 1)
             centre = sorted(cands, key=lambda j: (-conf[j], abs(tp[j] - tc), j))[0]
             F, L, U, S = float(fwd[centre]), float(lat[centre]), float(up[centre]), float(sh[centre])
+            SIDE = float(side_all[centre])
         a, b = max(centre - SPEED_HALF_SPAN, 0), min(centre + SPEED_HALF_SPAN, len(tp) - 1)
         speed = float(np.linalg.norm(rel[b] - rel[a]) / (tp[b] - tp[a]) * 100) if b > a else None
         fcm = F * 100
         T = float(np.median(m["trunk"][keep][win]))
-        if T > 0 and U - S >= SERVE_ABOVE_SHOULDER_TRUNKS * T:
+        after = win & (tp > tc) & (tp <= tc + SERVE_FALL_WITHIN)
+        stays_up = after.any() and not bool(np.any(up[after] <= sh[after]))
+        if T > 0 and U - S >= SERVE_ABOVE_SHOULDER_TRUNKS * T and not stays_up:
             stroke = "serve"
         else:
             back = win & (tp >= tc - BACKSWING[0]) & (tp <= tc - BACKSWING[1])
-            stroke = "forehand" if L + (float(lat[back].mean()) if back.any() else 0.0) >= 0 else "backhand"
+            stroke = "forehand" if SIDE + (float(side_all[back].mean()) if back.any() else 0.0) >= 0 else "backhand"
         late, early = (SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM) if stroke == "serve" else (LATE_BELOW_CM, EARLY_ABOVE_CM)
         if T > 0:
             late, early = late * T * 100 / THRESHOLD_TRUNK_CM, early * T * 100 / THRESHOLD_TRUNK_CM

@@ -73,10 +73,11 @@ package enum BiomechAnalyzer {
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         let delay = soundDelay ?? parameters.givenSoundDelay
             ?? SoundDelayEstimator.estimate(contacts: ordered, posed: posed, parameters: parameters)
+        let view = CameraView.of(posed, parameters: parameters)
         var kept: [MeasuredShot] = [], rejected: [RejectedContact] = []
         for contact in ordered {
             var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, delay: delay,
-                            parameters: parameters)
+                            view: view, parameters: parameters)
             // Never an impossible number: a pose no body can take is not measured, whatever the player confirmed.
             if parameters.bodyCheck, let problem = BodyCheck.problem(shot: m.shot, tc: m.shot.contactTime, posed: posed) {
                 rejected.append(RejectedContact(time: contact.time, confidence: contact.confidence, origin: contact.origin,
@@ -218,7 +219,7 @@ package enum BiomechAnalyzer {
     }
 
     static func measure(contact: ContactEvent, index: Int, track: PoseTrack, posed: [FrameMeasure],
-                        delay: SoundDelay, parameters p: BiomechParameters) -> MeasuredShot {
+                        delay: SoundDelay, view: CameraView = .unknown, parameters p: BiomechParameters) -> MeasuredShot {
         let tc = delay.instant(heard: contact.time)
         var shot = Shot(index: index, time: contact.time, contactTime: tc, confidence: contact.confidence,
                         origin: contact.origin, confirmed: contact.confirmed ? true : nil)
@@ -233,7 +234,7 @@ package enum BiomechAnalyzer {
         // Position in `posed` of the posed frame nearest t_c (earlier on a tie).
         let nearest = nearestIndex(in: posed, to: tc)
 
-        let forward: Double, lateral: Double, wristUp: Double, shoulderUp: Double, speedCentre: Int
+        let forward: Double, lateral: Double, wristUp: Double, shoulderUp: Double, side: Double, speedCentre: Int
         let angles: BodyAngles
         switch p.contactFrame {
         case .interpolate:
@@ -246,11 +247,14 @@ package enum BiomechAnalyzer {
                 lateral = lerp(b.lateral, a.lateral, alpha)
                 wristUp = lerp(b.wristUp, a.wristUp, alpha)
                 shoulderUp = lerp(b.shoulderUp, a.shoulderUp, alpha)
+                side = lerp(view.side(b), view.side(a), alpha)
                 angles = BodyAngles.lerp(b.angles, a.angles, alpha)
             case let (b?, _):
                 (forward, lateral, wristUp, shoulderUp, angles) = (b.forward, b.lateral, b.wristUp, b.shoulderUp, b.angles)
+                side = view.side(b)
             case let (nil, a?):
                 (forward, lateral, wristUp, shoulderUp, angles) = (a.forward, a.lateral, a.wristUp, a.shoulderUp, a.angles)
+                side = view.side(a)
             case (nil, nil):
                 return noPerson   // unreachable: the window is not empty
             }
@@ -267,13 +271,17 @@ package enum BiomechAnalyzer {
             } ?? nearest
             (forward, lateral, wristUp) = (posed[best].forward, posed[best].lateral, posed[best].wristUp)
             shoulderUp = posed[best].shoulderUp
+            side = view.side(posed[best])
             angles = posed[best].angles
             speedCentre = best
         }
         let backswing = window.map(\.element).filter { $0.time >= tc - p.backswingFrom && $0.time <= tc - p.backswingTo }
         let trunk = median(window.map(\.element.trunk))
-        let stroke = strokeType(lateral: lateral, aboveShoulders: wristUp - shoulderUp, trunk: trunk,
-                                backswingLateral: backswing.map(\.lateral), parameters: p)
+        // The stroke's side across the court (``CameraView``); the lateral reported stays the pelvis frame's.
+        let after = window.map(\.element).filter { $0.time > tc && $0.time <= tc + p.serveFallWithin }
+        let comesDown: Bool? = after.isEmpty ? nil : after.contains { $0.wristUp <= $0.shoulderUp }
+        let stroke = strokeType(lateral: side, aboveShoulders: wristUp - shoulderUp, trunk: trunk,
+                                backswingLateral: backswing.map(view.side), comesDown: comesDown, parameters: p)
         let limits = p.thresholds(for: stroke, trunk: trunk)
 
         shot.status = .ok
@@ -294,12 +302,13 @@ package enum BiomechAnalyzer {
 
     /// The stroke type (docs/analysis.md, "Stroke type"): a serve when the wrist is at least
     /// ``BiomechParameters/serveAboveShoulderTrunks`` trunk lengths (`trunk`, the window's median) above the
-    /// shoulders' mean height at contact; otherwise a
-    /// forehand when the wrist's lateral position at contact plus its mean over the backswing is ≥ 0 (on
-    /// the hitting side), else a backhand. Metres in, as ``FrameMeasure``.
+    /// shoulders' mean height at contact, unless `comesDown` says it stayed above the shoulders for
+    /// ``BiomechParameters/serveFallWithin`` after (`nil`: no posed frame there to say); otherwise a
+    /// forehand when the wrist's side at contact plus its mean over the backswing is ≥ 0 (on the hitting side;
+    /// across the court, ``CameraView/side(_:)``), else a backhand. Metres in, as ``FrameMeasure``.
     static func strokeType(lateral: Double, aboveShoulders: Double, trunk: Double, backswingLateral: [Double],
-                           parameters p: BiomechParameters) -> StrokeType {
-        if p.isOverhead(aboveShoulders: aboveShoulders, trunk: trunk) { return .serve }
+                           comesDown: Bool? = nil, parameters p: BiomechParameters) -> StrokeType {
+        if p.isOverhead(aboveShoulders: aboveShoulders, trunk: trunk), comesDown ?? true { return .serve }
         let preparation = backswingLateral.isEmpty ? 0 : backswingLateral.reduce(0, +) / Double(backswingLateral.count)
         return lateral + preparation >= 0 ? .forehand : .backhand
     }

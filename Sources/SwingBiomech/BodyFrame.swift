@@ -59,6 +59,12 @@ struct FrameMeasure: Sendable {
     let trunk: Double
     /// W − P in world axes (rotation not removed), for the wrist speed.
     let wristFromPelvis: Vec3
+    /// (W − P) along the camera's horizontal axis (world x), toward the hitting side of a player with their
+    /// back to the camera: the wrist's side across the court, however far the hips have turned (``CameraView``).
+    let across: Double
+    /// How far the nose is behind the ears' midpoint in depth (world z, away from the camera), metres:
+    /// positive when the player faces away from the camera (``CameraView``).
+    let noseBehindEars: Double
     let confidence: Double
     let imageWrist: Point2?
     /// The body's angles and proportions (``BodyMeasure``).
@@ -78,6 +84,9 @@ struct FrameMeasure: Sendable {
                             + (sample.world[BodyLandmark.rightShoulder] - frame.pelvis).dot(frame.up))
         trunk = ((sample.world[BodyLandmark.leftShoulder] + sample.world[BodyLandmark.rightShoulder]) * 0.5 - frame.pelvis).length
         wristFromPelvis = sample.world[wrist] - frame.pelvis
+        across = wristFromPelvis.x * (hand == .right ? 1 : -1)
+        noseBehindEars = sample.world[BodyLandmark.nose].z
+            - 0.5 * (sample.world[BodyLandmark.leftEar].z + sample.world[BodyLandmark.rightEar].z)
         angles = BodyAngles(world: sample.world, frame: frame, hand: hand)
         confidence = sample.confidence
         if let image = sample.image, image.count == BodyLandmark.count { imageWrist = image[wrist] } else { imageWrist = nil }

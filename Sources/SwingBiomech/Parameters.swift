@@ -44,6 +44,12 @@ package struct BiomechParameters: Sendable, Equatable {
     /// units because BlazePose's world scale follows the body it sees, not the metre: a real serve read
     /// 34 cm above the shoulders on a body posed at 0.8 of its size, and a child's or a far player's reads less.
     package var serveAboveShoulderTrunks = 0.4
+    /// …and when the wrist, overhead at contact, comes down to the shoulders' height within this many seconds
+    /// after it (when posed frames there say either way): a serve's arm swings down across the body at once,
+    /// while a topspin forehand's follow-through stays over the shoulder. On the real broadcast clips the serves
+    /// fell from 1.0–1.2 trunks above the shoulders to them within 0.12 s, and forehands measured 70–100 ms late
+    /// (no sound delay measured) stayed 0.3–0.8 trunks above for 0.25 s.
+    package var serveFallWithin = 0.25
     /// Stroke type: the backswing is the posed frames from this many seconds before t_c…
     package var backswingFrom = 0.6
     /// …to this many seconds before t_c. Forehand or backhand is the sign of the wrist's lateral position
@@ -97,6 +103,10 @@ package struct BiomechParameters: Sendable, Equatable {
     /// this, cm/s (and at least ``swingMinSpeedCmS``): the player's real strokes on the labelled recordings
     /// peak at 370–584, while a coach's hand feed beside the phone was heard with the player moving at 165.
     package var soundDelayMinSwingCmS = 250.0
+    /// The camera is behind (in front of) the player when the nose is at least this far behind (ahead of) the
+    /// ears in depth over the session (the median), metres; in between, the stroke's side is read in the pelvis
+    /// frame (``CameraView``). Real clips: 6–14 cm behind from behind, 8 cm ahead from in front.
+    package var viewNoseDepthM = 0.03
     /// A measured delay needs this many shots whose wrist peaked before the sound; fewer → no correction.
     /// One is not enough: a single window's reach has nothing to be checked against, and on the real
     /// single-hit broadcast clips it was as often 90–200 ms wrong (an earlier reach taken for the hit) as right.
@@ -172,6 +182,8 @@ package struct BiomechParameters: Sendable, Equatable {
         }
         if !(opponentQuieterDb.isFinite && opponentQuieterDb > 0) { return "The opponent's loudness gap must be more than 0 dB." }
         if soundDelayMinShots < 1 { return "A measured sound delay needs at least 1 shot." }
+        if !(serveFallWithin.isFinite && serveFallWithin >= 0) { return "The serve's fall must be zero or more seconds." }
+        if !(viewNoseDepthM.isFinite && viewNoseDepthM >= 0) { return "The camera view's nose depth must be zero or more metres." }
         if !(slowMotion.isFinite && slowMotion >= 1 && slowMotion <= Self.maximumSlowMotion) {
             return "The slow-motion factor must be between 1 (real time) and \(Int(Self.maximumSlowMotion)) (how many times slower the video plays than it was filmed)."
         }
