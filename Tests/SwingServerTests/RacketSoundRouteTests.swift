@@ -14,24 +14,6 @@ import Testing
 @Suite(.serialized) struct RacketSoundRouteTests {
     struct Learnt: Decodable { var racketSound: RacketSound }
     struct Listed: Decodable { var racketSounds: [RacketSound] }
-    struct Queued: Decodable { var job: JobView }
-    struct Refusal: Decodable { var error: String; var code: Int }
-    struct Document: Decodable {
-        struct Session: Decodable {
-            struct Time: Decodable { var time: Double }
-            struct Provenance: Decodable { var contacts: Int }
-            var shots: [Time]; var rejectedContacts: [Time]?; var contactModel: Provenance?
-        }
-        var session: Session
-    }
-
-    static let decoder: JSONDecoder = { let d = JSONDecoder(); d.dateDecodingStrategy = .iso8601; return d }()
-
-    static func decode<T: Decodable>(_ type: T.Type, _ r: TestResponse, _ what: String) throws -> T {
-        do { return try decoder.decode(T.self, from: Data(buffer: r.body)) } catch {
-            throw NotAnAPIObject(description: "\(what) answered \(r.status): \(String(decoding: Data(buffer: r.body).prefix(300), as: UTF8.self))")
-        }
-    }
 
     static func post(_ client: any TestClientProtocol, _ uri: String, _ body: String? = nil) async throws -> TestResponse {
         var headers = HTTPFields()
@@ -40,11 +22,11 @@ import Testing
     }
 
     /// Uploads `video` with `query` and waits for its session.
-    static func analyse(_ client: any TestClientProtocol, _ video: URL, query: String) async throws -> (job: JobView, session: Int) {
+    static func analyse(_ client: any TestClientProtocol, _ video: URL, query: String) async throws -> (job: JobView, session: Int64) {
         let r = try await client.upload(try Data(contentsOf: video), name: video.lastPathComponent, query: query)
-        let queued = try decode(Queued.self, r, "the upload")
-        let done = try await client.waitForJob(Int(queued.job.id))
-        let session = try #require(done["sessionId"] as? Int, "the job did not store a session: \(done)")
+        let queued = try decoded(Queued<JobView>.self, r, "the upload")
+        let done = try await client.waitForJob(queued.job.id)
+        let session = try #require(done.sessionId, "the job did not store a session: \(done)")
         return (queued.job, session)
     }
 
@@ -55,38 +37,38 @@ import Testing
         let (court, times) = try CourtSession.video(seconds: 36, hits: 13, seed: 5, in: dir)
         let server = try TestServer()
         try await server.run { client in
-            let none = try Self.decode(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list")
+            let none = try decoded(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list")
             #expect(none.racketSounds.isEmpty)
             let (_, courtSession) = try await Self.analyse(client, court, query: "?hand=right&swingCheck=off")
 
             // Learnt from the session's 13 hits, named as asked, and listed.
             let r = try await Self.post(client, "/api/sessions/\(courtSession)/racket-sound", #"{"name": "  My Pure\u0007 Drive\n  "}"#)
             #expect(r.status == .created)
-            let sound = try Self.decode(Learnt.self, r, "learning").racketSound
-            #expect(sound.name == "My Pure Drive" && sound.sessionId == Int64(courtSession) && sound.contacts == times.count, "\(sound)")
+            let sound = try decoded(Learnt.self, r, "learning").racketSound
+            #expect(sound.name == "My Pure Drive" && sound.sessionId == courtSession && sound.contacts == times.count, "\(sound)")
             #expect(sound.f1 >= 0.9, "the model misses its own session's hits: F1 \(sound.f1)")
-            let listed = try Self.decode(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list")
+            let listed = try decoded(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list")
             #expect(listed.racketSounds == [sound])
 
             // An upload heard with it: the job says so, and the demo's four hits are found by it.
             let (job, demoSession) = try await Self.analyse(client, TestServer.demoVideo, query: "?hand=right&swingCheck=off&racketSound=\(sound.id)")
             #expect(job.racketSound == sound.id)
-            let document = try Self.decode(Document.self, try await client.execute(uri: "/api/sessions/\(demoSession)", method: .get), "the session")
+            let document = try decoded(SessionDocument.self, try await client.execute(uri: "/api/sessions/\(demoSession)", method: .get), "the session")
             #expect(document.session.contactModel?.contacts == times.count, "the session does not say it was heard with the racket sound")
-            let heard = (document.session.shots + (document.session.rejectedContacts ?? [])).map(\.time)
+            let heard = document.session.shots.map(\.time) + (document.session.rejectedContacts ?? []).map(\.time)
             struct Truth: Decodable { var contacts: [Double] }
             let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: TestFiles.package("Samples/demo_session.truth.json"))).contacts
             #expect(ContactScore(detected: heard, truth: truth, tolerance: 0.050).f1 == 1, "heard \(heard), truth \(truth)")
             // Listening again uses the detector, and the session no longer claims the racket sound.
             let listened = try await Self.post(client, "/api/sessions/\(demoSession)/listen", #"{"sensitivity": "normal"}"#)
             #expect(listened.status == .ok)
-            #expect(try Self.decode(Document.self, listened, "listening").session.contactModel == nil)
+            #expect(try decoded(SessionDocument.self, listened, "listening").session.contactModel == nil)
             // And with the racket sound again: the same hits, and the session says so again.
             let rehear = try await Self.post(client, "/api/sessions/\(demoSession)/listen", #"{"racketSound": \#(sound.id)}"#)
             #expect(rehear.status == .ok)
-            let reheard = try Self.decode(Document.self, rehear, "listening with the racket sound").session
+            let reheard = try decoded(SessionDocument.self, rehear, "listening with the racket sound").session
             #expect(reheard.contactModel?.contacts == times.count)
-            #expect((reheard.shots + (reheard.rejectedContacts ?? [])).map(\.time).sorted() == heard.sorted())
+            #expect((reheard.shots.map(\.time) + (reheard.rejectedContacts ?? []).map(\.time)).sorted() == heard.sorted())
             for (body, status) in [(#"{"racketSound": 999}"#, HTTPResponse.Status.notFound),
                                    (#"{"racketSound": \#(sound.id), "sensitivity": "more"}"#, .badRequest), ("{}", .badRequest)] {
                 #expect(try await Self.post(client, "/api/sessions/\(demoSession)/listen", body).status == status, "\(body)")
@@ -107,17 +89,17 @@ import Testing
             ]
             for (answer, status, code) in refusals {
                 #expect(answer.status == status)
-                let refusal = try Self.decode(Refusal.self, answer, "a refusal")
+                let refusal = try decoded(APIErrorBody.self, answer, "a refusal")
                 #expect(ErrorSentence.isWellFormed(refusal.error), "\(refusal.error)")
                 if let code { #expect(refusal.code == code, "\(refusal)") }
             }
-            let few = try Self.decode(Refusal.self, try await Self.post(client, "/api/sessions/\(demoSession)/racket-sound"), "a refusal")
+            let few = try decoded(APIErrorBody.self, try await Self.post(client, "/api/sessions/\(demoSession)/racket-sound"), "a refusal")
             #expect(few.error.contains("at least 10 hits") && few.error.contains("has 4"), "\(few.error)")
-            #expect(try Self.decode(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list").racketSounds == [sound])
+            #expect(try decoded(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list").racketSounds == [sound])
 
             // Forgotten: gone from the list, and an upload can no longer ask for it.
             #expect(try await client.execute(uri: "/api/racket-sounds/\(sound.id)", method: .delete).status == .noContent)
-            #expect(try Self.decode(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list").racketSounds.isEmpty)
+            #expect(try decoded(Listed.self, try await client.execute(uri: "/api/racket-sounds", method: .get), "the list").racketSounds.isEmpty)
             let late = try await client.upload(try Data(contentsOf: TestServer.demoVideo), query: "?racketSound=\(sound.id)")
             #expect(late.status == .badRequest)
             // The sessions heard with it keep what they heard.

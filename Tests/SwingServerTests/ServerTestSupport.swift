@@ -56,8 +56,43 @@ extension TestClientProtocol {
         return try await execute(uri: "/api/uploads\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: data))
     }
 
+    /// Sends `uri` (no body) and decodes its answer as the API's `T` (``decoded(_:_:_:)``): a body that is not a
+    /// `T` (an HTML page, nothing, another shape) fails the test with a sentence naming `uri`. Ask for
+    /// ``APIErrorBody`` where the answer should be a refusal.
+    func json<T: Decodable>(_ type: T.Type, _ uri: String, method: HTTPRequest.Method = .get) async throws -> (HTTPResponse.Status, T) {
+        let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
+        return (r.status, try decoded(T.self, r, "\(method) \(uri)"))
+    }
+
+    /// Sends `uri` (no body) for an answer without one, 204 No Content, and returns its status. A 204 with a
+    /// body fails, and so does any other status whose body is not an API error (``APIErrorBody``).
+    func bodiless(_ uri: String, method: HTTPRequest.Method) async throws -> HTTPResponse.Status {
+        let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
+        if r.status == .noContent {
+            guard r.body.readableBytes == 0 else { throw UnexpectedAnswer(description: "\(method) \(uri) answered 204 with a body") }
+            return r.status
+        }
+        _ = try decoded(APIErrorBody.self, r, "\(method) \(uri)")
+        return r.status
+    }
+
+    /// Polls the job until it reaches a final state (or `timeout` passes: then an issue is recorded and the
+    /// job is returned as last seen).
+    func waitForJob(_ id: Int64, timeout: Double = 120) async throws -> JobView {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let (_, job) = try await json(JobView.self, "/api/jobs/\(id)")
+            if job.state.isFinal { return job }
+            guard Date() < deadline else {
+                Issue.record("job \(id) did not finish within \(timeout) s: \(job)")
+                return job
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// GETs `uri` and decodes its JSON body (``apiObject(_:from:)``: anything but a JSON object fails, except the
-    /// empty body of a 204 No Content, which reads as `[:]`).
+    /// empty body of a 204 No Content, which reads as `[:]`). Untyped: goes when the last suite reads typed answers.
     func json(_ uri: String, method: HTTPRequest.Method = .get) async throws -> (HTTPResponse.Status, [String: Any]) {
         let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
         if r.status == .noContent {
@@ -67,7 +102,7 @@ extension TestClientProtocol {
         return (r.status, try apiObject(r.body, from: uri))
     }
 
-    /// Polls the job until it reaches a final state (or `timeout` passes).
+    /// Polls the job until it reaches a final state (or `timeout` passes). Untyped: goes with ``json(_:method:)``.
     func waitForJob(_ id: Int, timeout: Double = 120) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -80,9 +115,7 @@ extension TestClientProtocol {
     }
 }
 
-/// The JSON object an API answer carries. Every answer the API gives, its errors included (`{"error", "code"}`),
-/// is one: a body that is not (an HTML page, nothing, a bare array) throws rather than reading as `[:]`, so an
-/// assertion on a missing key cannot pass for the wrong reason.
+/// The JSON object an API answer carries. Untyped: goes with ``json(_:method:)``.
 func apiObject(_ body: ByteBuffer, from uri: String) throws -> [String: Any] {
     guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] else {
         throw NotAnAPIObject(description: "\(uri) answered \(body.readableBytes) bytes that are not a JSON object: \(String(decoding: Data(buffer: body).prefix(200), as: UTF8.self))")
@@ -91,6 +124,53 @@ func apiObject(_ body: ByteBuffer, from uri: String) throws -> [String: Any] {
 }
 
 struct NotAnAPIObject: Error, CustomStringConvertible { var description: String }
+
+// MARK: Answers decoded into the API's types
+
+/// The API's JSON decoder: dates in ISO 8601, as ``JSONResponse/encoder`` and the session document write them.
+let apiDecoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+}()
+
+/// `response`'s body as the API's `T`. Every answer the API gives is one of its types, its errors included
+/// (``APIErrorBody``): a body that is not a `T` (an HTML page, nothing, a bare array, a key missing or of the
+/// wrong type) throws a sentence saying what answered what, rather than reading as empty, so an assertion on
+/// a missing value cannot pass for the wrong reason.
+/// - Parameter what: The request, as the sentence names it ("the upload", "GET /api/sessions").
+func decoded<T: Decodable>(_ type: T.Type, _ response: TestResponse, _ what: String) throws -> T {
+    try decoded(T.self, Data(buffer: response.body), "\(what) answered \(response.status.code)")
+}
+
+/// `data` as the API's `T` (a socket message, a line of an event stream); see ``decoded(_:_:_:)``.
+/// - Parameter what: What `data` is, as the sentence names it.
+func decoded<T: Decodable>(_ type: T.Type, _ data: Data, _ what: String) throws -> T {
+    do { return try apiDecoder.decode(T.self, from: data) } catch {
+        throw UnexpectedAnswer(description: "\(what): \(data.count) bytes that do not decode as \(T.self) (\(decodingProblem(error))): \(String(decoding: data.prefix(300), as: UTF8.self))")
+    }
+}
+
+/// What a `DecodingError` found wrong, in a few words: the key missing or the value that does not fit, by its path.
+func decodingProblem(_ error: any Error) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context)?: return "no \(path(context.codingPath + [key]))"
+    case .valueNotFound(_, let context)?: return "\(path(context.codingPath)) is null"
+    case .typeMismatch(let type, let context)?: return "\(path(context.codingPath)) is not a \(type)"
+    case .dataCorrupted(let context)?: return "\(path(context.codingPath)): \(context.debugDescription)"
+    default: return "\(error)"
+    }
+}
+
+/// An answer that is not what the API promises.
+struct UnexpectedAnswer: Error, CustomStringConvertible { var description: String }
+
+/// `{"job": JOB}`: the 202 of an upload (``JobView``), of a model download by URL (``ModelDownloads/Job``) and
+/// of a studio video (``StudioVideoJobs/Job``).
+struct Queued<Job: Decodable>: Decodable { var job: Job }
 
 extension Data {
     init(buffer: ByteBuffer) { self = Data(buffer.readableBytesView) }
