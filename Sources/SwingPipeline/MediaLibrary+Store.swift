@@ -113,7 +113,7 @@ package struct SessionVideo: Sendable, Equatable {
 }
 
 /// One row of `GET /api/sessions`: the session and its headline statistics, over all shots and per stroke.
-package struct SessionSummary: Encodable, Sendable {
+package struct SessionSummary: Codable, Sendable {
     package var id: Int64
     package var file: String
     package var createdAt: Date
@@ -129,7 +129,7 @@ package struct SessionSummary: Encodable, Sendable {
     package var byStroke: [String: StrokeSummary]?
 
     /// One stroke type's count and means.
-    package struct StrokeSummary: Encodable, Sendable {
+    package struct StrokeSummary: Codable, Sendable {
         package var shots: Int
         package var consistency, meanForwardCm, meanLateralCm, meanHeightCm, meanWristSpeedCmS: Double?
         init(_ s: SessionStats) {

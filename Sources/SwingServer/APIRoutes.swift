@@ -127,11 +127,11 @@ struct APIRoutes: Sendable {
     struct Preferences: Codable { var hand: String? }
 
     /// The 202 body of an annotated video still being drawn.
-    struct Drawing: Encodable { var state = "drawing"; var progress: Double }
+    struct Drawing: Codable { var state = "drawing"; var progress: Double }
 
     /// `GET /api/landmarks`: the body-landmark vocabulary the pages draw with (``BodyLandmark``,
     /// ``SkeletonJoints``), so no page spells a landmark's index itself.
-    struct Landmarks: Encodable {
+    struct Landmarks: Codable {
         /// BlazePose's 33 landmark names, in array order, and its skeleton edges as index pairs.
         var landmarks = BodyLandmark.allCases.map(\.name)
         var edges = BodyLandmark.edges.map { [$0.index, $1.index] }

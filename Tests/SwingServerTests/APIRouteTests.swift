@@ -22,61 +22,58 @@ import Testing
             // The demo's people walk (docs/analysis.md, "Swing check"): this test is about the job, so the check is off.
             let r = try await client.upload(video, name: "my session.mp4", query: "?hand=right&duration=6&swingCheck=off")
             #expect(r.status == .accepted)
-            let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
-            let job = try #require(body?["job"] as? [String: Any])
-            #expect(job["state"] as? String == "queued")
-            let id = try #require(job["id"] as? Int)
-            let final = try await client.waitForJob(id)
-            #expect(final["state"] as? String == "done", "job ended \(final)")
-            #expect(final["stage"] as? Int == 4 && final["progress"] as? Double == 1)
-            let sessionId = try #require(final["sessionId"] as? Int)
+            let job = try decoded(Queued<JobView>.self, r, "the upload").job
+            #expect(job.state == .queued)
+            let final = try await client.waitForJob(job.id)
+            #expect(final.state == .done, "job ended \(final)")
+            #expect(final.stage == 4 && final.progress == 1)
+            let sessionId = try #require(final.sessionId)
 
             // The list, newest first, with the display name the browser sent.
-            let (_, list) = try await client.json("/api/sessions")
-            let sessions = try #require(list["sessions"] as? [[String: Any]])
-            #expect(sessions.count == 1 && sessions.first?["file"] as? String == "my session.mp4")
-            #expect((sessions.first?["shots"] as? Int ?? 0) >= 2)
+            let (_, list) = try await client.json(SessionList.self, "/api/sessions")
+            let sessions = list.sessions
+            #expect(sessions.count == 1 && sessions.first?.file == "my session.mp4")
+            #expect((sessions.first?.shots ?? 0) >= 2)
 
             // GET /api/sessions/{id} is byte for byte the stored document (what `sessions export --json` prints).
             let doc = try await client.execute(uri: "/api/sessions/\(sessionId)", method: .get, headers: [:], body: nil)
             #expect(doc.status == .ok)
-            let stored = try #require(try await SessionArchive.documentJSON(id: Int64(sessionId), in: db))
+            let stored = try #require(try await SessionArchive.documentJSON(id: sessionId, in: db))
             #expect(Data(buffer: doc.body) == stored)
 
             // A shot with its posed frames: 2D joints in image pixels and 3D joints in centimetres.
-            let (status, shot) = try await client.json("/api/sessions/\(sessionId)/shots/1")
+            let (status, shot) = try await client.json(ShotView.self, "/api/sessions/\(sessionId)/shots/1")
             #expect(status == .ok)
-            let frames = try #require(shot["frames"] as? [[String: Any]])
-            #expect(frames.count > 5)
+            #expect(shot.frames.count > 5)
             // The pages find the hitting wrist's row through the landmark vocabulary, not by spelling it.
-            let (_, vocabulary) = try await client.json("/api/landmarks")
-            let joints = try #require(vocabulary["joints"] as? [String])
-            #expect(joints == shot["joints"] as? [String])
-            #expect((shot["bones"] as? [[Int]]) == vocabulary["bones"] as? [[Int]])
-            let wrist = try #require((vocabulary["wrist"] as? [String: Int])?["right"])
-            #expect(joints[wrist] == "rightWrist" && (vocabulary["wrist"] as? [String: Int])?["left"].map { joints[$0] } == "leftWrist")
-            #expect((vocabulary["landmarks"] as? [String])?.count == 33 && (vocabulary["edges"] as? [[Int]])?.count == 35)
-            let (missing, error) = try await client.json("/api/sessions/\(sessionId)/shots/999")
-            #expect(missing == .notFound && (error["error"] as? String).map(ErrorSentence.isWellFormed) == true)
+            let (_, vocabulary) = try await client.json(APIRoutes.Landmarks.self, "/api/landmarks")
+            let joints = vocabulary.joints
+            #expect(joints == shot.joints)
+            #expect(shot.bones == vocabulary.bones)
+            let wrist = try #require(vocabulary.wrist["right"])
+            #expect(joints[wrist] == "rightWrist" && vocabulary.wrist["left"].map { joints[$0] } == "leftWrist")
+            #expect(vocabulary.landmarks.count == 33 && vocabulary.edges.count == 35)
+            let (missing, error) = try await client.json(APIErrorBody.self, "/api/sessions/\(sessionId)/shots/999")
+            #expect(missing == .notFound && ErrorSentence.isWellFormed(error.error))
 
             // The pose for OpenSim, as `sessions export --trc/--mot` writes it, offered as downloads.
             for format in OpenSimFormat.allCases {
                 let r = try await client.execute(uri: "/api/sessions/\(sessionId)/export.\(format.rawValue)", method: .get, headers: [:], body: nil)
-                let expected = try await SessionArchive.openSim(format, id: Int64(sessionId), name: "session-\(sessionId).\(format.rawValue)", in: db)
+                let expected = try await SessionArchive.openSim(format, id: sessionId, name: "session-\(sessionId).\(format.rawValue)", in: db)
                 #expect(r.status == .ok && String(buffer: r.body) == expected)
                 #expect(r.headers[.contentDisposition]?.contains("session-\(sessionId).\(format.rawValue)") == true)
             }
             // One shot's swing (?shot=N), named after it; a shot that is not there is a 404, a bad number a 400.
             let one = try await client.execute(uri: "/api/sessions/\(sessionId)/export.trc?shot=1", method: .get, headers: [:], body: nil)
-            let oneExpected = try await SessionArchive.openSim(.trc, id: Int64(sessionId), shot: 1, name: "session-\(sessionId)-shot-1.trc", in: db)
+            let oneExpected = try await SessionArchive.openSim(.trc, id: sessionId, shot: 1, name: "session-\(sessionId)-shot-1.trc", in: db)
             #expect(one.status == .ok && String(buffer: one.body) == oneExpected)
             #expect(one.headers[.contentDisposition]?.contains("session-\(sessionId)-shot-1.trc") == true)
             for (query, status) in [("shot=999", HTTPResponse.Status.notFound), ("shot=0", .badRequest), ("shot=two", .badRequest)] {
-                let (code, body) = try await client.json("/api/sessions/\(sessionId)/export.mot?\(query)")
-                #expect(code == status && (body["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(query)")
+                let (code, body) = try await client.json(APIErrorBody.self, "/api/sessions/\(sessionId)/export.mot?\(query)")
+                #expect(code == status && ErrorSentence.isWellFormed(body.error), "\(query)")
             }
-            let (noSuch, why) = try await client.json("/api/sessions/999/export.trc")
-            #expect(noSuch == .notFound && (why["error"] as? String).map(ErrorSentence.isWellFormed) == true)
+            let (noSuch, why) = try await client.json(APIErrorBody.self, "/api/sessions/999/export.trc")
+            #expect(noSuch == .notFound && ErrorSentence.isWellFormed(why.error))
 
             // The video answers Range requests (the browser's seeking), and a start past the end is 416.
             var range = HTTPFields(); range[.range] = "bytes=0-99"
@@ -94,8 +91,8 @@ import Testing
             while Date() < deadline {
                 let r = try await client.execute(uri: "/api/sessions/\(sessionId)/annotated.mp4", method: .get, headers: [:], body: nil)
                 if r.status != .accepted { annotated = r; break }
-                let progress = (try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["progress"] as? Double
-                #expect(progress.map { (0...1).contains($0) } == true, "202 without progress")
+                let drawing = try decoded(APIRoutes.Drawing.self, r, "the annotated video being drawn")
+                #expect((0...1).contains(drawing.progress), "202 without progress")
                 try await Task.sleep(for: .milliseconds(200))
             }
             let drawn = try #require(annotated, "the annotated video was not drawn within 2 minutes")
@@ -122,10 +119,10 @@ import Testing
             let reelPath = server.home.appendingPathComponent("highlights.mp4")
             try Data(buffer: cut.body).write(to: reelPath)
             let chapters = try Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", reelPath.path])
-            let storedDocument = try #require(try await SessionArchive.document(id: Int64(sessionId), in: db))
+            let storedDocument = try #require(try await SessionArchive.document(id: sessionId, in: db))
             #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n").count == storedDocument.session.shots.count)
-            let (unknown, sentence) = try await client.json("/api/sessions/999/annotated.mp4")
-            #expect(unknown == .notFound && (sentence["error"] as? String)?.isEmpty == false)
+            let (unknown, sentence) = try await client.json(APIErrorBody.self, "/api/sessions/999/annotated.mp4")
+            #expect(unknown == .notFound && !sentence.error.isEmpty)
 
             // The same file again is recognised: one stored copy.
             let again = try await client.upload(video, name: "again.mp4", query: "?duration=6")
@@ -133,9 +130,9 @@ import Testing
             #expect(server.mediaFiles.filter { !$0.hasSuffix(".part") && !$0.hasPrefix("session-") }.count == 1)
 
             // Deleting the session takes its drawings with it; the upload stays for the second session.
-            let secondJob = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: again.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let secondJob = try decoded(Queued<JobView>.self, again, "the second upload").job.id
             _ = try await client.waitForJob(secondJob)
-            let (deleted, _) = try await client.json("/api/sessions/\(sessionId)", method: .delete)
+            let deleted = try await client.bodiless("/api/sessions/\(sessionId)", method: .delete)
             #expect(deleted == .noContent)
             #expect(!server.mediaFiles.contains { $0.hasPrefix("session-\(sessionId).") }, "left \(server.mediaFiles)")
             #expect(server.mediaFiles.filter { !$0.hasPrefix("session-") }.count == 1, "the second session's upload went")
@@ -158,9 +155,9 @@ import Testing
         try await server.run { client in
             let thumb = try await client.execute(uri: "/api/sessions/\(id)/thumbnail.jpg", method: .get, headers: [:], body: nil)
             #expect(thumb.status == .ok)
-            let (deleted, _) = try await client.json("/api/sessions/\(id)", method: .delete)
+            let deleted = try await client.bodiless("/api/sessions/\(id)", method: .delete)
             #expect(deleted == .noContent)
-            let (gone, _) = try await client.json("/api/sessions/\(id)")
+            let (gone, _) = try await client.json(APIErrorBody.self, "/api/sessions/\(id)")
             #expect(gone == .notFound)
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
         }
@@ -180,10 +177,10 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: mov))
         try await server.run { client in
             let r = try await client.upload(original, name: "IMG_0001.MOV", type: "video/quicktime")
-            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let id = try decoded(Queued<JobView>.self, r, "the upload").job.id
             let final = try await client.waitForJob(id)
-            #expect(final["state"] as? String == "done", "\(final)")
-            let session = try #require(final["sessionId"] as? Int)
+            #expect(final.state == .done, "\(final)")
+            let session = try #require(final.sessionId)
             let video = try await client.execute(uri: "/api/sessions/\(session)/video", method: .get, headers: [:], body: nil)
             #expect(video.status == .ok && video.headers[.contentType] == "video/mp4")
             let copy = server.home.appendingPathComponent("copy.mp4").path
@@ -201,9 +198,9 @@ import Testing
             try Data(buffer: thumb.body).write(to: URL(fileURLWithPath: jpeg))
             let picture = try ImageIO.load(jpeg)
             #expect(max(picture.width, picture.height) == 320, "\(picture.width)×\(picture.height)")
-            let (none, _) = try await client.json("/api/sessions/999/thumbnail.jpg")
+            let (none, _) = try await client.json(APIErrorBody.self, "/api/sessions/999/thumbnail.jpg")
             #expect(none == .notFound)
-            let (deleted, _) = try await client.json("/api/sessions/\(session)", method: .delete)
+            let deleted = try await client.bodiless("/api/sessions/\(session)", method: .delete)
             #expect(deleted == .ok || deleted == .noContent)
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
         }
@@ -215,14 +212,14 @@ import Testing
         try await server.run(analyze: { job, _ in Issue.record("no job should run"); return .standIn(job) }) { client in
             let r = try await client.upload(Data("this is not a video\n".utf8), name: "notes.mp4")
             #expect(r.status == .unprocessableContent)
-            let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
-            let sentence = try #require(body?["error"] as? String)
+            let body = try decoded(APIErrorBody.self, r, "the upload of notes.mp4")
+            let sentence = body.error
             #expect(sentence.contains("notes.mp4") && !sentence.contains(server.home.path), "\(sentence)")
             #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
-            #expect((body?["code"] as? Int ?? 0) > 0)
+            #expect(body.code > 0)
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
-            let (_, list) = try await client.json("/api/sessions")
-            #expect((list["sessions"] as? [Any])?.isEmpty == true)
+            let (_, list) = try await client.json(SessionList.self, "/api/sessions")
+            #expect(list.sessions.isEmpty)
         }
     }
 
@@ -237,14 +234,14 @@ import Testing
             let text = try await client.upload(Data("x".utf8), type: "text/plain")
             #expect(text.status == .unsupportedMediaType)
             for refused in [big, text] {
-                let body = try JSONSerialization.jsonObject(with: Data(buffer: refused.body)) as? [String: Any]
-                #expect((body?["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(String(describing: body))")
+                let body = try decoded(APIErrorBody.self, refused, "a refused upload")
+                #expect(ErrorSentence.isWellFormed(body.error), "\(body)")
             }
             for query in ["?hand=both", "?start=-1", "?duration=abc", "?duration=0", "?start=1e400"] {
                 let r = try await client.upload(Data(count: 10), query: query)
                 #expect(r.status == .badRequest, "\(query) → \(r.status)")
-                let body = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]
-                #expect((body?["error"] as? String).map(ErrorSentence.isWellFormed) == true, "\(query): \(String(describing: body))")
+                let body = try decoded(APIErrorBody.self, r, "the upload with \(query)")
+                #expect(ErrorSentence.isWellFormed(body.error), "\(query): \(body)")
             }
             #expect(server.mediaFiles.isEmpty, "left \(server.mediaFiles)")
         }
@@ -259,19 +256,22 @@ import Testing
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until cancelled
         }) { client in
             let r = try await client.upload(video)
-            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let id = try decoded(Queued<JobView>.self, r, "the upload").job.id
             // Wait until the worker has it.
             for _ in 0..<100 {
-                let (_, job) = try await client.json("/api/jobs/\(id)")
-                if job["state"] as? String == "running" { break }
+                let (_, job) = try await client.json(JobView.self, "/api/jobs/\(id)")
+                if job.state == .running { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let (status, _) = try await client.json("/api/jobs/\(id)", method: .delete)
+            let (status, _) = try await client.json(JobView.self, "/api/jobs/\(id)", method: .delete)
             #expect(status == .ok)
             let final = try await client.waitForJob(id, timeout: 20)
-            #expect(final["state"] as? String == "cancelled")
-            #expect((final["error"] as? String)?.isEmpty == false)
-            #expect(final["sessionId"] is NSNull)
+            #expect(final.state == .cancelled)
+            #expect(final.error?.isEmpty == false)
+            #expect(final.sessionId == nil)
+            // Raw JSON on purpose: the contract writes `sessionId` as null, never leaves it out (JobView.encode); decoding reads both as nil.
+            let raw = try await client.execute(uri: "/api/jobs/\(id)", method: .get, headers: [:], body: nil)
+            #expect((try JSONSerialization.jsonObject(with: Data(buffer: raw.body)) as? [String: Any])?["sessionId"] is NSNull, "\(String(buffer: raw.body))")
             // The worker removes the upload right after it ends the job (the job held it until then).
             let deadline = Date().addingTimeInterval(5)
             while !server.mediaFiles.isEmpty && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -293,25 +293,25 @@ import Testing
             while true { try await Task.sleep(for: .milliseconds(20)) }   // until the shutdown cancels it
         }, keepHome: true) { client in
             let r = try await client.upload(video, name: "restart.mp4")
-            job.id = ((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int
+            job.id = try decoded(Queued<JobView>.self, r, "the upload").job.id
             for _ in 0..<200 where !started.isSet { try await Task.sleep(for: .milliseconds(25)) }
             #expect(started.isSet, "the job never started")
         }   // the application shuts down gracefully here
         let id = try #require(job.id)
         let db = try server.database()
-        let requeued = try #require(try await db.job(id: Int64(id)))
+        let requeued = try #require(try await db.job(id: id))
         #expect(requeued.state == .queued, "after the stop the job is \(requeued.state)")
         #expect(try await db.sessions().isEmpty)
 
         try await server.run(analyze: { job, _ in .standIn(job) }) { client in
             let final = try await client.waitForJob(id, timeout: 30)
-            #expect(final["state"] as? String == "done", "\(final)")
-            #expect(final["sessionId"] as? Int != nil)
+            #expect(final.state == .done, "\(final)")
+            #expect(final.sessionId != nil)
             #expect(try await db.sessions().count == 1)
         }
     }
 
-    final class JobBox: @unchecked Sendable { var id: Int? }
+    final class JobBox: @unchecked Sendable { var id: Int64? }
 
     /// `GET /metrics` is Prometheus text from swift-metrics: requests by status, the upload, each stage's
     /// duration as the job went through it, the job's duration by outcome, and the store's jobs by state.
@@ -326,9 +326,9 @@ import Testing
             throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in
             let r = try await client.upload(video)
-            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let id = try decoded(Queued<JobView>.self, r, "the upload").job.id
             _ = try await client.waitForJob(id, timeout: 20)
-            _ = try await client.json("/api/sessions/999")
+            _ = try await client.json(APIErrorBody.self, "/api/sessions/999")
             let response = try await client.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
             #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = String(buffer: response.body)
@@ -365,15 +365,15 @@ import Testing
             throw PipelineError(.noContacts, "No racket–ball contact was heard in \(job.mediaPath).")
         }) { client in
             let r = try await client.upload(video, name: "quiet.mp4")
-            let id = try #require(((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])?["id"] as? Int)
+            let id = try decoded(Queued<JobView>.self, r, "the upload").job.id
             let events = try await client.execute(uri: "/api/jobs/\(id)/events", method: .get, headers: [:], body: nil)
             #expect(events.headers[.contentType] == "text/event-stream")
             let text = String(buffer: events.body)
-            let jobs = text.split(separator: "\n").filter { $0.hasPrefix("data: ") }
-                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any] }
+            let jobs = try text.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+                .map { try decoded(JobView.self, Data($0.dropFirst(6).utf8), "an event of job \(id)'s stream") }
             #expect(jobs.count >= 2, "\(text)")
-            #expect(jobs.last?["state"] as? String == "failed")
-            let sentence = jobs.last?["error"] as? String ?? ""
+            #expect(jobs.last?.state == .failed)
+            let sentence = jobs.last?.error ?? ""
             #expect(sentence.contains("quiet.mp4") && !sentence.contains(server.home.path), "\(sentence)")
         }
     }
@@ -395,8 +395,8 @@ import Testing
                 #expect(r.status == .notFound || r.status == .badRequest, "\(escape) → \(r.status)")
                 #expect(!String(buffer: r.body).contains("swift-tools-version"))
             }
-            let (status, body) = try await client.json("/api/sessions/12345")
-            #expect(status == .notFound && (body["error"] as? String)?.hasSuffix(".") == true)
+            let (status, body) = try await client.json(APIErrorBody.self, "/api/sessions/12345")
+            #expect(status == .notFound && body.error.hasSuffix("."))
         }
     }
 }

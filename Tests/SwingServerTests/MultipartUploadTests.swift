@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import SwingPipeline
 @testable import SwingServer
 import Testing
 
@@ -115,8 +116,8 @@ import Testing
             let body = Self.form(boundary: boundary, file: video, filename: "Forehands 3.mp4")
             let r = try await client.execute(uri: "/api/uploads?hand=left", method: .post, headers: headers, body: ByteBuffer(bytes: body))
             #expect(r.status == .accepted, "\(String(buffer: r.body))")
-            let job = (try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any]
-            #expect(job?["file"] as? String == "Forehands 3.mp4")
+            let job = try decoded(Queued<JobView>.self, r, "the form upload").job
+            #expect(job.file == "Forehands 3.mp4")
             let stored = server.mediaFiles.filter { $0.hasSuffix(".mp4") }
             #expect(stored.count == 1)
             if let name = stored.first {
@@ -126,7 +127,8 @@ import Testing
             // A form without the file, and a multipart type without a boundary: 400, nothing kept.
             let empty = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"hand\"\r\n\r\nleft\r\n--\(boundary)--\r\n".utf8)
             let bad = try await client.execute(uri: "/api/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: empty))
-            #expect(bad.status == .badRequest && String(buffer: bad.body).contains("field named file"))
+            let refusal = try decoded(APIErrorBody.self, bad, "the form without a file")
+            #expect(bad.status == .badRequest && refusal.error.contains("field named file"))
             headers[.contentType] = "multipart/form-data"
             let noBoundary = try await client.execute(uri: "/api/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: empty))
             #expect(noBoundary.status == .badRequest)

@@ -172,6 +172,9 @@ struct UnexpectedAnswer: Error, CustomStringConvertible { var description: Strin
 /// of a studio video (``StudioVideoJobs/Job``).
 struct Queued<Job: Decodable>: Decodable { var job: Job }
 
+/// `GET /api/sessions`.
+struct SessionList: Decodable { var sessions: [SessionSummary] }
+
 extension Data {
     init(buffer: ByteBuffer) { self = Data(buffer.readableBytesView) }
 }
