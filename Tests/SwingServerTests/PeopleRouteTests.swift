@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import SwingCore
 import SwingMedia
+import SwingPipeline
 import SwingTestSupport
 @testable import SwingServer
 import SwingStore
@@ -13,14 +14,17 @@ import Testing
 /// stored session's frame (`GET /api/sessions/{id}/people`), the upload's `player=X,Y@SECONDS`, measuring another
 /// person (`POST /api/sessions/{id}/player`), and what each refuses, in one sentence.
 @Suite(.serialized) struct PeopleRouteTests {
-    static func post(_ client: any TestClientProtocol, _ uri: String, type: String, _ body: Data) async throws -> (HTTPResponse.Status, [String: Any]) {
+    /// POSTs `body` to `uri` as `type`: the status, and the answer decoded as `T` (``PeopleInView``, the session
+    /// document, or ``APIErrorBody`` for a refusal; an answer of another shape fails with a sentence).
+    static func post<T: Decodable>(_ client: any TestClientProtocol, _ answer: T.Type, _ uri: String, type: String,
+                                   _ body: Data) async throws -> (HTTPResponse.Status, T) {
         var headers = HTTPFields()
         headers[.contentType] = type
         let r = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
-        return (r.status, try apiObject(r.body, from: uri))
+        return (r.status, try decoded(T.self, r, "POST \(uri) (\(type), \(body.count) bytes)"))
     }
 
-    static func wellFormed(_ answer: [String: Any]) -> Bool { (answer["error"] as? String).map(ErrorSentence.isWellFormed) == true }
+    static func wellFormed(_ answer: APIErrorBody) -> Bool { ErrorSentence.isWellFormed(answer.error) }
 
     /// Two real people (``PastedPerson``) 250 and 380 px tall at x = 300 and 960 of a 1280×720 court, as a JPEG.
     static func twoPeopleJPEG() throws -> (jpeg: Data, hipsX: [Double]) {
@@ -39,16 +43,16 @@ import Testing
         let server = try TestServer()
         let (jpeg, hipsX) = try Self.twoPeopleJPEG()
         try await server.run { client in
-            let (status, answer) = try await Self.post(client, "/api/people", type: "image/jpeg", jpeg)
+            let (status, answer) = try await Self.post(client, PeopleInView.self, "/api/people", type: "image/jpeg", jpeg)
             #expect(status == .ok, "\(answer)")
-            let people = answer["people"] as? [[String: Any]] ?? []
+            let people = answer.people
             try #require(people.count == 2, "\(answer)")
-            #expect(answer["width"] as? Int == 1280 && answer["height"] as? Int == 720)
+            #expect(answer.width == 1280 && answer.height == 720)
             for (person, x) in zip(people, hipsX) {
-                let box = try #require(person["box"] as? [String: Double]), hips = try #require(person["hips"] as? [String: Double])
-                #expect(abs((hips["x"] ?? 0) - x) < 0.03, "\(hips) vs \(x)")
-                #expect((box["x1"] ?? 1) < x && (box["x2"] ?? 0) > x && (box["y1"] ?? 1) < (hips["y"] ?? 0) && (box["y2"] ?? 0) > (hips["y"] ?? 1))
-                #expect((person["size"] as? Double ?? 0) > 0.2 && (person["score"] as? Double ?? 0) > 0.5)
+                let box = person.box, hips = person.hips
+                #expect(abs(hips.x - x) < 0.03, "\(hips) vs \(x)")
+                #expect(box.x1 < x && box.x2 > x && box.y1 < hips.y && box.y2 > hips.y)
+                #expect(person.size > 0.2 && person.score > 0.5)
             }
 
             // Refused, each with one sentence: not a picture type, not a picture, a header claiming 20000×20000,
@@ -64,10 +68,10 @@ import Testing
                 ("image/jpeg", Data(count: (8 << 20) + 1), .contentTooLarge, "8 MB"),
             ]
             for (type, body, expected, words) in refusals {
-                let (s, a) = try await Self.post(client, "/api/people", type: type, body)
-                #expect(s == expected && Self.wellFormed(a) && (a["error"] as? String ?? "").contains(words), "\(type) \(body.count) B → \(s) \(a)")
+                let (s, a) = try await Self.post(client, APIErrorBody.self, "/api/people", type: type, body)
+                #expect(s == expected && Self.wellFormed(a) && a.error.contains(words), "\(type) \(body.count) B → \(s) \(a)")
             }
-            let (missing, a) = try await client.json("/api/sessions/99/people?t=1")
+            let (missing, a) = try await client.json(APIErrorBody.self, "/api/sessions/99/people?t=1")
             #expect(missing == .notFound && Self.wellFormed(a))
         }
     }
@@ -81,7 +85,7 @@ import Testing
             // Bad points are refused before a byte is stored.
             for bad in ["2,0.5", "0.5", "a,b", "0.5,0.5@-3", "0.5,0.5@nan"] {
                 let r = try await client.upload(video, name: "walkers.mp4", query: "?hand=right&player=\(bad)")
-                let answer = try apiObject(r.body, from: "upload with player=\(bad)")
+                let answer = try decoded(APIErrorBody.self, r, "the upload with player=\(bad)")
                 #expect(r.status == .badRequest && Self.wellFormed(answer), "player=\(bad) → \(r.status) \(answer)")
             }
             #expect(server.mediaFiles.isEmpty, "a refused upload left \(server.mediaFiles)")
@@ -89,44 +93,44 @@ import Testing
             // The demo's two walkers at 7 s: the one on the right (in the red jacket) is the player.
             let r = try await client.upload(video, name: "walkers.mp4", query: "?hand=right&player=0.7300,0.5200@7.000")
             #expect(r.status == .accepted)
-            let job = try #require((try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])?["job"] as? [String: Any])
-            #expect(job["player"] as? String == "0.7300,0.5200@7.000", "\(job)")
-            let done = try await client.waitForJob(try #require(job["id"] as? Int), timeout: 300)
-            let id = try #require(done["sessionId"] as? Int, "\(done)")
-            let (_, doc) = try await client.json("/api/sessions/\(id)")
-            let session = try #require(doc["session"] as? [String: Any])
-            #expect(session["player"] as? [String: Double] == ["x": 0.73, "y": 0.52, "time": 7.0], "\(session["player"] ?? "none")")
-            #expect(!(session["warnings"] as? [String] ?? []).contains { $0.hasPrefix("Where you pointed") }, "\(session["warnings"] ?? "")")
+            let job = try decoded(Queued<JobView>.self, r, "the upload with the player's point").job
+            #expect(job.player == "0.7300,0.5200@7.000", "\(job)")
+            let done = try await client.waitForJob(job.id, timeout: 300)
+            let id = try #require(done.sessionId, "\(done)")
+            let (_, doc) = try await client.json(SessionDocument.self, "/api/sessions/\(id)")
+            let session = doc.session
+            #expect(session.player == PlayerMark(x: 0.73, y: 0.52, time: 7.0), "\(session.player?.description ?? "none")")
+            #expect(!session.warnings.contains { $0.hasPrefix("Where you pointed") }, "\(session.warnings)")
 
             // The session's frame at 7 s: both walkers, each with an outline and hips inside the picture.
-            let (ps, people) = try await client.json("/api/sessions/\(id)/people?t=7")
+            let (ps, people) = try await client.json(PeopleInView.self, "/api/sessions/\(id)/people?t=7")
             #expect(ps == .ok, "\(people)")
-            let listed = people["people"] as? [[String: Any]] ?? []
+            let listed = people.people
             #expect(listed.count >= 2, "\(people)")
-            #expect(abs((people["time"] as? Double ?? -1) - 7) <= 0.1, "the frame shown at 7 s is at \(people["time"] ?? "?")")
+            #expect(abs((people.time ?? -1) - 7) <= 0.1, "the frame shown at 7 s is at \(people.time.map { "\($0)" } ?? "?")")
             for person in listed {
-                let hips = person["hips"] as? [String: Double] ?? [:]
-                #expect((0...1).contains(hips["x"] ?? -1) && (0...1).contains(hips["y"] ?? -1), "\(hips)")
+                let hips = person.hips
+                #expect((0...1).contains(hips.x) && (0...1).contains(hips.y), "\(hips)")
             }
             for bad in ["", "?t=", "?t=abc", "?t=-5", "?t=500", "?t=nan"] {
-                let (s, a) = try await client.json("/api/sessions/\(id)/people\(bad)")
+                let (s, a) = try await client.json(APIErrorBody.self, "/api/sessions/\(id)/people\(bad)")
                 #expect(s == .badRequest && Self.wellFormed(a), "\(bad) → \(s) \(a)")
             }
 
             // Pointing at the other walker measures every shot again on them; the choice is stored and kept.
-            let other = try #require(listed.map { $0["hips"] as? [String: Double] ?? [:] }.min { abs(($0["x"] ?? 0) - 0.73) > abs(($1["x"] ?? 0) - 0.73) })
-            #expect(abs((other["x"] ?? 0) - 0.73) > 0.2, "the other walker is the player: \(listed)")
-            let ask = #"{"x": \#(other["x"] ?? 0), "y": \#(other["y"] ?? 0), "time": \#(people["time"] as? Double ?? 7)}"#
-            let (s1, changed) = try await Self.post(client, "/api/sessions/\(id)/player", type: "application/json", Data(ask.utf8))
+            let other = try #require(listed.map(\.hips).min { abs($0.x - 0.73) > abs($1.x - 0.73) })
+            #expect(abs(other.x - 0.73) > 0.2, "the other walker is the player: \(listed)")
+            let ask = #"{"x": \#(other.x), "y": \#(other.y), "time": \#(people.time ?? 7)}"#
+            let (s1, changed) = try await Self.post(client, SessionDocument.self, "/api/sessions/\(id)/player", type: "application/json", Data(ask.utf8))
             #expect(s1 == .ok, "\(changed)")
-            let player = ((changed["session"] as? [String: Any])?["player"] as? [String: Double]) ?? [:]
-            #expect(abs((player["x"] ?? 0) - (other["x"] ?? 1)) < 1e-9, "\(player)")
-            let (_, reread) = try await client.json("/api/sessions/\(id)")
-            #expect(((reread["session"] as? [String: Any])?["player"] as? [String: Double]) == player, "the choice was not stored")
+            let player = changed.session.player
+            #expect(abs((player?.x ?? 0) - other.x) < 1e-9, "\(player?.description ?? "none")")
+            let (_, reread) = try await client.json(SessionDocument.self, "/api/sessions/\(id)")
+            #expect(reread.session.player == player, "the choice was not stored")
             // An edit after it keeps the choice.
-            let (s2, undo) = try await Self.post(client, "/api/sessions/\(id)/edits", type: "application/json",
+            let (s2, undo) = try await Self.post(client, SessionDocument.self, "/api/sessions/\(id)/edits", type: "application/json",
                                                  Data(#"{"action": "add", "time": 11.0}"#.utf8))
-            #expect(s2 == .ok && ((undo["session"] as? [String: Any])?["player"] as? [String: Double]) == player, "\(undo)")
+            #expect(s2 == .ok && undo.session.player == player, "\(undo)")
 
             let refusals: [(String, HTTPResponse.Status)] = [
                 (#"{"x": 2, "y": 0.5, "time": 1}"#, .unprocessableContent),
@@ -135,10 +139,10 @@ import Testing
                 ("nonsense", .badRequest),
             ]
             for (body, expected) in refusals {
-                let (s, a) = try await Self.post(client, "/api/sessions/\(id)/player", type: "application/json", Data(body.utf8))
+                let (s, a) = try await Self.post(client, APIErrorBody.self, "/api/sessions/\(id)/player", type: "application/json", Data(body.utf8))
                 #expect(s == expected && Self.wellFormed(a), "\(body) → \(s) \(a)")
             }
-            let (s3, _) = try await Self.post(client, "/api/sessions/999/player", type: "application/json", Data(ask.utf8))
+            let (s3, _) = try await Self.post(client, APIErrorBody.self, "/api/sessions/999/player", type: "application/json", Data(ask.utf8))
             #expect(s3 == .notFound)
         }
     }
