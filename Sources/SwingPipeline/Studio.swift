@@ -238,7 +238,7 @@ package struct StudioPrediction: Sendable {
     package var yoloMs: Double? = nil
 
     /// One track's recent centres, oldest first, pixels.
-    package struct Trail: Encodable, Sendable {
+    package struct Trail: Codable, Sendable {
         package var trackId: Int
         package var points: [[Double]]
         package init(trackId: Int, points: [[Double]]) { self.trackId = trackId; self.points = points }

@@ -113,7 +113,7 @@ struct LiveSocket: Sendable {
         try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
     }
 
-    struct Ready: Encodable {
+    struct Ready: Codable {
         var type = "ready"
         var model: DetectionDocument.Model
         var settings: DetectionSettings
@@ -121,12 +121,12 @@ struct LiveSocket: Sendable {
         var skeleton: PoseSkeleton?
     }
 
-    struct SettingsMessage: Encodable {
+    struct SettingsMessage: Codable {
         var type = "settings"
         var settings: DetectionSettings
     }
 
-    struct ErrorMessage: Encodable {
+    struct ErrorMessage: Codable {
         var type = "error"
         var error: String
     }

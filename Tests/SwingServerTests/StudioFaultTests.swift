@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import SwingCore
 @testable import SwingServer
 import SwingTestSupport
 import Testing
@@ -41,16 +42,16 @@ import Testing
                 let sent = name.hasSuffix(".onnx") || name.hasSuffix(".zip") ? name : name + ".onnx"
                 let r = try await client.addModel(bytes, name: sent)
                 #expect((400..<500).contains(Int(r.status.code)), "\(name): \(r.status)")
-                let sentence = try StudioRouteTests.object(r)["error"] as? String ?? ""
+                let sentence = try decoded(APIErrorBody.self, r, "adding \(name)").error
                 #expect(ErrorSentence.isWellFormed(sentence), "\(name): \(sentence)")
                 #expect(Self.files(models) == before, "\(name) left files in the catalog")
                 let staged = Self.files(server.home.appendingPathComponent("cache/uploads"))
                 #expect(staged.isEmpty, "\(name) left a staged upload: \(staged)")
             }
             // The catalog still lists what it listed, and still answers.
-            let (status, listed) = try await client.json("/api/models")
+            let (status, listed) = try await client.json(ModelList.self, "/api/models")
             #expect(status == .ok)
-            #expect((listed["models"] as? [[String: Any]])?.allSatisfy { ($0["id"] as? String)?.hasPrefix("pose_") == true } == true)
+            #expect(listed.models.allSatisfy { $0.id.hasPrefix("pose_") })
         }
     }
 
@@ -60,12 +61,12 @@ import Testing
             #expect(try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx").status == .created)
             // A video sent as a picture is read for its first frame, even cut short.
             let cut = try await client.detect(try Data(contentsOf: dir.appendingPathComponent("truncated.mp4")), query: "model=det")
-            let cutResults = try StudioRouteTests.object(cut)["results"] as? [Any]
-            #expect(cut.status == .ok && cutResults?.count == 1, "\(cut.status)")
+            let cutResults = try decoded(Wire.InterpretedDetections<JSONValue>.self, cut, "detecting on truncated.mp4").document.results
+            #expect(cut.status == .ok && cutResults.count == 1, "\(cut.status)")
             for name in ["empty.mp4", "text.mp4", "deep.json", "bomb.zip"] {
                 let r = try await client.detect(try Data(contentsOf: dir.appendingPathComponent(name)), query: "model=det")
                 #expect((400..<500).contains(Int(r.status.code)), "\(name): \(r.status)")
-                let sentence = try StudioRouteTests.object(r)["error"] as? String ?? ""
+                let sentence = try decoded(APIErrorBody.self, r, "detecting on \(name)").error
                 #expect(ErrorSentence.isWellFormed(sentence), "\(name): \(sentence)")
             }
             // A picture larger than the limit is refused before it is read whole.
@@ -76,7 +77,7 @@ import Testing
             for query in ["conf=1e19", "conf=nan", "iou=-1", "maxDet=\(Int.max)", "conf=inf", "maxDet=1e19"] {
                 let bad = try await client.detect(try StudioRouteTests.jpeg(), query: "model=det&\(query)")
                 #expect(bad.status == .badRequest, "\(query): \(bad.status)")
-                #expect(ErrorSentence.isWellFormed(try StudioRouteTests.object(bad)["error"] as? String ?? ""), "\(query)")
+                #expect(ErrorSentence.isWellFormed(try decoded(APIErrorBody.self, bad, "detecting with \(query)").error), "\(query)")
             }
         }
     }

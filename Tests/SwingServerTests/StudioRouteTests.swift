@@ -10,6 +10,7 @@ import SwingMedia
 import SwingPipeline
 @testable import SwingServer
 import SwingTestSupport
+import SwingVision
 import Testing
 
 /// The model studio's API (docs/studio.md) as a browser uses it: the catalog, one image, the live socket.
@@ -38,24 +39,21 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    static func object(_ r: TestResponse) throws -> [String: Any] { try apiObject(r.body, from: "the studio") }
-
     @Test func bundledPoseModelsShowAsBlazePose() async throws {
         try await TestServer().run { client in
-            let (status, body) = try await client.json("/api/models")
+            let (status, body) = try await client.json(ModelList.self, "/api/models")
             #expect(status == .ok)
-            let models = try #require(body["models"] as? [[String: Any]])
-            let pose = models.filter { ($0["id"] as? String)?.hasPrefix("pose_") == true }
+            let pose = body.models.filter { $0.id.hasPrefix("pose_") }
             #expect(pose.count >= 2, "the bundled BlazePose models are listed")
             for m in pose {
-                #expect(m["kind"] as? String == "blazepose")
-                #expect((m["sha256"] as? String)?.count == 64)
+                #expect(m.kind == .blazepose)
+                #expect(m.sha256?.count == 64)
             }
             // The studio refuses to run them, with a sentence.
             let r = try await client.execute(uri: "/api/detect?model=pose_detection", method: .post, headers: [:],
                                              body: ByteBuffer(bytes: try Self.jpeg()))
             #expect(r.status == .unprocessableContent)
-            let sentence = try Self.object(r)["error"] as? String ?? ""
+            let sentence = try decoded(APIErrorBody.self, r, "detecting with pose_detection").error
             #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
         }
     }
@@ -67,17 +65,17 @@ import Testing
             let bytes = try Data(contentsOf: Self.detector)
             let added = try await client.addModel(bytes, name: "My Detector.onnx")
             #expect(added.status == .created)
-            let model = try Self.object(added)
-            #expect(model["id"] as? String == "my-detector")
-            #expect(model["kind"] as? String == "yolo" && model["task"] as? String == "detect")
-            #expect(model["sha256"] as? String == SHA256.hex(bytes))
-            #expect((model["defaults"] as? [String: Any])?["conf"] as? Double == 0.25)
+            let model = try decoded(ModelView.self, added, "adding My Detector.onnx")
+            #expect(model.id == "my-detector")
+            #expect(model.kind == .yolo && model.task == "detect")
+            #expect(model.sha256 == SHA256.hex(bytes))
+            #expect(model.defaults.conf == 0.25)
 
             // The same id again, and a file that is not a model: refused, nothing left behind.
             #expect(try await client.addModel(bytes, name: "my detector.onnx").status == .conflict)
             let junk = try await client.addModel(Data("not a model at all".utf8), name: "junk.onnx")
             #expect(junk.status == .unprocessableContent)
-            let sentence = try Self.object(junk)["error"] as? String ?? ""
+            let sentence = try decoded(APIErrorBody.self, junk, "adding junk.onnx").error
             #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect(try await client.addModel(bytes, name: "weights.pt").status == .unsupportedMediaType)
             let installed = try FileManager.default.contentsOfDirectory(atPath: server.home.appendingPathComponent("models").path)
@@ -89,40 +87,43 @@ import Testing
             let image = try Self.jpeg()
             let first = try await client.detect(image, query: "model=my-detector")
             #expect(first.status == .ok)
-            let firstBody = try Self.object(first)
-            let frame = try #require((firstBody["results"] as? [[String: Any]])?.first)
-            #expect(frame["width"] as? Int == 320 && frame["height"] as? Int == 240)
-            let many = (frame["detections"] as? [[String: Any]])?.count ?? 0
+            let firstBody = try decoded(Wire.InterpretedDetections<JSONValue>.self, first, "detecting at the defaults")
+            let frame = try #require(firstBody.document.results.first)
+            #expect(frame.width == 320 && frame.height == 240)
+            let many = frame.detections.count
             #expect(many > 0, "the fixture model finds something at conf 0.25")
 
             let patched = try await client.patch("/api/models/my-detector", #"{"favorite": true, "defaults": {"conf": 0.97, "maxDet": 5, "lineWidth": 4, "interpreter": "counter", "interpreterOptions": {"minimumConfidence": 0.5}}}"#)
             #expect(patched.status == .ok)
-            let defaults = try #require(try Self.object(patched)["defaults"] as? [String: Any])
-            #expect(defaults["conf"] as? Double == 0.97 && defaults["maxDet"] as? Int == 5 && defaults["lineWidth"] as? Int == 4)
-            #expect(defaults["interpreter"] as? String == "counter")
-            #expect(try Self.object(patched)["favorite"] as? Bool == true)
+            let changed = try decoded(ModelView.self, patched, "the patch")
+            let defaults = changed.defaults
+            #expect(defaults.conf == 0.97 && defaults.maxDet == 5 && defaults.lineWidth == 4)
+            #expect(defaults.interpreter == "counter")
+            #expect(changed.favorite == true)
 
-            let strict = try Self.object(try await client.detect(image, query: "model=my-detector"))
-            let kept = try #require((strict["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])
+            let strict = try decoded(Wire.InterpretedDetections<JSONValue>.self, try await client.detect(image, query: "model=my-detector"),
+                                     "detecting at the stored defaults")
+            let kept = try #require(strict.document.results.first?.detections)
             #expect(kept.count <= min(5, many))
-            #expect(kept.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0.97 })
-            let interpretation = try #require(strict["interpretation"] as? [String: Any])
-            #expect(interpretation["interpreter"] as? String == "counter")
+            #expect(kept.allSatisfy { $0.confidence > 0.97 })
+            let interpretation = try #require(strict.interpretation)
+            #expect(interpretation.interpreter == "counter")
             // The query wins over the stored default.
-            let loose = try Self.object(try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"))
-            #expect(((loose["results"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.count == many)
+            let loose = try decoded(Wire.InterpretedDetections<JSONValue>.self,
+                                    try await client.detect(image, query: "model=my-detector&conf=0.25&maxDet=300"), "detecting at conf 0.25")
+            #expect(loose.document.results.first?.detections.count == many)
 
             // A run is recorded per picture: the same picture again (a slider moved) is not another run.
             _ = try await client.detect(try Self.jpeg(seed: 9), query: "model=my-detector")
-            let (_, detail) = try await client.json("/api/models/my-detector")
-            let runs = try #require(detail["runs"] as? [[String: Any]])
+            let (_, detail) = try await client.json(ModelView.self, "/api/models/my-detector")
+            let runs = try #require(detail.runs)
             #expect(runs.count == 2)
-            #expect(runs.first?["source"] as? String == "image")
-            #expect(detail["useCount"] as? Int == 2)
+            #expect(runs.first?.source == "image")
+            #expect(detail.useCount == 2)
 
             // Remove it; a bundled model cannot be removed.
             #expect(try await client.execute(uri: "/api/models/my-detector", method: .delete, headers: [:], body: nil).status == .noContent)
-            #expect(try await client.json("/api/models/my-detector").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/models/my-detector").0 == .notFound)
             #expect(try await client.execute(uri: "/api/models/pose_detection", method: .delete, headers: [:], body: nil).status == .conflict)
         }
     }
@@ -135,7 +136,7 @@ import Testing
                           "maxDet=abc", "classes=999", "classes=no-such-class", "interpret=nope"] {
                 let r = try await client.detect(image, query: "model=det&" + query)
                 #expect(r.status == .badRequest, "\(query) answered \(r.status)")
-                let sentence = try Self.object(r)["error"] as? String ?? ""
+                let sentence = try decoded(APIErrorBody.self, r, "detecting with \(query)").error
                 #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             }
             for body in [#"{"defaults": {"conf": 1e19}}"#, #"{"defaults": {"iou": -0.5}}"#, #"{"defaults": {"lineWidth": 0}}"#,
@@ -144,13 +145,13 @@ import Testing
                          "not json"] {
                 let r = try await client.patch("/api/models/det", body)
                 #expect(r.status == .badRequest || r.status == .unprocessableContent, "\(body) answered \(r.status)")
-                let sentence = try Self.object(r)["error"] as? String ?? ""
+                let sentence = try decoded(APIErrorBody.self, r, "the patch \(body)").error
                 #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             }
             // Not a picture, an empty body, no model, an unknown model.
             let garbage = try await client.detect(Data(repeating: 0x42, count: 5000), query: "model=det")
             #expect(garbage.status == .unprocessableContent)
-            let sentence = try Self.object(garbage)["error"] as? String ?? ""
+            let sentence = try decoded(APIErrorBody.self, garbage, "detecting on garbage").error
             #expect(ErrorSentence.isWellFormed(sentence), "\(sentence)")
             #expect(try await client.detect(Data(), query: "model=det").status == .unprocessableContent)
             #expect(try await client.detect(image, query: "").status == .badRequest)
@@ -164,20 +165,20 @@ import Testing
         try await server.run { client in
             let r = try await client.addModel(try Data(contentsOf: Self.detector), name: "big.onnx")
             #expect(r.status == .contentTooLarge)
-            let sentence = try Self.object(r)["error"] as? String ?? ""
+            let sentence = try decoded(APIErrorBody.self, r, "adding big.onnx").error
             #expect(sentence.hasPrefix("The model is larger than this server accepts") && ErrorSentence.isWellFormed(sentence), "\(sentence)")
-            #expect(try await client.json("/api/models/big").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/models/big").0 == .notFound)
         }
     }
 
     @Test func classifierAnswersTopClasses() async throws {
         try await TestServer().run { client in
             _ = try await client.addModel(try Data(contentsOf: Self.classifier), name: "cls.onnx")
-            let r = try Self.object(try await client.detect(try Self.jpeg(), query: "model=cls"))
-            let frame = try #require((r["results"] as? [[String: Any]])?.first)
-            let top = try #require(frame["classification"] as? [[String: Any]])
+            let r = try decoded(Wire.InterpretedDetections<JSONValue>.self, try await client.detect(try Self.jpeg(), query: "model=cls"), "classifying")
+            let frame = try #require(r.document.results.first)
+            let top = try #require(frame.classification)
             #expect(top.count == 5)
-            let scores = top.compactMap { $0["confidence"] as? Double }
+            let scores = top.map(\.confidence)
             #expect(scores == scores.sorted(by: >))
         }
     }
@@ -198,32 +199,32 @@ import Testing
             // A wrong checksum: the download fails with a sentence and installs nothing.
             let wrong = try await start(#"{"url": "\#(url)", "sha256": "\#(String(repeating: "0", count: 64))"}"#)
             #expect(wrong.status == .accepted)
-            let wrongId = try #require((try Self.object(wrong)["job"] as? [String: Any])?["id"] as? Int)
+            let wrongId = try decoded(Queued<ModelDownloads.Job>.self, wrong, "the download with a wrong checksum").job.id
             let failed = try await client.waitForDownload(wrongId)
-            #expect(failed["state"] as? String == "failed")
-            #expect(ErrorSentence.isWellFormed(failed["error"] as? String ?? ""), "\(failed)")
-            #expect(try await client.json("/api/models/remote-det").0 == .notFound)
+            #expect(failed.state == .failed)
+            #expect(ErrorSentence.isWellFormed(failed.error ?? ""), "\(failed)")
+            #expect(try await client.json(APIErrorBody.self, "/api/models/remote-det").0 == .notFound)
             // The right one: the event stream ends with the installed model.
             let started = try await start(#"{"url": "\#(url)", "sha256": "\#(SHA256.hex(bytes))"}"#)
             #expect(started.status == .accepted)
-            let jobId = try #require((try Self.object(started)["job"] as? [String: Any])?["id"] as? Int)
+            let jobId = try decoded(Queued<ModelDownloads.Job>.self, started, "the download").job.id
             _ = try await client.waitForDownload(jobId)
             let events = try await client.execute(uri: "/api/models/jobs/\(jobId)/events", method: .get, headers: [:], body: nil)
             let text = String(buffer: events.body)
             #expect(text.contains("event: download"))
             #expect(text.contains(#""state":"done""#), "\(text)")
-            let (_, job) = try await client.json("/api/models/jobs/\(jobId)")
-            #expect((job["model"] as? [String: Any])?["id"] as? String == "remote-det")
-            #expect((job["model"] as? [String: Any])?["source"] as? String == "remote")
+            let (_, job) = try await client.json(ModelDownloads.Job.self, "/api/models/jobs/\(jobId)")
+            #expect(job.model?.id == "remote-det")
+            #expect(job.model?.source == .remote)
             // Hostile bodies.
             for body in [#"{"url": "file:///etc/passwd"}"#, #"{"url": "ftp://x/y.onnx"}"#, #"{"url": 3}"#,
                          #"{"url": "http://127.0.0.1/x.onnx", "sha256": "abc"}"#] {
                 let r = try await client.execute(uri: "/api/models", method: .post, headers: [.contentType: "application/json"],
                                                  body: ByteBuffer(string: body))
                 #expect(r.status == .badRequest, "\(body)")
-                #expect(ErrorSentence.isWellFormed(try Self.object(r)["error"] as? String ?? ""))
+                #expect(ErrorSentence.isWellFormed(try decoded(APIErrorBody.self, r, "the download \(body)").error))
             }
-            #expect(try await client.json("/api/models/jobs/999").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/models/jobs/999").0 == .notFound)
         }
     }
 
@@ -264,56 +265,56 @@ import Testing
             let messages = LockedMessages()
             try await client.ws("/api/detect/live?model=det&conf=0.25", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
                 var reader = SocketReader(inbound, log: messages)
-                func next() async throws -> [String: Any] { try await reader.next() }
-                #expect(try await next()["type"] as? String == "ready")
+                typealias Answer = Wire.LiveFrameAnswer<JSONValue>
+                #expect(try await reader.next(LiveSocket.Ready.self).type == "ready")
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                let first = try await next()
-                #expect(first["type"] as? String == "result" && first["frameId"] as? Int == 1, "\(first)")
-                let many = (first["detections"] as? [Any])?.count ?? 0
+                let first = try await reader.next(Answer.self)
+                #expect(first.type == "result" && first.frameId == 1, "\(first)")
+                let many = first.detections.count
                 #expect(many > 0)
                 // A setting applies to the next frame.
                 try await outbound.write(.text(#"{"conf": 0.99}"#))
-                #expect((try await next()["settings"] as? [String: Any])?["conf"] as? Double == 0.99)
+                #expect(try await reader.next(LiveSocket.SettingsMessage.self).settings.conf == 0.99)
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                let strict = try await next()
-                #expect(strict["frameId"] as? Int == 2)
-                let kept = strict["detections"] as? [[String: Any]] ?? []
-                #expect(kept.count < many && kept.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0.99 })
+                let strict = try await reader.next(Answer.self)
+                #expect(strict.frameId == 2)
+                let kept = strict.detections
+                #expect(kept.count < many && kept.allSatisfy { $0.confidence > 0.99 })
                 // Garbage, a bad setting, an unknown setting: one sentence each, and the socket still answers.
                 try await outbound.write(.binary(ByteBuffer(bytes: Data(repeating: 7, count: 1000))))
-                let bad = try await next()
-                #expect(bad["type"] as? String == "error")
-                #expect(ErrorSentence.isWellFormed(bad["error"] as? String ?? ""), "\(bad)")
+                let bad = try await reader.next(LiveSocket.ErrorMessage.self)
+                #expect(bad.type == "error")
+                #expect(ErrorSentence.isWellFormed(bad.error), "\(bad)")
                 for text in [#"{"conf": "high"}"#, #"{"conf": 1e19}"#, #"{"speed": 3}"#, "[1,2]", #"{"classes": [999]}"#] {
                     try await outbound.write(.text(text))
-                    let e = try await next()
-                    #expect(e["type"] as? String == "error", "\(text) → \(e)")
-                    #expect(ErrorSentence.isWellFormed(e["error"] as? String ?? ""), "\(e["error"] as? String ?? "")")
+                    let e = try await reader.next(LiveSocket.ErrorMessage.self)
+                    #expect(e.type == "error", "\(text) → \(e)")
+                    #expect(ErrorSentence.isWellFormed(e.error), "\(e.error)")
                 }
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                let after = try await next()
-                #expect(after["type"] as? String == "result" && after["frameId"] as? Int == 4)
+                let after = try await reader.next(Answer.self)
+                #expect(after.type == "result" && after.frameId == 4)
                 // Tracking: on a still picture every object keeps its id from frame to frame.
                 try await outbound.write(.text(#"{"track": true, "conf": 0.25}"#))
-                #expect((try await next()["settings"] as? [String: Any])?["track"] as? Bool == true)
+                #expect(try await reader.next(LiveSocket.SettingsMessage.self).settings.track == true)
                 var ids: [[Int]] = []
                 for _ in 0..<3 {
                     try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                    let tracked = try await next()
-                    let dets = tracked["detections"] as? [[String: Any]] ?? []
-                    ids.append(dets.compactMap { $0["trackId"] as? Int }.sorted())
-                    #expect(dets.allSatisfy { $0["trackId"] != nil })
-                    #expect((tracked["trails"] as? [Any])?.count == dets.count)
+                    let tracked = try await reader.next(Answer.self)
+                    let dets = tracked.detections
+                    ids.append(dets.compactMap(\.trackId).sorted())
+                    #expect(dets.allSatisfy { $0.trackId != nil })
+                    #expect(tracked.trails?.count == dets.count)
                 }
                 #expect(!ids[2].isEmpty && ids[1] == ids[2], "ids changed on a still picture: \(ids)")
                 try await outbound.write(.text(#"{"track": false}"#))
-                _ = try await next()
+                _ = try await reader.next(LiveSocket.SettingsMessage.self)
                 // The model removed from the catalog while the camera uses it: the camera goes on.
                 let removed = try await client.execute(uri: "/api/models/det", method: .delete, headers: [:], body: nil)
                 #expect(removed.status == .noContent)
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                let stillThere = try await next()
-                #expect(stillThere["type"] as? String == "result" && stillThere["frameId"] as? Int == 8)
+                let stillThere = try await reader.next(Answer.self)
+                #expect(stillThere.type == "result" && stillThere.frameId == 8)
             }
             #expect(messages.count >= 15)
         }
@@ -324,63 +325,63 @@ import Testing
         server.mode = .live
         try await server.run { client in
             #expect(try await client.addModel(try Data(contentsOf: Self.detector), name: "det.onnx").status == .created)
-            let (_, empty) = try await client.json("/api/detections")
-            #expect((empty["runs"] as? [Any])?.isEmpty == true)
+            let (_, empty) = try await client.json(RunList.self, "/api/detections")
+            #expect(empty.runs.isEmpty)
             // A picture with the counter: the run says what it counted.
             #expect(try await client.detect(try Self.jpeg(), query: "model=det&interpret=counter").status == .ok)
-            let (status, listed) = try await client.json("/api/detections")
+            let (status, listed) = try await client.json(RunList.self, "/api/detections")
             #expect(status == .ok)
-            let run = try #require((listed["runs"] as? [[String: Any]])?.first)
-            #expect(run["model"] as? String == "det" && run["source"] as? String == "image")
-            #expect(run["interpreter"] as? String == "counter")
-            #expect((run["summary"] as? String)?.hasPrefix("peak ") == true, "\(run)")
+            let run = try #require(listed.runs.first)
+            #expect(run.model == "det" && run.source == "image")
+            #expect(run.interpreter == "counter")
+            #expect(run.summary?.hasPrefix("peak ") == true, "\(run)")
             // The card in the catalog list carries its latest runs; a model never run carries none.
-            let (_, catalog) = try await client.json("/api/models")
-            let models = catalog["models"] as? [[String: Any]] ?? []
-            #expect((models.first { $0["id"] as? String == "det" }?["runs"] as? [Any])?.count == 1)
-            #expect(models.first { $0["id"] as? String == "pose_detection" }?["runs"] == nil)
+            let (_, catalog) = try await client.json(ModelList.self, "/api/models")
+            let models = catalog.models
+            #expect(models.first { $0.id == "det" }?.runs?.count == 1)
+            #expect(models.first { $0.id == "pose_detection" }?.runs == nil)
 
             // The camera with tracking and the counter: every answer carries the line and its counts, and the
             // stored run says what the counter saw, crossings included.
             let frame = try Self.jpeg()
             try await client.ws("/api/detect/live?model=det&conf=0.25&interpret=counter&track=1", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
                 var reader = SocketReader(inbound)
-                func next() async throws -> [String: Any] { try await reader.next() }
-                #expect(try await next()["type"] as? String == "ready")
+                typealias Answer = Wire.LiveFrameAnswer<JSONValue>
+                #expect(try await reader.next(LiveSocket.Ready.self).type == "ready")
                 for _ in 0..<3 {
                     try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                    let answer = try await next()
-                    let crossings = try #require(answer["crossings"] as? [String: Any], "\(answer)")
-                    #expect((crossings["line"] as? [String: Double]) == ["x1": 0, "y1": 0.5, "x2": 1, "y2": 0.5])
-                    #expect(crossings["total"] as? Int == 0, "a still picture crosses nothing")
+                    let answer = try await reader.next(Answer.self)
+                    let crossings = try #require(answer.crossings, "\(answer)")
+                    #expect(crossings.line == LineCrossings.Line(x1: 0, y1: 0.5, x2: 1, y2: 0.5))
+                    #expect(crossings.total == 0, "a still picture crosses nothing")
                 }
                 // Without tracking there is nothing to cross.
                 try await outbound.write(.text(#"{"track": false}"#))
-                _ = try await next()
+                _ = try await reader.next(LiveSocket.SettingsMessage.self)
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                #expect(try await next()["crossings"] == nil)
+                #expect(try await reader.next(Answer.self).crossings == nil)
             }
-            var camera: [String: Any]?
+            var camera: RunView?
             for _ in 0..<50 where camera == nil {
-                let (_, runs) = try await client.json("/api/detections?model=DET&limit=10")
-                camera = (runs["runs"] as? [[String: Any]])?.first { $0["source"] as? String == "camera" }
+                let (_, runs) = try await client.json(RunList.self, "/api/detections?model=DET&limit=10")
+                camera = runs.runs.first { $0.source == "camera" }
                 if camera == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             let cameraRun = try #require(camera)
-            #expect(cameraRun["frames"] as? Int == 4)
-            #expect((cameraRun["summary"] as? String)?.contains("0 crossed the line") == true, "\(cameraRun)")
+            #expect(cameraRun.frames == 4)
+            #expect(cameraRun.summary?.contains("0 crossed the line") == true, "\(cameraRun)")
 
             // Hostile limits: one sentence each; an unknown model simply has no runs.
             for limit in ["0", "-1", "1e19", "abc", "1001", String(Int.max)] {
-                let (code, body) = try await client.json("/api/detections?limit=\(limit)")
+                let (code, body) = try await client.json(APIErrorBody.self, "/api/detections?limit=\(limit)")
                 #expect(code == .badRequest, "limit=\(limit)")
-                #expect(ErrorSentence.isWellFormed(body["error"] as? String ?? ""), "\(body)")
+                #expect(ErrorSentence.isWellFormed(body.error), "\(body)")
             }
-            #expect((try await client.json("/api/detections?model=nothing-here").1["runs"] as? [Any])?.isEmpty == true)
+            #expect(try await client.json(RunList.self, "/api/detections?model=nothing-here").1.runs.isEmpty)
             // A counting line that is not a line is refused where it is saved.
             let bad = try await client.patch("/api/models/det", #"{"defaults": {"interpreter": "counter", "interpreterOptions": {"line": {"x1": 0, "y1": 0.5, "x2": 7, "y2": 0.5}}}}"#)
             #expect(bad.status == .unprocessableContent, "\(String(buffer: bad.body))")
-            let sentence = try Self.object(bad)["error"] as? String ?? ""
+            let sentence = try decoded(APIErrorBody.self, bad, "the patch of a line out of the picture").error
             #expect(ErrorSentence.isWellFormed(sentence) && sentence.contains("line"), "\(sentence)")
         }
     }
@@ -395,20 +396,21 @@ import Testing
             let sent = 1000
             try await client.ws("/api/detect/live?model=det", configuration: .init(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
                 var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                guard case .text = try await iterator.next() else { Issue.record("no ready message"); return }
+                guard case .text(let ready) = try await iterator.next() else { Issue.record("no ready message"); return }
+                _ = try decoded(LiveSocket.Ready.self, Data(ready.utf8), "the socket's first message")
                 for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: frame))) }
                 var processed = 0
-                var last: [String: Any] = [:]
+                var last: Wire.LiveFrameAnswer<JSONValue>?
                 while let message = try await iterator.next() {
-                    guard case .text(let text) = message,
-                          let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { continue }
+                    guard case .text(let text) = message else { continue }
+                    let answer = try decoded(Wire.LiveFrameAnswer<JSONValue>.self, Data(text.utf8), "the socket's answer \(processed + 1)")
                     processed += 1
-                    last = object
-                    if object["frameId"] as? Int == sent { break }
+                    last = answer
+                    if answer.frameId == sent { break }
                 }
-                let dropped = last["dropped"] as? Int ?? -1
+                let dropped = last?.dropped ?? -1
                 // Every frame is either processed or counted as dropped; the last one sent is always processed.
-                #expect(last["frameId"] as? Int == sent)
+                #expect(last?.frameId == sent)
                 #expect(processed + dropped == sent, "processed \(processed) + dropped \(dropped) ≠ \(sent)")
                 #expect(dropped > sent / 2, "frames were queued instead of dropped (\(dropped) dropped)")
             }
@@ -470,44 +472,115 @@ final class StaticHTTPServer: @unchecked Sendable {
     }
 }
 
-/// Messages a socket test saw (its handler is `@Sendable`).
-/// Reads a studio socket's text messages as JSON objects, one at a time, keeping each in `log` when given.
+/// Reads a studio socket's text messages one at a time, each decoded as the message the test expects next
+/// (``LiveSocket/Ready``, ``Wire/LiveFrameAnswer``, ``LiveSocket/SettingsMessage``, ``LiveSocket/ErrorMessage``),
+/// keeping each in `log` when given. A binary message, the end, or a message of another shape fails with a sentence.
 struct SocketReader {
     private var iterator: WebSocketInboundMessageStream.AsyncIterator
     private let log: LockedMessages?
+    private var read = 0
 
     init(_ inbound: WebSocketInboundStream, log: LockedMessages? = nil) {
         iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
         self.log = log
     }
 
-    /// The next message as a JSON object (empty for a binary message, one that is not an object, or the end).
-    mutating func next() async throws -> [String: Any] {
-        guard case .text(let text) = try await iterator.next() else { return [:] }
-        let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
-        log?.append(object)
-        return object
+    /// The next message, decoded as `T`.
+    mutating func next<T: Decodable>(_ type: T.Type) async throws -> T {
+        read += 1
+        guard case .text(let text) = try await iterator.next() else {
+            throw UnexpectedAnswer(description: "the socket's message \(read) is binary or missing, not the \(T.self) expected")
+        }
+        log?.append(text)
+        return try decoded(T.self, Data(text.utf8), "the socket's message \(read)")
     }
 }
 
+/// The text messages a socket test saw (its handler is `@Sendable`).
 final class LockedMessages: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [[String: Any]] = []
-    func append(_ m: [String: Any]) { lock.lock(); items.append(m); lock.unlock() }
+    private var items: [String] = []
+    func append(_ m: String) { lock.lock(); items.append(m); lock.unlock() }
     var count: Int { lock.lock(); defer { lock.unlock() }; return items.count }
 }
 
+// MARK: The studio's answers, decoded
+
+/// `GET /api/models`.
+struct ModelList: Decodable { var models: [ModelView] }
+
+/// `GET /api/detections`.
+struct RunList: Decodable { var runs: [RunView] }
+
+/// Test-side mirrors of studio answers whose types are only `Encodable` (each holds an interpreter's result as
+/// `any Encodable`), named after the real types. `Result` is the interpreter's own result type, or `JSONValue`
+/// where a test reads only which interpreter ran.
+enum Wire {
+    /// ``StudioPrediction/Interpretation``: `{"interpreter", "result"}`.
+    struct Interpretation<Result: Decodable>: Decodable {
+        var interpreter: String
+        var result: Result
+    }
+
+    /// ``SwingPipeline/InterpretedDetections``, the answer of `POST /api/detect` and a video job's result: the
+    /// ``DetectionDocument``'s keys with `interpretation` beside them when an interpreter ran, and the `skeleton`
+    /// that tennis mode adds (``TennisAnswer``; absent otherwise).
+    struct InterpretedDetections<Result: Decodable>: Decodable {
+        var document: DetectionDocument
+        var interpretation: Interpretation<Result>?
+        var skeleton: PoseSkeleton?
+
+        private enum Key: String, CodingKey { case interpretation, skeleton }
+
+        init(from decoder: any Decoder) throws {
+            document = try DetectionDocument(from: decoder)
+            let c = try decoder.container(keyedBy: Key.self)
+            interpretation = try c.decodeIfPresent(Interpretation<Result>.self, forKey: .interpretation)
+            skeleton = try c.decodeIfPresent(PoseSkeleton.self, forKey: .skeleton)
+        }
+    }
+
+    /// ``LiveFrameAnswer``: one processed frame on the live socket, `{"type": "result", …}`.
+    struct LiveFrameAnswer<Result: Decodable>: Decodable {
+        struct Timings: Decodable {
+            var decodeMs, preMs, inferenceMs, postMs, serverMs: Double
+            var poseMs, yoloMs: Double?
+        }
+        var type: String
+        var frameId: Int
+        var width: Int
+        var height: Int
+        var detections: [DetectionDocument.Item]
+        var classification: [DetectionDocument.ClassScore]?
+        var pose: StudioPose?
+        var interpretation: Interpretation<Result>?
+        var trails: [StudioPrediction.Trail]?
+        var crossings: LineCrossings.Summary?
+        var timings: Timings
+        var dropped: Int
+        var fps: Double
+    }
+
+    enum CounterInterpreter {
+        /// ``SwingVision/CounterInterpreter/VideoResult``: how many frames the counter read (the tests read no more).
+        struct VideoResult: Decodable { var frameCount: Int }
+    }
+}
+
 extension TestClientProtocol {
-    /// Polls a model download until it is no longer downloading (or `timeout` passes).
-    func waitForDownload(_ id: Int, timeout: Double = 60) async throws -> [String: Any] {
+    /// Polls a model download until it is no longer downloading (or `timeout` passes: then an issue is recorded
+    /// and the download is returned as last seen).
+    func waitForDownload(_ id: Int, timeout: Double = 60) async throws -> ModelDownloads.Job {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (_, job) = try await json("/api/models/jobs/\(id)")
-            if job["state"] as? String != "running" { return job }
+        while true {
+            let (_, job) = try await json(ModelDownloads.Job.self, "/api/models/jobs/\(id)")
+            if job.state != .running { return job }
+            guard Date() < deadline else {
+                Issue.record("download \(id) did not finish within \(timeout) s: \(job)")
+                return job
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("download \(id) did not finish within \(timeout) s")
-        return [:]
     }
 
     /// Adds a model file through `POST /api/models`.

@@ -25,8 +25,6 @@ import Testing
         return url
     }
 
-    static func object(_ r: TestResponse) throws -> [String: Any] { try StudioRouteTests.object(r) }
-
     static func jobsFolder(_ server: TestServer) -> URL { server.home.appendingPathComponent("cache/detect-jobs") }
 
     static func leftovers(_ server: TestServer) -> [String] {
@@ -43,16 +41,16 @@ import Testing
             #expect(try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx").status == .created)
             let started = try await client.detectVideo(video, name: "My Rally.mp4", query: "model=det&stride=\(stride)&interpret=counter")
             #expect(started.status == .accepted, "\(String(buffer: started.body))")
-            let job = try #require(try Self.object(started)["job"] as? [String: Any])
-            let id = try #require(job["id"] as? Int)
+            let job = try decoded(Queued<StudioVideoJobs.Job>.self, started, "the video upload").job
+            let id = job.id
             let expected = (n + stride - 1) / stride
-            #expect(job["framesTotal"] as? Int == expected)
-            #expect(job["width"] as? Int == 320 && job["height"] as? Int == 240)
+            #expect(job.framesTotal == expected)
+            #expect(job.width == 320 && job.height == 240)
 
             let done = try await client.waitForVideoJob(id)
-            #expect(done["state"] as? String == "done", "\(done)")
-            #expect(done["progress"] as? Double == 1 && done["framesDone"] as? Int == expected)
-            #expect((done["meanFps"] as? Double ?? 0) > 0)
+            #expect(done.state == .done, "\(done)")
+            #expect(done.progress == 1 && done.framesDone == expected)
+            #expect((done.meanFps ?? 0) > 0)
             // The events of a finished job: its final state, then the stream ends.
             let events = String(buffer: try await client.execute(uri: "/api/detect/jobs/\(id)/events", method: .get, headers: [:], body: nil).body)
             #expect(events.hasPrefix("event: job\ndata: ") && events.contains(#""state":"done""#), "\(events)")
@@ -60,18 +58,18 @@ import Testing
             // The result: the detect --json document, one frame per stride, in time order, with the summary.
             let result = try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil)
             #expect(result.status == .ok)
-            let body = try Self.object(result)
-            let frames = try #require(body["results"] as? [[String: Any]])
+            let body = try decoded(Wire.InterpretedDetections<Wire.CounterInterpreter.VideoResult>.self, result, "the job's result")
+            let frames = body.document.results
             #expect(frames.count == expected)
-            #expect(frames.compactMap { $0["frame"] as? Int } == Array(Swift.stride(from: 0, to: n, by: stride)))
-            let times = frames.compactMap { $0["time"] as? Double }
+            #expect(frames.map(\.frame) == Array(Swift.stride(from: 0, to: n, by: stride)))
+            let times = frames.map(\.time)
             #expect(times.count == expected && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
             #expect(abs((times.last ?? 0) - 30.0 / 15) < 1e-3, "the last processed frame (30) is at 2 s: \(times)")
-            #expect(frames.allSatisfy { $0["source"] as? String == "My Rally.mp4" })
-            #expect(frames.map { ($0["detections"] as? [Any])?.count ?? 0 }.reduce(0, +) > 0, "the fixture model found nothing")
-            let interpretation = try #require(body["interpretation"] as? [String: Any])
-            #expect(interpretation["interpreter"] as? String == "counter")
-            #expect((interpretation["result"] as? [String: Any])?["frameCount"] as? Int == expected)
+            #expect(frames.allSatisfy { $0.source == "My Rally.mp4" })
+            #expect(frames.map(\.detections.count).reduce(0, +) > 0, "the fixture model found nothing")
+            let interpretation = try #require(body.interpretation)
+            #expect(interpretation.interpreter == "counter")
+            #expect(interpretation.result.frameCount == expected)
 
             // The annotated MP4: one picture per processed frame, index first (streams), served in ranges.
             let mp4 = try await client.execute(uri: "/api/detect/jobs/\(id)/video", method: .get, headers: [:], body: nil)
@@ -93,15 +91,15 @@ import Testing
             #expect(source.status == .partialContent && Data(buffer: source.body) == video)
 
             // The run is recorded with the model.
-            let (_, model) = try await client.json("/api/models/det")
-            let run = try #require((model["runs"] as? [[String: Any]])?.first)
-            #expect(run["source"] as? String == "video" && run["frames"] as? Int == expected)
-            #expect(run["interpreter"] as? String == "counter")
+            let (_, model) = try await client.json(ModelView.self, "/api/models/det")
+            let run = try #require(model.runs?.first)
+            #expect(run.source == "video" && run.frames == expected)
+            #expect(run.interpreter == "counter")
 
             // Deleting a finished job removes it and its files.
             #expect(!Self.leftovers(server).isEmpty)
             #expect(try await client.execute(uri: "/api/detect/jobs/\(id)", method: .delete, headers: [:], body: nil).status == .noContent)
-            #expect(try await client.json("/api/detect/jobs/\(id)").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/detect/jobs/\(id)").0 == .notFound)
             #expect(try await client.execute(uri: "/api/detect/jobs/\(id)/video", method: .get, headers: [:], body: nil).status == .notFound)
             #expect(Self.leftovers(server).isEmpty, "\(Self.leftovers(server))")
         }
@@ -119,7 +117,7 @@ import Testing
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.classifier), name: "cls.onnx")
             func expectRefused(_ r: TestResponse, _ status: HTTPResponse.Status, _ what: String) throws {
                 #expect(r.status == status, "\(what) answered \(r.status): \(String(buffer: r.body))")
-                let sentence = try Self.object(r)["error"] as? String ?? ""
+                let sentence = try decoded(APIErrorBody.self, r, what).error
                 #expect(ErrorSentence.isWellFormed(sentence), "\(what): \(sentence)")
             }
             for query in ["stride=0", "stride=-1", "stride=1e19", "stride=NaN", "stride=301", "stride=9223372036854775807",
@@ -135,17 +133,17 @@ import Testing
             // Not a video: garbage, an empty body, a picture. One sentence naming the file, nothing kept.
             let garbage = try await client.detectVideo(Data(repeating: 0x42, count: 5000), name: "holiday.mp4", query: "model=det")
             try expectRefused(garbage, .unprocessableContent, "garbage")
-            #expect((try Self.object(garbage)["error"] as? String ?? "").hasPrefix("holiday.mp4 is not a video"))
+            #expect(try decoded(APIErrorBody.self, garbage, "garbage").error.hasPrefix("holiday.mp4 is not a video"))
             try expectRefused(try await client.detectVideo(Data(), query: "model=det"), .unprocessableContent, "an empty body")
             let picture = try await client.detectVideo(try Data(contentsOf: png), name: "photo.png", query: "model=det")
             try expectRefused(picture, .unprocessableContent, "a picture")
-            #expect((try Self.object(picture)["error"] as? String ?? "").contains("choose Image"))
+            #expect(try decoded(APIErrorBody.self, picture, "a picture").error.contains("choose Image"))
             #expect(Self.leftovers(server).isEmpty, "refused uploads left \(Self.leftovers(server))")
 
             // Over the server's upload limit: refused before it is stored.
-            #expect(try await client.json("/api/detect/jobs/1").0 == .notFound)
-            #expect(try await client.json("/api/detect/jobs/abc").0 == .notFound)
-            #expect(try await client.json("/api/detect/jobs/-1", method: .delete).0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/detect/jobs/1").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/detect/jobs/abc").0 == .notFound)
+            #expect(try await client.json(APIErrorBody.self, "/api/detect/jobs/-1", method: .delete).0 == .notFound)
         }
         var limited = try TestServer()
         limited.configuration.maxUploadBytes = 1 << 20   // the model (0.8 MB) fits, a 1.5 MB video does not
@@ -154,7 +152,7 @@ import Testing
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             let big = try await client.detectVideo(Data(repeating: 0, count: 3 << 19), query: "model=det")
             #expect(big.status == .contentTooLarge)
-            #expect(ErrorSentence.isWellFormed(try Self.object(big)["error"] as? String ?? ""))
+            #expect(ErrorSentence.isWellFormed(try decoded(APIErrorBody.self, big, "a video over the limit").error))
             #expect(Self.leftovers(small).isEmpty)
         }
     }
@@ -171,29 +169,29 @@ import Testing
             for _ in 0..<StudioVideoJobs.maxPending {
                 let r = try await client.detectVideo(long, query: "model=det&stride=1")
                 #expect(r.status == .accepted)
-                ids.append(try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int))
+                ids.append(try decoded(Queued<StudioVideoJobs.Job>.self, r, "the video upload").job.id)
             }
             // A fourth while three wait or run: refused, nothing stored for it.
             let busy = try await client.detectVideo(long, query: "model=det&stride=1")
             #expect(busy.status == .tooManyRequests)
-            #expect(ErrorSentence.isWellFormed(try Self.object(busy)["error"] as? String ?? ""))
+            #expect(ErrorSentence.isWellFormed(try decoded(APIErrorBody.self, busy, "a fourth video").error))
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: Self.jobsFolder(server).path)) == Set(ids.map(String.init)))
 
             // The first is running: cancel it mid-way; the two waiting are cancelled before they start.
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
-                let (_, job) = try await client.json("/api/detect/jobs/\(ids[0])")
-                if job["state"] as? String == "running", (job["framesDone"] as? Int ?? 0) > 0 { break }
+                let (_, job) = try await client.json(StudioVideoJobs.Job.self, "/api/detect/jobs/\(ids[0])")
+                if job.state == .running, job.framesDone > 0 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
             for id in ids {
-                let (status, job) = try await client.json("/api/detect/jobs/\(id)", method: .delete)
-                #expect(status == .ok && job["state"] as? String == "cancelled", "\(job)")
+                let (status, job) = try await client.json(StudioVideoJobs.Job.self, "/api/detect/jobs/\(id)", method: .delete)
+                #expect(status == .ok && job.state == .cancelled, "\(job)")
             }
             let first = try await client.waitForVideoJob(ids[0])
-            #expect(first["state"] as? String == "cancelled")
-            #expect((first["framesDone"] as? Int ?? 0) < 600, "the job ran to its end")
-            #expect(ErrorSentence.isWellFormed(first["error"] as? String ?? ""), "\(first)")
+            #expect(first.state == .cancelled)
+            #expect(first.framesDone < 600, "the job ran to its end")
+            #expect(ErrorSentence.isWellFormed(first.error ?? ""), "\(first)")
             // The worker lets go of the files within a frame; then nothing is left. (60 s: on 2 cores shared with
             // other suites the cancelled jobs' folders went 20 s after the cancel, a moment after a 20-s wait gave up.)
             let gone = Date().addingTimeInterval(60)
@@ -203,8 +201,8 @@ import Testing
             #expect(events.contains(#""state":"cancelled""#))
             #expect(try await client.execute(uri: "/api/detect/jobs/\(ids[0])/result", method: .get, headers: [:], body: nil).status == .gone)
             // Nothing ran to its end, so no run is recorded.
-            let (_, model) = try await client.json("/api/models/det")
-            #expect((model["runs"] as? [Any])?.isEmpty ?? true)
+            let (_, model) = try await client.json(ModelView.self, "/api/models/det")
+            #expect(model.runs?.isEmpty ?? true)
         }
     }
 
@@ -221,15 +219,16 @@ import Testing
             _ = try await client.addModel(try Data(contentsOf: StudioRouteTests.detector), name: "det.onnx")
             let r = try await client.detectVideo(try Data(contentsOf: hevc), name: "phone.mov", query: "model=det&stride=1&track=1")
             #expect(r.status == .accepted, "\(String(buffer: r.body))")
-            let id = try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
+            let id = try decoded(Queued<StudioVideoJobs.Job>.self, r, "the video upload").job.id
             let done = try await client.waitForVideoJob(id)
-            #expect(done["state"] as? String == "done", "\(done)")
-            #expect((done["settings"] as? [String: Any])?["track"] as? Bool == true)
+            #expect(done.state == .done, "\(done)")
+            #expect(done.settings.track == true)
             // Tracking: every reported detection belongs to a track, and the still-ish scene keeps some ids.
-            let frames = try #require(try Self.object(try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil))["results"] as? [[String: Any]])
+            let result = try await client.execute(uri: "/api/detect/jobs/\(id)/result", method: .get, headers: [:], body: nil)
+            let frames = try decoded(Wire.InterpretedDetections<JSONValue>.self, result, "the job's result").document.results
             #expect(frames.count == 12)
-            let detections = frames.flatMap { $0["detections"] as? [[String: Any]] ?? [] }
-            #expect(!detections.isEmpty && detections.allSatisfy { $0["trackId"] is Int })
+            let detections = frames.flatMap(\.detections)
+            #expect(!detections.isEmpty && detections.allSatisfy { $0.trackId != nil })
             // The copy to play: H.264 in MP4, the same 12 frames.
             let source = try await client.execute(uri: "/api/detect/jobs/\(id)/source", method: .get, headers: [:], body: nil)
             #expect(source.status == .ok && source.headers[.contentType] == "video/mp4")
@@ -250,12 +249,12 @@ import Testing
             var ids: [Int] = []
             for _ in 0...StudioVideoJobs.keptFinished {
                 let r = try await client.detectVideo(video, query: "model=det&stride=5")
-                let id = try #require((try Self.object(r)["job"] as? [String: Any])?["id"] as? Int)
-                #expect(try await client.waitForVideoJob(id)["state"] as? String == "done")
+                let id = try decoded(Queued<StudioVideoJobs.Job>.self, r, "the video upload").job.id
+                #expect(try await client.waitForVideoJob(id).state == .done)
                 ids.append(id)
             }
-            #expect(try await client.json("/api/detect/jobs/\(ids[0])").0 == .notFound, "the oldest job was kept")
-            for id in ids.dropFirst() { #expect(try await client.json("/api/detect/jobs/\(id)").0 == .ok) }
+            #expect(try await client.json(APIErrorBody.self, "/api/detect/jobs/\(ids[0])").0 == .notFound, "the oldest job was kept")
+            for id in ids.dropFirst() { #expect(try await client.json(StudioVideoJobs.Job.self, "/api/detect/jobs/\(id)").0 == .ok) }
             let folders = try FileManager.default.contentsOfDirectory(atPath: Self.jobsFolder(server).path)
             #expect(Set(folders) == Set(ids.dropFirst().map(String.init)))
         }
@@ -272,15 +271,18 @@ extension TestClientProtocol {
         return try await execute(uri: "/api/detect/video?\(query)", method: .post, headers: headers, body: ByteBuffer(bytes: data))
     }
 
-    /// Polls a video job until it reaches a final state (or `timeout` passes).
-    func waitForVideoJob(_ id: Int, timeout: Double = 120) async throws -> [String: Any] {
+    /// Polls a video job until it reaches a final state (or `timeout` passes: then an issue is recorded and the
+    /// job is returned as last seen).
+    func waitForVideoJob(_ id: Int, timeout: Double = 120) async throws -> StudioVideoJobs.Job {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (_, job) = try await json("/api/detect/jobs/\(id)")
-            if let s = job["state"] as? String, ["done", "failed", "cancelled"].contains(s) { return job }
+        while true {
+            let (_, job) = try await json(StudioVideoJobs.Job.self, "/api/detect/jobs/\(id)")
+            if job.state.isFinal { return job }
+            guard Date() < deadline else {
+                Issue.record("video job \(id) did not finish within \(timeout) s: \(job)")
+                return job
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("video job \(id) did not finish within \(timeout) s")
-        return [:]
     }
 }

@@ -53,7 +53,7 @@ package struct TennisContactInterpreter: DetectionInterpreter {
     package enum Rule: String, Sendable, Codable { case iou, proximity }
 
     /// A contact in one frame.
-    package struct Contact: Sendable, Encodable, Equatable {
+    package struct Contact: Sendable, Codable, Equatable {
         package var frame: Int
         package var time: Double
         /// Ball centre, normalised, top-left origin.
@@ -80,7 +80,7 @@ package struct TennisContactInterpreter: DetectionInterpreter {
     }
 
     /// Per-frame result: the contact, if any.
-    package struct Result: Sendable, Encodable, Equatable {
+    package struct Result: Sendable, Codable, Equatable {
         package var contact: Contact?
         /// Why there is no contact ("no racket", "no ball", "apart"), `nil` on contact.
         package var reason: String?
