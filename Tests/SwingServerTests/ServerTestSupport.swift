@@ -90,40 +90,7 @@ extension TestClientProtocol {
             try await Task.sleep(for: .milliseconds(100))
         }
     }
-
-    /// GETs `uri` and decodes its JSON body (``apiObject(_:from:)``: anything but a JSON object fails, except the
-    /// empty body of a 204 No Content, which reads as `[:]`). Untyped: goes when the last suite reads typed answers.
-    func json(_ uri: String, method: HTTPRequest.Method = .get) async throws -> (HTTPResponse.Status, [String: Any]) {
-        let r = try await execute(uri: uri, method: method, headers: [:], body: nil)
-        if r.status == .noContent {
-            guard r.body.readableBytes == 0 else { throw NotAnAPIObject(description: "\(uri) answered 204 with a body") }
-            return (r.status, [:])
-        }
-        return (r.status, try apiObject(r.body, from: uri))
-    }
-
-    /// Polls the job until it reaches a final state (or `timeout` passes). Untyped: goes with ``json(_:method:)``.
-    func waitForJob(_ id: Int, timeout: Double = 120) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (_, job) = try await json("/api/jobs/\(id)")
-            if let s = job["state"] as? String, ["done", "failed", "cancelled"].contains(s) { return job }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("job \(id) did not finish within \(timeout) s")
-        return [:]
-    }
 }
-
-/// The JSON object an API answer carries. Untyped: goes with ``json(_:method:)``.
-func apiObject(_ body: ByteBuffer, from uri: String) throws -> [String: Any] {
-    guard let object = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] else {
-        throw NotAnAPIObject(description: "\(uri) answered \(body.readableBytes) bytes that are not a JSON object: \(String(decoding: Data(buffer: body).prefix(200), as: UTF8.self))")
-    }
-    return object
-}
-
-struct NotAnAPIObject: Error, CustomStringConvertible { var description: String }
 
 // MARK: Answers decoded into the API's types
 
