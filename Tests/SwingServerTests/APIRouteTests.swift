@@ -269,9 +269,9 @@ import Testing
             #expect(final.state == .cancelled)
             #expect(final.error?.isEmpty == false)
             #expect(final.sessionId == nil)
-            // Raw JSON on purpose: the contract writes `sessionId` as null, never leaves it out (JobView.encode); decoding reads both as nil.
+            // Raw JSON on purpose: a job writes `sessionId` as null, never leaves it out (JobView.encode); decoding reads both as nil.
             let raw = try await client.execute(uri: "/api/jobs/\(id)", method: .get, headers: [:], body: nil)
-            #expect((try JSONSerialization.jsonObject(with: Data(buffer: raw.body)) as? [String: Any])?["sessionId"] is NSNull, "\(String(buffer: raw.body))")
+            #expect(try decoded(JSONValue.self, raw, "GET /api/jobs/\(id)")["sessionId"] == .null, "\(String(buffer: raw.body))")
             // The worker removes the upload right after it ends the job (the job held it until then).
             let deadline = Date().addingTimeInterval(5)
             while !server.mediaFiles.isEmpty && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -132,6 +132,24 @@ func decodingProblem(_ error: any Error) -> String {
     }
 }
 
+/// Raw JSON, for the few checks of an answer's shape that decoding would hide: whether a field is left out or
+/// sent as `null` (both decode as `nil`). Decode the body as ``JSONValue`` (``decoded(_:_:_:)``) and look in:
+/// an absent key or index is `nil`, a `null` is ``JSONValue/null``.
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { object[key] } else { nil }
+    }
+
+    subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { array[index] } else { nil }
+    }
+
+    /// The elements, when this is an array.
+    var elements: [JSONValue]? {
+        if case .array(let array) = self { array } else { nil }
+    }
+}
+
 /// An answer that is not what the API promises.
 struct UnexpectedAnswer: Error, CustomStringConvertible { var description: String }
 

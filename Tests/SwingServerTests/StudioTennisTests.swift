@@ -66,23 +66,24 @@ import Testing
             try Self.checkPose(strictFrame.pose, "conf 0.85")
             #expect(strict.interpretation?.result.reason == "no ball")
             // interpret=none is honoured; another interpreter can be named.
-            let none = try decoded(Wire.InterpretedDetections<JSONValue>.self,
-                                   try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=none"), "tennis mode without an interpreter")
-            #expect(none.interpretation == nil)
+            let none = try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=none")
+            _ = try decoded(Wire.InterpretedDetections<JSONValue>.self, none, "tennis mode without an interpreter")
+            // Raw JSON on purpose (here and for the absent fields below): left out, not sent as null (docs/studio.md); decoding reads both as nil.
+            #expect(try decoded(JSONValue.self, none, "tennis mode without an interpreter")["interpretation"] == nil)
             let counted = try decoded(Wire.InterpretedDetections<JSONValue>.self,
                                       try await client.detect(photo, query: "model=racket-ball&mode=tennis&interpret=counter"), "tennis mode with the counter")
             #expect(counted.interpretation?.interpreter == "counter")
 
             // Without tennis mode: no pose, no skeleton, no interpreter by default.
-            let plain = try decoded(Wire.InterpretedDetections<JSONValue>.self, try await client.detect(photo, query: "model=racket-ball"),
-                                    "detecting without tennis mode")
-            #expect(plain.document.results.first?.pose == nil)
-            #expect(plain.skeleton == nil && plain.interpretation == nil)
+            let plainAnswer = try await client.detect(photo, query: "model=racket-ball")
+            _ = try decoded(Wire.InterpretedDetections<JSONValue>.self, plainAnswer, "detecting without tennis mode")
+            let plain = try decoded(JSONValue.self, plainAnswer, "detecting without tennis mode")
+            #expect(plain["results"]?[0]?["pose"] == nil)
+            #expect(plain["skeleton"] == nil && plain["interpretation"] == nil)
             // Nobody in the picture: the boxes come, the pose is left out.
-            let empty = try decoded(TennisDetections.self, try await client.detect(try Data(contentsOf: Self.cat), query: "model=racket-ball&mode=tennis"),
-                                    "tennis mode on a cat")
-            let catFrame = try #require(empty.document.results.first)
-            #expect(catFrame.pose == nil)
+            let empty = try await client.detect(try Data(contentsOf: Self.cat), query: "model=racket-ball&mode=tennis")
+            let catFrame = try #require(try decoded(TennisDetections.self, empty, "tennis mode on a cat").document.results.first)
+            #expect(try decoded(JSONValue.self, empty, "tennis mode on a cat")["results"]?[0]?["pose"] == nil)
             #expect(Self.labels(catFrame.detections) == ["sports ball", "tennis racket"])
         }
     }
