@@ -217,8 +217,12 @@ def main(argv=None):
     track, contacts, truth = make(a.fps, a.hand, a.seed, a.segments, kinds, a.view, a.hips_at_contact, a.finish,
                                   a.heard_late_ms)
     for suffix, doc in (("track", track), ("contacts", contacts), ("truth", truth)):
-        with open(f"{a.out_prefix}.{suffix}.json", "w") as fh:
-            fh.write(json.dumps(doc))   # dumps runs the C encoder; dump to a file streams through Python's (4x slower)
+        path = f"{a.out_prefix}.{suffix}.json"
+        try:
+            with open(path, "w") as fh:
+                fh.write(json.dumps(doc))   # dumps runs the C encoder; dump to a file streams through Python's (4x slower)
+        except OSError as e:
+            sys.exit(f"make_stroke_tracks.py: cannot write {path}: {e.strerror}.")
     return 0
 
 
