@@ -25,15 +25,11 @@ package enum SwingmasterBinary {
         package var status: Int32; package var stdout: String; package var stderr: String; package var data: Data
     }
 
-    /// Runs the binary with `arguments` (the test's environment plus `environment`) to its end.
-    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let out = Pipe()
-        let (p, stderr) = try launch(arguments, environment: environment, stdout: out)
-        // Read stdout while stderr is read in the background, so a large output cannot block the child.
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Output(status: p.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
-                      stderr: String(decoding: stderr.wait(), as: UTF8.self), data: data)
+    /// Runs the binary with `arguments` (the test's environment plus `environment`) to its end, through
+    /// ``Subprocess`` (the one runner: output to files, stdin empty, killed after `timeout` seconds).
+    package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) throws -> Output {
+        let o = try Subprocess.run(path, arguments, environment: environment, timeout: timeout)
+        return Output(status: o.status, stdout: String(decoding: o.stdout, as: UTF8.self), stderr: o.stderr, data: o.stdout)
     }
 
     /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output
@@ -62,8 +58,8 @@ package enum SwingmasterBinary {
                            wasRunning: wasRunning)
     }
 
-    /// Starts the binary with `arguments` (the test's environment plus `environment`); its stderr is read
-    /// on a background thread.
+    /// Starts the binary with `arguments` (the test's environment plus `environment`) for ``interrupt``, which
+    /// must signal it while it runs; its stderr is read on a background thread.
     private static func launch(_ arguments: [String], environment: [String: String], stdout: Any) throws -> (Process, StderrReader) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
