@@ -33,11 +33,20 @@ struct SessionsCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a session and its shots.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a session and its shots, with what was drawn from it and its upload when nothing else uses it.",
+            discussion: "As the web app deletes one: the pictures and videos drawn from the session and, for a video uploaded to the web app, the upload and its browser copy once no other session or job uses them. A video you analysed from your own folder is never removed.")
         @OptionGroup var store: StoreOptions
         @Argument(help: "Session id (see `sessions list`).") var id: Int64
+        @Option(help: "Where the web app keeps uploads, when `serve --media` put them elsewhere (default: the home's media folder).")
+        var media: String?
         func run() async throws {
-            try await store.open().deleteSession(id: id)
+            let library = MediaLibrary(directory: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? MediaLibrary.defaultDirectory(),
+                                       store: try await store.open())
+            guard let video = try await library.video(ofSession: id) else {
+                throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
+            }
+            try await library.deleteSession(video)
             try Console.line("Deleted session \(id).")
         }
     }

@@ -45,7 +45,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let address = try database.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()
         var configuration = WorkerConfiguration(
             database: address,
-            media: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SwingmasterHome.url().appendingPathComponent("media", isDirectory: true))
+            media: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? MediaLibrary.defaultDirectory())
         configuration.concurrency = concurrency
         configuration.leaseSeconds = leaseSeconds
         configuration.standIn = standInMs.map { Duration.milliseconds($0) }

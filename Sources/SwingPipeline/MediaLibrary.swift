@@ -20,6 +20,11 @@ package struct MediaLibrary: Sendable {
         self.store = store
     }
 
+    /// The uploads folder `serve`, `worker` and `sessions delete` use unless told otherwise: `home/media`.
+    package static func defaultDirectory(home: URL = SwingmasterHome.url()) -> URL {
+        home.appendingPathComponent("media", isDirectory: true)
+    }
+
     /// Whether `path` lies in the uploads folder (a session the CLI analysed names the player's own file,
     /// which is never written beside nor removed).
     package func owns(_ path: String) -> Bool {

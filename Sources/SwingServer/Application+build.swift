@@ -61,7 +61,7 @@ package func buildApplication(
     try configuration.check()
     let home = configuration.home ?? SwingmasterHome.url()
     let web = try WebLocations(configuration)
-    let media = MediaStore(directory: configuration.media ?? home.appendingPathComponent("media", isDirectory: true))
+    let media = MediaStore(directory: configuration.media ?? MediaLibrary.defaultDirectory(home: home))
     let library = try await MediaLibrary.open(database: configuration.database, home: home, directory: media.directory)
     media.removeAbandonedParts()
     let state = ServerState(configuration: configuration, media: media, library: library,

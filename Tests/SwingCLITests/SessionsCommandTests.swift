@@ -111,4 +111,60 @@ import SwingStore
             #expect(out.stderr.hasPrefix("error: There is no session"))
         }
     }
+    /// A session the web app made keeps its upload, its browser copy and what was drawn from it in the media
+    /// folder: `sessions delete` removes them as the web app does (no orphan files), keeps an upload another
+    /// session still uses, and never touches a video analysed from the player's own folder.
+    @Test func deleteLeavesNoOrphanFilesAndNeverTheUsersOwnVideo() async throws {
+        let url = try TestFiles.temporaryDirectory("sessions-delete")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let media = url.appendingPathComponent("media", isDirectory: true)
+        let own = url.appendingPathComponent("my videos", isDirectory: true)
+        for dir in [media, own] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+        let upload = media.appendingPathComponent(String(repeating: "a", count: 64) + ".mov").path
+        let shared = media.appendingPathComponent(String(repeating: "b", count: 64) + ".mp4").path
+        let mine = own.appendingPathComponent("saturday.mp4").path
+        for path in [upload, upload + ".playback.mp4", shared, mine] {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("video".utf8)))
+        }
+        let db = try AppDatabase.open(home: url)
+        var ids: [Int64] = []
+        for path in [upload, shared, shared, mine] {
+            let session = SessionRecord(filePath: path, fileSHA256: String(repeating: "0", count: 64), createdAt: Date(),
+                                        durationSeconds: 30, fps: 30, hand: .right, stats: SessionStats(shotCount: 0))
+            ids.append(try await db.saveSession(session, shots: []))
+        }
+        let drawn = ["thumb.jpg", "envelope.json", "annotated.mp4", "highlights.mp4"]
+        for id in ids {
+            for name in drawn {
+                FileManager.default.createFile(atPath: media.appendingPathComponent("session-\(id).\(name)").path, contents: Data())
+            }
+        }
+        let home = Home(url: url)
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+        func drawnLeft(_ id: Int64) -> [String] { drawn.filter { exists(media.appendingPathComponent("session-\(id).\($0)").path) } }
+
+        // The web app's upload: it goes with its browser copy and everything drawn from it.
+        #expect(try home.run(["delete", "\(ids[0])"]).status == 0)
+        #expect(!exists(upload) && !exists(upload + ".playback.mp4"))
+        #expect(drawnLeft(ids[0]).isEmpty)
+        #expect(drawnLeft(ids[1]) == drawn, "another session's drawings stay")
+        // An upload two sessions share stays until the second goes.
+        #expect(try home.run(["delete", "\(ids[1])"]).status == 0)
+        #expect(exists(shared) && drawnLeft(ids[1]).isEmpty)
+        #expect(try home.run(["delete", "\(ids[2])"]).status == 0)
+        #expect(!exists(shared))
+        // The player's own video is theirs: only the session and its drawings go.
+        #expect(try home.run(["delete", "\(ids[3])"]).status == 0)
+        #expect(exists(mine) && drawnLeft(ids[3]).isEmpty)
+        #expect(try home.run(["list"]).stdout.contains("No sessions yet"))
+        // Uploads kept elsewhere (`serve --media DIR`) are found with --media.
+        let elsewhere = url.appendingPathComponent("uploads", isDirectory: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let far = elsewhere.appendingPathComponent(String(repeating: "c", count: 64) + ".mp4").path
+        #expect(FileManager.default.createFile(atPath: far, contents: Data("video".utf8)))
+        let id = try await db.saveSession(SessionRecord(filePath: far, fileSHA256: String(repeating: "0", count: 64), createdAt: Date(),
+                                                        durationSeconds: 30, fps: 30, hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
+        #expect(try home.run(["delete", "\(id)", "--media", elsewhere.path]).status == 0)
+        #expect(!exists(far))
+    }
 }
