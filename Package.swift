@@ -7,7 +7,8 @@ import PackageDescription
 //   SwingInference (ONNX Runtime C API loaded at run time; the only ORT user)
 //   SwingVision, SwingPose  <- SwingInference + SwingCore
 //   SwingStore <- SwingBiomech (one Store protocol: GRDB/SQLite and postgres-nio/PostgreSQL; records hold the domain types)
-//   SwingPipeline <- all engine modules;  SwingCLI <- everything;  swingmaster = thin @main
+//   SwingPipeline <- all engine modules + SwingStore;  SwingCLI <- engine + SwingPipeline + SwingServer (never the store);
+//   swingmaster = thin @main
 // `SWINGMASTER_SANITIZE=address` (set by `make test-asan`) builds this package's own modules with
 // AddressSanitizer in the same build directory as `make test`, so only they are recompiled; the
 // dependencies stay as built (FFmpeg and ONNX Runtime never were instrumented, and NIO, GRDB and
@@ -114,7 +115,7 @@ let package = Package(
             name: "SwingCLI",
             dependencies: [
                 "SwingCore", "SwingMedia", "SwingAudio", "SwingInference", "SwingVision", "SwingPose",
-                "SwingBiomech", "SwingPipeline", "SwingStore", "SwingServer",
+                "SwingBiomech", "SwingPipeline", "SwingServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -5,7 +5,6 @@ import SwingBiomech
 import SwingCore
 import SwingPipeline
 import SwingPose
-import SwingStore
 
 /// `swingmaster analyze VIDEO` — the product: contact point, wrist speed, swing arc and consistency.
 struct AnalyzeCommand: AsyncParsableCommand {
@@ -93,7 +92,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let interrupt = InterruptWatcher { cancellation.cancel() }
         defer { interrupt.stop() }
         try OutputFile.checkWritable(outputs)
-        let db: (any Store)? = noStore ? nil : try await storeOptions.open()
+        let db: MediaLibrary? = noStore ? nil : try await storeOptions.open()
         // Load the racket/ball model (if any) first, so a bad model fails before anything is stored.
         let visual = try await visualDetector.load(db: db)
         let (hand, remember) = try await resolveHand(db)
@@ -103,9 +102,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         options.detector = try detector.parameters()
         options.sensitivity = detector.sensitivity ?? .normal
         if let racketSound {
-            let store: any Store
-            if let db { store = db } else { store = try await storeOptions.open() }
-            options.contactModel = try await ContactModel.racketSound(racketSound, in: store)
+            let library: MediaLibrary
+            if let db { library = db } else { library = try await storeOptions.open() }
+            options.contactModel = try await library.racketSoundModel(id: racketSound)
         } else {
             options.contactModel = try contactModel.load()
         }
@@ -156,8 +155,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
                                                 maxSide: nil, overlay: highlightsSkeleton, progress: progress)
                 }
                 if let db {
-                    let saved = try await SessionArchive.save(analysis, file: video, mediaPath: video, hand: hand, in: db,
-                                                        createdAt: createdAt, beforeCommit: writeFiles)
+                    let saved = try await db.save(analysis, file: video, mediaPath: video, hand: hand, createdAt: createdAt,
+                                                  beforeCommit: writeFiles)
                     document.session.id = saved.id
                 } else {
                     try writeFiles(document, document.jsonData())
@@ -172,7 +171,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     /// The dominant hand and whether to remember it once the run succeeds: the flag (remembered), else
     /// the stored profile, else ask once on a terminal (remembered), else right-handed with a note.
-    private func resolveHand(_ db: (any Store)?) async throws -> (Hand, remember: Bool) {
+    private func resolveHand(_ db: MediaLibrary?) async throws -> (Hand, remember: Bool) {
         if let hand { return (hand, true) }
         if let stored = try await db?.dominantHand() { return (stored, false) }
         if isatty(0) != 0 {

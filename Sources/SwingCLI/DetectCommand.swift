@@ -4,7 +4,6 @@ import SwingCore
 import SwingInference
 import SwingMedia
 import SwingPipeline
-import SwingStore
 import SwingVision
 
 /// `swingmaster detect SOURCE --model M.onnx …` — any Ultralytics YOLO export on an image or a video.

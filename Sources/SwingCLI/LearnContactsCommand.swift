@@ -5,7 +5,6 @@ import SwingBiomech
 import SwingCore
 import SwingMedia
 import SwingPipeline
-import SwingStore
 
 /// `swingmaster learn-contacts RECORDING… --contacts JSON… --out MODEL` — learns what the player's hits
 /// sound like through their phone from contacts they confirmed (docs/contacts.md, "Learning the player's
@@ -79,7 +78,7 @@ struct LearnContactsCommand: AsyncParsableCommand {
         if !sessions.isEmpty {
             let db = try await storeOptions.open()
             for id in sessions {
-                let stored = try await SessionEditor.confirmedContacts(id: id, in: db)
+                let stored = try await db.confirmedContacts(session: id)
                 if !stored.edited {
                     Console.warn("warning: Session \(id) was never corrected, so the model learns its contacts as the detector heard them, misses and all; check them on its results page first.")
                 }
@@ -98,21 +97,21 @@ struct LearnContactsCommand: AsyncParsableCommand {
         let t = model.trainedOn
         try Console.line("\(out ?? "The model"): learnt from \(t.contacts) confirmed contacts (\(t.contactsHeard) with a sound near them) among \(t.events) sounds in \(t.recordings) recording(s), \(String(format: "%.0f", t.seconds)) s; F1 \(String(format: "%.3f", t.f1)) on them, threshold \(String(format: "%.2f", model.threshold)).")
         if let keep {
-            let kept = try await model.keep(as: keep, session: sessions.first, in: try await storeOptions.open())
+            let kept = try await storeOptions.open().keep(model, as: keep, session: sessions.first)
             try Console.line("Kept as racket sound \(kept.id), \"\(kept.name)\": the web app's upload page offers it, and `swingmaster analyze VIDEO --racket-sound \(kept.id)` hears with it.")
         }
     }
 
     /// `--list`: the racket sounds kept, newest first, one line each.
     private func listKept() async throws {
-        let sounds = try await storeOptions.open().contactModels()
+        let sounds = try await storeOptions.open().racketSounds()
         guard !sounds.isEmpty else {
             return try Console.line("No racket sound is kept yet: learn one on a session's results page, or with learn-contacts --session ID --keep NAME.")
         }
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withFullDate]
         for s in sounds {
-            try Console.line("\(s.id ?? 0)  \(s.name)  (\(s.contacts) hits, F1 \(String(format: "%.2f", s.f1)), learnt \(dates.string(from: s.createdAt))\(s.sessionId.map { " from session \($0)" } ?? ""))")
+            try Console.line("\(s.id)  \(s.name)  (\(s.contacts) hits, F1 \(String(format: "%.2f", s.f1)), learnt \(dates.string(from: s.createdAt))\(s.sessionId.map { " from session \($0)" } ?? ""))")
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SwingPipeline
-import SwingStore
 
 /// `swingmaster migrate --from sqlite:PATH --to postgres://… [--media DIR]`: copies a laptop's sessions
 /// (and the player, model records and detection runs) into a shared store. Run it again: only what is new
@@ -28,12 +27,11 @@ struct MigrateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source = try from.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()
-        let target = try StoreAddress(parsing: to)
+        let source = try DatabaseAddress(from)
+        let target = try DatabaseAddress(to)
         guard source != target else { throw ValidationError("--from and --to name the same store.") }
-        let (a, b) = (try await source.open(), try await target.open())
         let bar = ProgressBar(label: "sessions")
-        let report = try await StoreCopy.copy(from: a, to: b, media: media.map { URL(fileURLWithPath: $0, isDirectory: true) }) { done, total in
+        let report = try await source.copy(to: target, media: media.map { URL(fileURLWithPath: $0, isDirectory: true) }) { done, total in
             bar.update(Double(done) / Double(max(total, 1)))
         }
         bar.finish()

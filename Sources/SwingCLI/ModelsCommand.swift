@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import SwingCore
 import SwingPipeline
-import SwingStore
 import SwingVision
 
 /// `swingmaster models list | info ID | add PATH | download URL [--sha256] | remove ID | favorite ID |
@@ -29,22 +29,17 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(help: "Include hidden models.") var all = false
         @Flag(help: "JSON output.") var json = false
         func run() async throws {
-            let catalog = ModelCatalog()
-            let records = try await store.open().allModelRecords()
-            let prefs = Dictionary(records.map { ($0.modelId, $0.preferences) }, uniquingKeysWith: { a, _ in a })
-            let models = ModelPreferences.ordered(catalog.models(), preferences: prefs, includeHidden: all)
-            let byId = Dictionary(records.map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+            let models = try await store.open().models(ModelCatalog().models(), includeHidden: all, checksums: ModelChecksums())
             if json {
-                let checksums = ModelChecksums()
-                try Console.printJSON(models.map { ModelView($0, record: byId[$0.id], sha256: checksums.sha256(of: $0)) })
+                try Console.printJSON(models.map(\.view))
                 return
             }
             guard !models.isEmpty else {
                 try Console.line("No models. Add one with `swingmaster models add FILE.onnx` or `models download URL`.")
                 return
             }
-            try Console.line(ModelsFormat.table(models, records: byId), terminator: "")
-            for m in models where m.problem != nil {
+            try Console.line(ModelsFormat.table(models), terminator: "")
+            for m in models.map(\.view) where m.problem != nil {
                 Console.warn("note: \(m.id) is damaged (\(m.problem ?? "")); remove it with `swingmaster models remove \(m.id)`")
             }
         }
@@ -58,12 +53,7 @@ struct ModelsCommand: AsyncParsableCommand {
         var sessionLimit = ModelsCommand.defaultSessionLimit
         func run() async throws {
             let m = try ModelCatalog().model(id: model.id)
-            let db = try await store.open()
-            let record = try await db.modelRecord(id: m.id)
-            let runs = try await db.detectionSessions(modelId: m.id)
-            var view = ModelView(m, record: record, sha256: ModelChecksums().sha256(of: m))
-            view.runs = runs.prefix(max(sessionLimit, 0)).map { RunView($0) }
-            try Console.printJSON(view)
+            try Console.printJSON(try await store.open().view(of: m, runs: sessionLimit, checksums: ModelChecksums()))
         }
     }
 
@@ -97,8 +87,7 @@ struct ModelsCommand: AsyncParsableCommand {
                 if let f = p.fraction { bar.update(f) }
             }
             bar.finish()
-            let db = try await store.open()
-            if try await db.modelRecord(id: m.id)?.downloadedAt == nil { try await db.recordDownload(id: m.id, at: m.downloadedAt ?? Date()) }
+            try await store.open().recordDownload(of: m)
             try Console.line("Installed \(m.id) from \(url) (\(m.sizeBytes) bytes, sha256 \(m.sha256 ?? "?")).")
         }
     }
@@ -110,7 +99,7 @@ struct ModelsCommand: AsyncParsableCommand {
         func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
             try ModelCatalog().remove(id: id)
-            try await store.open().removeModelRecord(id: id)
+            try await store.open().forgetModel(id: id)
             try Console.line("Removed \(id).")
         }
     }
@@ -122,7 +111,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(help: "Unmark instead.") var off = false
         func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            try await store.open().setFavorite(!off, id: id)
+            try await store.open().setFavorite(!off, model: id)
             try Console.line(off ? "\(id) is no longer a favourite." : "\(id) is a favourite.")
         }
     }
@@ -134,7 +123,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Flag(help: "Show it again instead.") var off = false
         func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            try await store.open().setHidden(!off, id: id)
+            try await store.open().setHidden(!off, model: id)
             try Console.line(off ? "\(id) is shown." : "\(id) is hidden.")
         }
     }
@@ -167,32 +156,24 @@ struct ModelsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = try ModelCatalog().model(id: model.id).id
-            let db = try await store.open()
-            if clear || conf != nil || iou != nil {
-                let old = try await db.modelRecord(id: id)
-                try await db.setThresholds(conf: clear ? nil : conf ?? old?.confThreshold,
-                                     iou: clear ? nil : iou ?? old?.iouThreshold, id: id)
-            }
-            if let j = interpreterConfig { try await db.setInterpreterConfig(j.isEmpty ? nil : j, id: id) }
-            let r = try await db.modelRecord(id: id)
-            try Console.line("\(id): conf \(r?.confThreshold.map { String($0) } ?? "default"), iou \(r?.iouThreshold.map { String($0) } ?? "default")"
-                  + (r?.interpreterConfigJSON.map { ", interpreter \($0)" } ?? ""))
+            let stored = try await store.open().setDefaults(conf: conf, iou: iou, clear: clear, interpreterConfig: interpreterConfig, model: id)
+            try Console.line("\(id): conf \(stored.conf.map { String($0) } ?? "default"), iou \(stored.iou.map { String($0) } ?? "default")"
+                  + (stored.interpreterOptions.map { ", interpreter \(ModelsFormat.json($0))" } ?? ""))
         }
     }
 }
 
 /// Plain-text table for `models list`.
 enum ModelsFormat {
-    static func table(_ models: [CatalogModel], records: [String: ModelRecord]) -> String {
+    static func table(_ models: [(view: ModelView, stored: ModelDefaults)]) -> String {
         var rows = [["", "ID", "TASK", "TYPE", "SOURCE", "INPUT", "CLASSES", "SIZE", "CONF", "IOU", "USES"]]
-        for m in models {
-            let r = records[m.id]
+        for (m, stored) in models {
             rows.append([
-                r?.isFavorite == true ? "*" : (r?.isHidden == true ? "h" : ""), m.id, m.taskDescription, m.kind == .blazepose ? "BlazePose" : m.typeHint.rawValue,
+                m.favorite ? "*" : (m.hidden ? "h" : ""), m.id, m.taskDescription, m.kind == .blazepose ? "BlazePose" : m.typeHint.rawValue,
                 m.source.rawValue, m.inputSize.map { $0.map(String.init).joined(separator: "x") } ?? "?",
                 m.problem == nil ? String(m.labels.count) : "DAMAGED", byteCount(m.sizeBytes),
-                r?.confThreshold.map { String($0) } ?? "-", r?.iouThreshold.map { String($0) } ?? "-",
-                String(r?.usageCount ?? 0),
+                stored.conf.map { String($0) } ?? "-", stored.iou.map { String($0) } ?? "-",
+                String(m.useCount),
             ])
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
@@ -200,6 +181,13 @@ enum ModelsFormat {
             zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
                 .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
         }.joined()
+    }
+
+    /// `value` as one line of JSON, keys sorted.
+    static func json(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 
     static func byteCount(_ n: Int64) -> String {

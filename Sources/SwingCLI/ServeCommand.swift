@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import SwingPipeline
 import SwingServer
-import SwingStore
 
 /// `swingmaster serve` — the web app: upload a session, watch it being analysed, step through the shots.
 struct ServeCommand: AsyncParsableCommand {
@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.workers = workers
         config.leaseSeconds = leaseSeconds
         // Checked here, so a wrong address is refused before anything starts.
-        config.database = (try database.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()).text
+        config.database = try DatabaseAddress(database).text
         config.media = media.map { URL(fileURLWithPath: $0, isDirectory: true) }
         config.maxUploadBytes = Int64(maxUploadMB) << 20
         config.maxConcurrentUploads = maxConcurrentUploads

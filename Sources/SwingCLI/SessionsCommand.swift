@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SwingAudio
 import SwingPipeline
-import SwingStore
 
 /// `swingmaster sessions list | show ID | delete ID | export ID --json|--csv | edit ID …`
 /// The database lives in `$SWINGMASTER_HOME/swingmaster.sqlite` (default `~/.swingmaster/`).
@@ -18,7 +17,7 @@ struct SessionsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sessions, newest first: id, date, file, shots, consistency.")
         @OptionGroup var store: StoreOptions
         func run() async throws {
-            let sessions = try await store.open().sessions()
+            let sessions = try await store.open().sessionSummaries()
             try Console.line(SessionsFormat.list(sessions), terminator: "")
         }
     }
@@ -41,11 +40,8 @@ struct SessionsCommand: AsyncParsableCommand {
         @Option(help: "Where the web app keeps uploads, when `serve --media` put them elsewhere (default: the home's media folder).")
         var media: String?
         func run() async throws {
-            let library = MediaLibrary(directory: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? MediaLibrary.defaultDirectory(),
-                                       store: try await store.open())
-            guard let video = try await library.video(ofSession: id) else {
-                throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
-            }
+            let library = try await store.open(media: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? MediaLibrary.defaultDirectory())
+            guard let video = try await library.video(ofSession: id) else { throw SessionsFormat.noSession(id) }
             try await library.deleteSession(video)
             try Console.line("Deleted session \(id).")
         }
@@ -112,7 +108,7 @@ struct SessionsCommand: AsyncParsableCommand {
                     + restore.map { ContactEdit(action: .restore, time: $0) } + add.map { ContactEdit(action: .add, time: $0) }
                 changes = edits.map { .edit($0) }
             }
-            _ = try await SessionEditor.apply(changes, toSession: id, in: db, mediaPath: video)
+            _ = try await db.edit(session: id, changes, mediaPath: video)
             try Console.line(SessionTable.text(try await SessionsFormat.document(id, in: db)))
         }
     }
@@ -161,20 +157,18 @@ struct SessionsCommand: AsyncParsableCommand {
             let document = try await SessionsFormat.document(id, in: db)
             // No output may be the session's video (where it was analysed, or --video) nor the database itself.
             var inputs = [video].compactMap { $0 }
-            if let record = try await db.sessionRecord(id: id) { inputs.append(record.filePath) }
-            if case .sqlite(let file) = address { inputs.append(file.path) }
+            if let stored = try await db.video(ofSession: id) { inputs.append(stored.path) }
+            if let file = address.sqliteFile { inputs.append(file) }
             try OutputFile.refuseInputs(outputs, inputs: inputs)
             for (format, path) in [(OpenSimFormat.trc, trc), (.mot, mot)] {
                 guard let path else { continue }
                 let name = URL(fileURLWithPath: path).lastPathComponent
-                guard let text = try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: db) else {
-                    throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
-                }
+                guard let text = try await db.openSim(format, id: id, shot: shot, name: name) else { throw SessionsFormat.noSession(id) }
                 try Console.write(Data(text.utf8), to: path)
             }
             if let highlights {
                 let reel = try await OutputFile.write(highlights) { temporary in
-                    try await SessionArchive.writeHighlights(id: id, source: video, to: temporary, overlay: highlightsSkeleton, in: db)
+                    try await db.writeHighlights(session: id, source: video, to: temporary, overlay: highlightsSkeleton)
                 }
                 if let reel, !json, !csv {
                     try Console.line("Highlights of session \(id): \(reel.chapters.count) shot\(reel.chapters.count == 1 ? "" : "s") in \(reel.clips.count) clip\(reel.clips.count == 1 ? "" : "s"), "
@@ -182,7 +176,7 @@ struct SessionsCommand: AsyncParsableCommand {
                 }
             }
             if json {
-                try Console.write(try await SessionArchive.documentJSON(id: id, in: db) ?? document.jsonData(), to: "-")
+                try Console.write(try await db.documentJSON(id: id) ?? document.jsonData(), to: "-")
             } else if csv {
                 try Console.line(document.csv(), terminator: "")
             }
@@ -192,11 +186,14 @@ struct SessionsCommand: AsyncParsableCommand {
 
 /// Text, JSON and CSV renderings of stored sessions.
 enum SessionsFormat {
-    static func document(_ id: Int64, in db: any Store) async throws -> SessionDocument {
-        guard let document = try await SessionArchive.document(id: id, in: db) else {
-            throw StoreError.notFound("There is no session with id \(id) (see `swingmaster sessions list`).")
-        }
+    static func document(_ id: Int64, in db: MediaLibrary) async throws -> SessionDocument {
+        guard let document = try await db.document(id: id) else { throw noSession(id) }
         return document
+    }
+
+    /// There is no session `id` (exit 41).
+    static func noSession(_ id: Int64) -> RequestError {
+        RequestError(.notFound, "There is no session with id \(id) (see `swingmaster sessions list`).")
     }
 
     static func date(_ d: Date) -> String {
@@ -206,14 +203,14 @@ enum SessionsFormat {
         return f.string(from: d)
     }
 
-    static func list(_ sessions: [SessionRecord]) -> String {
+    static func list(_ sessions: [SessionSummary]) -> String {
         guard !sessions.isEmpty else { return "No sessions yet. Analyse a video with `swingmaster analyze VIDEO`.\n" }
-        let width = max(4, sessions.map(\.fileName.count).max() ?? 4)
+        let width = max(4, sessions.map(\.file.count).max() ?? 4)
         func padRight(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
         var out = "   ID  Date              " + padRight("File") + "  Shots  Consistency\n"
         for s in sessions {
-            out += ShotTable.pad(s.id.map { "\($0)" } ?? "-", 5) + "  " + date(s.createdAt) + "  " + padRight(s.fileName)
-                + ShotTable.pad("\(s.stats.shotCount)", 7) + ShotTable.pad(s.stats.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
+            out += ShotTable.pad("\(s.id)", 5) + "  " + date(s.createdAt) + "  " + padRight(s.file)
+                + ShotTable.pad("\(s.shots)", 7) + ShotTable.pad(s.consistency.map { ShotTable.fmt($0, 1) } ?? "-", 13) + "\n"
         }
         return out
     }

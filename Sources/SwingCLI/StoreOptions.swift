@@ -1,5 +1,7 @@
 import ArgumentParser
-import SwingStore
+import Foundation
+import SwingCore
+import SwingPipeline
 
 /// `--database sqlite:PATH | postgres://user@host/db`: where sessions, jobs and model records are kept
 /// (default `$SWINGMASTER_DATABASE`, else `$SWINGMASTER_HOME/swingmaster.sqlite`).
@@ -11,18 +13,15 @@ struct StoreOptions: ParsableArguments {
     /// A malformed address is a usage error (exit 64), refused before anything runs.
     func validate() throws { _ = try Self.parse(database) }
 
-    /// `text` as a store address, or `nil`; a malformed one is a usage error with the store's sentence.
-    static func parse(_ text: String?) throws -> StoreAddress? {
+    /// `text` as a database address, or `nil`; a malformed one is a usage error with the store's sentence.
+    static func parse(_ text: String?) throws -> DatabaseAddress? {
         guard let text else { return nil }
-        do { return try StoreAddress(parsing: text) } catch let error as StoreError { throw ValidationError(error.message) }
+        do { return try DatabaseAddress(text) } catch let error as any UserFacingError { throw ValidationError(error.description) }
     }
 
-    /// The store address the flags and environment name.
-    func address() throws -> StoreAddress {
-        if let database { return try StoreAddress(parsing: database) }
-        return try StoreAddress.standard()
-    }
+    /// The database the flags and environment name.
+    func address() throws -> DatabaseAddress { try DatabaseAddress(database) }
 
-    /// Opens the store.
-    func open() async throws -> any Store { try await address().open() }
+    /// Opens the database, with the uploads folder `media` (used only to delete a session's files).
+    func open(media: URL = MediaLibrary.defaultDirectory()) async throws -> MediaLibrary { try await address().open(media: media) }
 }

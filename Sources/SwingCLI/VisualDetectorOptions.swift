@@ -3,7 +3,6 @@ import Foundation
 import SwingCore
 import SwingInference
 import SwingPipeline
-import SwingStore
 import SwingVision
 
 extension DetectorScope: ExpressibleByArgument {}
@@ -65,9 +64,9 @@ struct VisualDetectorOptions: ParsableArguments {
     /// - Returns: `nil` without `--detector`.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `InferenceError`/`VisionError` when the file is not
     ///   a loadable YOLO model, `CLIError` for a stored interpreter configuration that does not decode.
-    func load(db: (any Store)?) async throws -> (options: VisualContactOptions, predictor: any FramePredictor, model: ResolvedModel)? {
+    func load(db: MediaLibrary?) async throws -> (options: VisualContactOptions, predictor: any FramePredictor, model: ResolvedModel)? {
         guard let detector else { return nil }
-        let model = try await ResolvedModel.resolve(detector, db: db)
+        let model = try await ResolvedModel.resolve(detector, library: db)
         var session = SessionOptions()
         if let threads { session.intraOpThreads = threads }
         let predictor = try YOLOPredictor(modelPath: model.reference.path, sessionOptions: session)

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import SwingCore
 import SwingPipeline
-import SwingStore
 
 /// `swingmaster worker --database URL --media DIR [--concurrency N]`: analyses the jobs a web app
 /// (`serve --workers 0`) queues in a shared store, on this machine. Stateless: start as many as the
@@ -42,7 +41,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = try database.map(StoreAddress.init(parsing:)) ?? StoreAddress.standard()
+        let address = try DatabaseAddress(database)
         var configuration = WorkerConfiguration(
             database: address,
             media: media.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? MediaLibrary.defaultDirectory())

@@ -1,6 +1,7 @@
 import Foundation
 import SwingBiomech
 import SwingCore
+import SwingMedia
 import SwingStore
 
 /// The store's reads and writes the adapters need (`serve`'s routes, its metrics), as operations of the
@@ -75,9 +76,27 @@ extension MediaLibrary {
     package func openSim(_ format: OpenSimFormat, id: Int64, shot: Int?, name: String) async throws -> String? {
         try await SessionArchive.openSim(format, id: id, shot: shot, name: name, in: store)
     }
-    /// ``SessionEditor/apply(_:toSession:in:mediaPath:analyzer:)``: the edited session's document.
-    package func edit(session id: Int64, _ changes: [SessionEditor.Change]) async throws -> Data {
-        try await SessionEditor.apply(changes, toSession: id, in: store)
+    /// ``SessionEditor/apply(_:toSession:in:mediaPath:analyzer:)``: the edited session's document; `mediaPath`
+    /// is where the session's video is now when it moved.
+    package func edit(session id: Int64, _ changes: [SessionEditor.Change], mediaPath: String? = nil) async throws -> Data {
+        try await SessionEditor.apply(changes, toSession: id, in: store, mediaPath: mediaPath)
+    }
+    /// ``SessionArchive/save(_:file:mediaPath:hand:in:createdAt:beforeCommit:)``: the new session's id and
+    /// its document's exact bytes.
+    package func save(_ analysis: SessionAnalysis, file: String, mediaPath: String, hand: Hand, createdAt: Date = Date(),
+                      beforeCommit: (@Sendable (SessionDocument, Data) throws -> Void)? = nil) async throws -> (id: Int64, json: Data) {
+        try await SessionArchive.save(analysis, file: file, mediaPath: mediaPath, hand: hand, in: store, createdAt: createdAt,
+                                      beforeCommit: beforeCommit)
+    }
+    /// ``SessionArchive/writeHighlights(id:source:to:overlay:in:progress:)``.
+    package func writeHighlights(session id: Int64, source: String? = nil, to output: String, overlay: Bool,
+                                 progress: ProgressHandler? = nil) async throws -> SessionHighlights.Reel? {
+        try await SessionArchive.writeHighlights(id: id, source: source, to: output, overlay: overlay, in: store, progress: progress)
+    }
+    /// ``SessionEditor/confirmedContacts(id:in:)``: session `id`'s video, range and contact times as the
+    /// player left them, and whether they ever corrected them.
+    package func confirmedContacts(session id: Int64) async throws -> (path: String, range: TimeRange, times: [Double], edited: Bool) {
+        try await SessionEditor.confirmedContacts(id: id, in: store)
     }
     /// ``SoundEnvelope/of(session:bins:in:)``, decoded once and kept beside the session
     /// (`session-<id>.envelope.json`, the last number of `bins` asked for: the results page always asks the

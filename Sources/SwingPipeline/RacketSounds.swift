@@ -79,6 +79,14 @@ extension MediaLibrary {
         try await store.contactModel(id: id).map(RacketSound.init)
     }
 
+    /// The model of racket sound `id` (``ContactModel/racketSound(_:in:)``).
+    package func racketSoundModel(id: Int64) async throws -> ContactModel { try await ContactModel.racketSound(id, in: store) }
+
+    /// Keeps `model` as a racket sound named `name` (``ContactModel/keep(as:session:in:)``).
+    package func keep(_ model: ContactModel, as name: String, session: Int64?) async throws -> RacketSound {
+        try await model.keep(as: name, session: session, in: store)
+    }
+
     /// Forgets racket sound `id` (sessions heard with it keep what they heard); whether there was one.
     package func removeRacketSound(id: Int64) async throws -> Bool {
         try await store.removeContactModel(id: id)

@@ -26,17 +26,22 @@ package struct ResolvedModel: Sendable {
     ///     from an existing database in `$SWINGMASTER_HOME`, which is never created for that.
     ///   - catalog: where catalog ids are looked up.
     /// - Throws: `CatalogError.unresolvedModel` (exit 21), `StoreError` when the database cannot be read.
-    package static func resolve(_ argument: String, db: (any Store)?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
+    static func resolve(_ argument: String, db: (any Store)?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
         try await ResolvedModel(reference: catalog.resolve(argument), db: db)
     }
 
-    /// Resolves `argument` and opens the database only if the run will be recorded (a catalog model and
-    /// `store`), so plain files never touch it.
-    /// - Returns: the model and the database to record into (`nil` when nothing will be stored).
-    package static func resolveOpeningStore(_ argument: String, store: Bool) async throws -> (model: ResolvedModel, db: (any Store)?) {
+    /// ``resolve(_:db:catalog:)`` with `library`'s store.
+    package static func resolve(_ argument: String, library: MediaLibrary?, catalog: ModelCatalog = ModelCatalog()) async throws -> ResolvedModel {
+        try await resolve(argument, db: library?.store, catalog: catalog)
+    }
+
+    /// Resolves `argument` and opens the home's database only if the run will be recorded (a catalog model
+    /// and `store`), so plain files never touch it.
+    /// - Returns: the model and the library to record into (`nil` when nothing will be stored).
+    package static func resolveOpeningStore(_ argument: String, store: Bool) async throws -> (model: ResolvedModel, library: MediaLibrary?) {
         let reference = try ModelCatalog().resolve(argument)
-        let db = store && reference.catalogModel != nil ? try AppDatabase.open() : nil
-        return (try await ResolvedModel(reference: reference, db: db), db)
+        let db: (any Store)? = store && reference.catalogModel != nil ? try AppDatabase.open() : nil
+        return (try await ResolvedModel(reference: reference, db: db), db.map { MediaLibrary(directory: MediaLibrary.defaultDirectory(), store: $0) })
     }
 
     private init(reference: ModelReference, db: (any Store)?) async throws {
@@ -75,7 +80,12 @@ package struct ResolvedModel: Sendable {
     /// Counts a successful run of a catalog model (usage count + 1, last used) and saves its detection
     /// session. Does nothing for plain files or without a database (`--no-store`).
     /// - Throws: `StoreError` when the database cannot be written.
-    package func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
+    package func recordUse(_ run: DetectionRunStats, in library: MediaLibrary?) async throws {
+        try await recordUse(run, in: library?.store)
+    }
+
+    /// ``recordUse(_:in:)`` into `db`.
+    func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
         guard let db, let id = catalogId else { return }
         try await db.recordModelUse(id: id, at: run.endedAt)
         try await db.saveDetectionSession(DetectionSessionRecord(

@@ -31,6 +31,9 @@ package struct ModelView: Codable, Equatable, Sendable {
     /// in the list, `models info --sessions N`'s N.
     package var runs: [RunView]?
 
+    /// What `models list` and the studio call the task (``CatalogModel/taskDescription``).
+    package var taskDescription: String { CatalogModel.taskDescription(kind: kind, task: task) }
+
     /// Catalog model `m` with its `record` in the store (`nil`: never configured nor run) and its file's `sha256`.
     package init(_ m: CatalogModel, record: ModelRecord?, sha256: String?) {
         id = m.id; name = m.name; path = m.path; kind = m.kind; task = m.task; typeHint = m.typeHint; source = m.source; url = m.url
@@ -39,6 +42,17 @@ package struct ModelView: Codable, Equatable, Sendable {
         favorite = record?.isFavorite ?? false; hidden = record?.isHidden ?? false
         lastUsedAt = record?.lastUsedAt; useCount = record?.usageCount ?? 0
         defaults = ModelDefaults(record)
+    }
+}
+
+extension ModelView {
+    /// ``MediaLibrary/models(_:includeHidden:checksums:)``, read from `store`.
+    static func ordered(_ models: [CatalogModel], includeHidden: Bool, checksums: ModelChecksums,
+                        in store: any Store) async throws -> [(view: ModelView, stored: ModelDefaults)] {
+        let records = try await Dictionary(store.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
+        return ModelPreferences.ordered(models, preferences: records.mapValues(\.preferences), includeHidden: includeHidden).map {
+            (ModelView($0, record: records[$0.id], sha256: checksums.sha256(of: $0)), ModelDefaults(stored: records[$0.id]))
+        }
     }
 }
 
@@ -63,11 +77,17 @@ package struct ModelDefaults: Codable, Equatable, Sendable {
 
     /// The stored defaults with the built-in ones where nothing is stored.
     init(_ r: ModelRecord?) {
+        self.init(stored: r)
         let p = PredictionOptions()
-        conf = r?.confThreshold ?? p.conf
-        iou = r?.iouThreshold ?? p.iou
-        maxDet = r?.maxDetections ?? p.maxDet
-        lineWidth = r?.lineWidth ?? Self.defaultLineWidth
+        conf = conf ?? p.conf
+        iou = iou ?? p.iou
+        maxDet = maxDet ?? p.maxDet
+        lineWidth = lineWidth ?? Self.defaultLineWidth
+    }
+
+    /// The defaults as `r` stores them, `nil` where none is set.
+    init(stored r: ModelRecord?) {
+        conf = r?.confThreshold; iou = r?.iouThreshold; maxDet = r?.maxDetections; lineWidth = r?.lineWidth
         interpreter = r?.interpreter
         interpreterOptions = r?.interpreterConfigJSON.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
     }
@@ -236,15 +256,12 @@ extension StudioService {
     /// The catalog's models in the player's order (favourites, then the most recently used), hidden ones
     /// only when asked, of one task (`detect`, `pose`, …) or all; each with its latest ``runsOnCard`` runs.
     package func models(task: String?, includeHidden: Bool) async throws -> [ModelView] {
-        let records = try await Dictionary(store.allModelRecords().map { ($0.modelId, $0) }, uniquingKeysWith: { a, _ in a })
-        let ordered = ModelPreferences.ordered(catalog.models(), preferences: records.mapValues(\.preferences),
-                                               includeHidden: includeHidden)
         var views: [ModelView] = []
-        for model in ordered where task == nil || model.task == task {
-            var view = ModelView(model, record: records[model.id], sha256: checksums.sha256(of: model))
+        for (var view, _) in try await ModelView.ordered(catalog.models(), includeHidden: includeHidden, checksums: checksums, in: store)
+        where task == nil || view.task == task {
             // A model never run has no query to make.
-            if (records[model.id]?.usageCount ?? 0) > 0 {
-                view.runs = try await store.detectionSessions(modelId: model.id, limit: Self.runsOnCard).map { RunView($0) }
+            if view.useCount > 0 {
+                view.runs = try await store.detectionSessions(modelId: view.id, limit: Self.runsOnCard).map { RunView($0) }
             }
             views.append(view)
         }
@@ -340,5 +357,53 @@ extension StudioService {
         } catch ModelDownloads.Refusal.busy {
             throw RequestError(.busy, "\(ModelDownloads.limit) downloads are already running; try again when one has finished.")
         }
+    }
+}
+
+/// The models' records in the store — preferences, stored defaults, runs — as `swingmaster models` reads and
+/// changes them; the catalog (the files) stays the caller's.
+extension MediaLibrary {
+    /// `models` in the player's order (favourites, then the most recently used), hidden ones only when
+    /// `includeHidden`, each as the API shows it (without runs) and with its stored defaults as stored
+    /// (`nil` where none is set: the model runs at the built-in or the command's own default).
+    package func models(_ models: [CatalogModel], includeHidden: Bool,
+                        checksums: ModelChecksums) async throws -> [(view: ModelView, stored: ModelDefaults)] {
+        try await ModelView.ordered(models, includeHidden: includeHidden, checksums: checksums, in: store)
+    }
+
+    /// `model` as the API shows it, with its newest `runs` runs.
+    package func view(of model: CatalogModel, runs: Int, checksums: ModelChecksums) async throws -> ModelView {
+        var view = ModelView(model, record: try await store.modelRecord(id: model.id), sha256: checksums.sha256(of: model))
+        view.runs = try await store.detectionSessions(modelId: model.id).prefix(max(runs, 0)).map { RunView($0) }
+        return view
+    }
+
+    /// Notes when downloaded `model` arrived, unless its record already says.
+    package func recordDownload(of model: CatalogModel) async throws {
+        if try await store.modelRecord(id: model.id)?.downloadedAt == nil {
+            try await store.recordDownload(id: model.id, at: model.downloadedAt ?? Date())
+        }
+    }
+
+    /// Forgets model `id`'s preferences, defaults and runs (its file is the catalog's).
+    package func forgetModel(id: String) async throws { try await store.removeModelRecord(id: id) }
+
+    /// Marks model `id` a favourite (listed first), or not.
+    package func setFavorite(_ favorite: Bool, model id: String) async throws { try await store.setFavorite(favorite, id: id) }
+
+    /// Hides model `id` from the lists, or shows it again.
+    package func setHidden(_ hidden: Bool, model id: String) async throws { try await store.setHidden(hidden, id: id) }
+
+    /// Sets model `id`'s stored confidence and IoU thresholds — each given one, the other kept; `clear` forgets
+    /// both — and its interpreter options when `interpreterConfig` is given (`""` forgets them).
+    /// - Returns: The model's stored defaults now (`nil` where none is set).
+    package func setDefaults(conf: Double?, iou: Double?, clear: Bool, interpreterConfig: String?,
+                             model id: String) async throws -> ModelDefaults {
+        if clear || conf != nil || iou != nil {
+            let old = try await store.modelRecord(id: id)
+            try await store.setThresholds(conf: clear ? nil : conf ?? old?.confThreshold, iou: clear ? nil : iou ?? old?.iouThreshold, id: id)
+        }
+        if let interpreterConfig { try await store.setInterpreterConfig(interpreterConfig.isEmpty ? nil : interpreterConfig, id: id) }
+        return ModelDefaults(stored: try await store.modelRecord(id: id))
     }
 }

@@ -8,7 +8,7 @@ import SwingStore
 /// What `swingmaster worker` is told: the shared store, where the uploads are, how many analyses to run.
 package struct WorkerConfiguration: Sendable {
     /// The store the web app queues jobs in.
-    package var database: StoreAddress
+    package var database: DatabaseAddress
     /// The folder the web app keeps uploads in (`serve --media`), at the same path on every machine.
     package var media: URL
     /// Analyses this process runs at once.
@@ -22,7 +22,7 @@ package struct WorkerConfiguration: Sendable {
     /// instead of analysing (what remains is the queue's own cost).
     package var standIn: Duration?
 
-    package init(database: StoreAddress, media: URL) {
+    package init(database: DatabaseAddress, media: URL) {
         self.database = database
         self.media = media
     }
@@ -53,7 +53,7 @@ package func runWorker(_ configuration: WorkerConfiguration, logger: Logger) asy
     guard FileManager.default.fileExists(atPath: configuration.media.path, isDirectory: &isDirectory), isDirectory.boolValue else {
         throw WorkerSetupError(message: "The media folder \(configuration.media.path) does not exist here; mount the folder `serve --media` uses at the same path.")
     }
-    let library = MediaLibrary(directory: configuration.media, store: try await configuration.database.open())
+    let library = try await configuration.database.open(media: configuration.media)
     let analysis = configuration.standIn.map { JobRunner.standIn($0) } ?? JobRunner.analysis(library: library, poseWorkers: configuration.poseWorkers)
     let analyze: JobAnalysis = { job, report in
         guard FileManager.default.isReadableFile(atPath: job.mediaPath) else { throw MediaUnreachable(path: job.mediaPath) }

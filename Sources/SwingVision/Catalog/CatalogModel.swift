@@ -58,7 +58,10 @@ package struct CatalogModel: Sendable, Codable, Equatable {
     }
 
     /// What `models list` and the studio call the task: the YOLO task, `pose (BlazePose)`, or `unknown`.
-    package var taskDescription: String {
+    package var taskDescription: String { Self.taskDescription(kind: kind, task: task) }
+
+    /// ``taskDescription`` of a model of `kind` and YOLO `task`.
+    package static func taskDescription(kind: Kind, task: String?) -> String {
         switch kind {
         case .yolo: task ?? "unknown"
         case .blazepose: "pose (BlazePose)"
