@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// The one way tests and benchmarks run another program (ffmpeg, Python, our own binary): output goes to
 /// temporary files, so a chatty child can never fill a pipe and deadlock us, and a time limit kills a hang.
@@ -89,6 +90,48 @@ package enum Subprocess {
                        timedOut: timedOut, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
                        stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
                        seconds: Date().timeIntervalSince(start))
+    }
+
+    /// ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` from async code: the wait
+    /// holds a thread of its own, never one of the cooperative pool's (one per core, shared by every test
+    /// of the process), and at most ``concurrentChildren`` programs run at once this way, so a suite of
+    /// parallel tests cannot start dozens of analyses together.
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           input: Data? = nil, standardOutput: FileHandle? = nil,
+                           timeout: Double = 600, currentDirectory: URL? = nil) async throws -> Outcome {
+        let output = standardOutput.map(SendableHandle.init)
+        return try await slots.holding {
+            try await BlockingWork.run("swingmaster.subprocess") {
+                try run(executable, arguments, environment: environment, input: input, standardOutput: output?.handle,
+                        timeout: timeout, currentDirectory: currentDirectory)
+            }
+        }
+    }
+
+    /// Programs the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` runs at
+    /// once: one per core, as many as the blocking waits it replaced could hold.
+    package static let concurrentChildren = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    static let slots = Slots(concurrentChildren)
+
+    /// A file handle passed to the thread that waits (`FileHandle` is not `Sendable` on every platform).
+    struct SendableHandle: @unchecked Sendable { let handle: FileHandle }
+
+    /// At most `count` holders at once; the others wait their turn, in order.
+    actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        init(_ count: Int) { free = count }
+
+        /// Runs `work` once a slot is free, and frees it after.
+        func holding<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+            if free > 0 { free -= 1 } else { await withCheckedContinuation { waiting.append($0) } }
+            defer { release() }
+            return try await work()
+        }
+
+        private func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
     }
 
     /// Runs a program that must succeed and returns its standard output.

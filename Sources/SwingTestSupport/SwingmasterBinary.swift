@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// Runs the real `swingmaster` binary: `SWINGMASTER_BIN` when set, else the one built beside this test
 /// executable (so `swift test` and `--build-path .build-asan` each run the binary of their own build,
@@ -32,11 +33,24 @@ package enum SwingmasterBinary {
         return Output(status: o.status, stdout: String(decoding: o.stdout, as: UTF8.self), stderr: o.stderr, data: o.stdout)
     }
 
+    /// ``run(_:environment:timeout:)`` from async code, through the async ``Subprocess`` (no thread of the
+    /// cooperative pool held while the binary runs).
+    package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) async throws -> Output {
+        let o = try await Subprocess.run(path, arguments, environment: environment, timeout: timeout)
+        return Output(status: o.status, stdout: String(decoding: o.stdout, as: UTF8.self), stderr: o.stderr, data: o.stdout)
+    }
+
     /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output
     /// thrown away, killed after `timeout` seconds: what hostile-input sweeps run, thousands of times.
     package static func run(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Subprocess.Outcome {
         try Subprocess.run(path, arguments, environment: ["SWINGMASTER_HOME": home.path],
                            standardOutput: FileHandle.nullDevice, timeout: timeout, currentDirectory: home)
+    }
+
+    /// ``run(_:home:timeout:)`` from async code, through the async ``Subprocess``.
+    package static func run(_ arguments: [String], home: URL, timeout: Double = 60) async throws -> Subprocess.Outcome {
+        try await Subprocess.run(path, arguments, environment: ["SWINGMASTER_HOME": home.path],
+                                 standardOutput: FileHandle.nullDevice, timeout: timeout, currentDirectory: home)
     }
 
     /// What an interrupted run left: its status and stderr, and whether it was still running when the
@@ -56,6 +70,17 @@ package enum SwingmasterBinary {
         p.waitUntilExit()
         return Interrupted(status: p.terminationStatus, stderr: String(decoding: stderr.wait(), as: UTF8.self),
                            wasRunning: wasRunning)
+    }
+
+    /// ``interrupt(_:environment:delay:ready:)`` from async code: the run waits its turn among the async
+    /// ``Subprocess`` runs and holds a thread of its own, never one of the cooperative pool's.
+    package static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
+                                  ready: @escaping @Sendable () -> Bool = { true }) async throws -> Interrupted {
+        try await Subprocess.slots.holding {
+            try await BlockingWork.run("swingmaster.interrupt") {
+                try interrupt(arguments, environment: environment, delay: delay, ready: ready)
+            }
+        }
     }
 
     /// Starts the binary with `arguments` (the test's environment plus `environment`) for ``interrupt``, which

@@ -94,7 +94,7 @@ import Testing
         let args = c.args.map { $0.hasPrefix("@") ? inputs.appendingPathComponent(String($0.dropFirst())).path : $0 }
         let before = try Self.fingerprint(inputs)
         let damagedBefore = try? SHA256.hex(ofFile: home.appendingPathComponent("swingmaster.sqlite").path)
-        let out = try SwingmasterBinary.run(args, home: home)
+        let out = try await SwingmasterBinary.run(args, home: home)
         #expect(!out.timedOut, "hang")
         #expect(!out.signalled, "signal \(out.status)\n\(out.stderr)")
         #expect(c.expected.contains(out.status), "exit \(out.status), expected \(c.expected.sorted())\n\(out.stderr)")

@@ -25,11 +25,11 @@ import Testing
 
     @Test("contacts on cuts from 10 % to the whole file: refused below --min-duration, else the shortfall is said",
           arguments: [0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 1.0])
-    func contactsSaysWhatDecoded(fraction: Double) throws {
+    func contactsSaysWhatDecoded(fraction: Double) async throws {
         let dir = try TestFiles.temporaryDirectory("honest")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.cut(fraction, in: dir)
-        let out = try SwingmasterBinary.run(["contacts", file.path, "--json"])
+        let out = try await SwingmasterBinary.run(["contacts", file.path, "--json"])
         if out.status == StatusCode.mediaTooShort {
             #expect(out.stderr.contains("could be decoded") && out.stderr.contains("at least 5 s"), "\(out.stderr)")
             return
@@ -46,11 +46,11 @@ import Testing
     }
 
     @Test("analyze on a cut file: the session document carries the decoded and the stated span, and the warning")
-    func analyzeSaysWhatDecoded() throws {
+    func analyzeSaysWhatDecoded() async throws {
         let dir = try TestFiles.temporaryDirectory("honest")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = try Self.cut(0.8, in: dir)
-        let out = try SwingmasterBinary.run(["analyze", file.path, "--hand", "right", "--no-store", "--json", "-"])
+        let out = try await SwingmasterBinary.run(["analyze", file.path, "--hand", "right", "--no-store", "--json", "-"])
         #expect(out.status == 0, "status \(out.status): \(out.stderr)")
         let doc = try JSONDecoder().decode(SessionJSON.self, from: out.data)
         #expect(doc.session.duration < 11, "decoded \(doc.session.duration) s")

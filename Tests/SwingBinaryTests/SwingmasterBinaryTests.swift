@@ -7,11 +7,11 @@ import Testing
 struct SwingmasterBinaryTests {
     @Test(.enabled(if: (ProcessInfo.processInfo.environment["SWINGMASTER_BIN"] ?? "").isEmpty,
                    "SWINGMASTER_BIN names the binary explicitly"))
-    func theBinaryIsThisBuildsOwn() throws {
+    func theBinaryIsThisBuildsOwn() async throws {
         let tests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let binary = URL(fileURLWithPath: SwingmasterBinary.path).deletingLastPathComponent().path
         #expect(tests.hasPrefix(binary + "/"), "tests run from \(tests), binary in \(binary)")
-        let version = try SwingmasterBinary.run(["--version"])
+        let version = try await SwingmasterBinary.run(["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
     }
 }

@@ -26,14 +26,14 @@ import Testing
     /// `measure --json`.
     struct Report: Decodable { var shots: [Doc.Session.Shot] }
 
-    @Test func bundledSampleEveryContactHasAPersonAndTheSessionIsStoredFirst() throws {
+    @Test func bundledSampleEveryContactHasAPersonAndTheSessionIsStoredFirst() async throws {
         let home = try TestFiles.temporaryDirectory("analyze-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let jsonURL = home.appendingPathComponent("s.json")
         // The demo clip's people walk (docs/analysis.md, "Swing check"): with the check off every contact is a shot.
         let trackURL = home.appendingPathComponent("track.json")
-        let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check",
+        let out = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check",
                                              "--save-track", trackURL.path], environment: env)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         #expect(out.stdout.contains("consistency"), "\(out.stdout)")
@@ -56,7 +56,7 @@ import Testing
         let contactsURL = home.appendingPathComponent("contacts.json")
         try JSONSerialization.data(withJSONObject: ["contacts": doc.shots.map { ["time": $0.time, "confidence": 1.0] }])
             .write(to: contactsURL)
-        let measured = try SwingmasterBinary.run(["measure", "--track", trackURL.path, "--contacts", contactsURL.path,
+        let measured = try await SwingmasterBinary.run(["measure", "--track", trackURL.path, "--contacts", contactsURL.path,
                                                   "--hand", "right", "--no-swing-check", "--json",
                                                   "--sound-delay-ms=\(doc.soundDelay?.ms ?? 0)"], environment: env)
         #expect(measured.status == 0, "stderr: \(measured.stderr)")
@@ -67,9 +67,9 @@ import Testing
         }
 
         // A second session lands on top of the list.
-        let again = try SwingmasterBinary.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
+        let again = try await SwingmasterBinary.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
         #expect(again.status == 0, "stderr: \(again.stderr)")
-        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
         let rows = list.stdout.split(separator: "\n").filter { $0.contains("demo_session.mp4") }
         #expect(rows.count == 2)
         #expect(rows.first?.trimmingCharacters(in: .whitespaces).hasPrefix(String(id + 1)) == true, "\(list.stdout)")
@@ -80,14 +80,14 @@ import Testing
     /// `--skip-deblocking` decodes the demo clip (x264 with its deblocking filter on) without the filter:
     /// the same contacts become shots, their numbers stay within a few centimetres of the default run's,
     /// and the session says how it was decoded.
-    @Test func skippingDeblockingKeepsTheShotsAndSaysSo() throws {
+    @Test func skippingDeblockingKeepsTheShotsAndSaysSo() async throws {
         let home = try TestFiles.temporaryDirectory("analyze-deblock")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         var docs: [Doc.Session] = []
         for extra in [[], ["--skip-deblocking"]] {
             let json = home.appendingPathComponent("s\(docs.count).json")
-            let out = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--no-store", "--no-swing-check",
+            let out = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--no-store", "--no-swing-check",
                                                  "--json", json.path] + extra, environment: env)
             #expect(out.status == 0, "stderr: \(out.stderr)")
             docs.append(try JSONDecoder().decode(Doc.self, from: Data(contentsOf: json)).session)
@@ -103,7 +103,7 @@ import Testing
         }
     }
 
-    @Test func videoWithoutAPersonIsAClearErrorAndStoresNothing() throws {
+    @Test func videoWithoutAPersonIsAClearErrorAndStoresNothing() async throws {
         let home = try TestFiles.temporaryDirectory("analyze-noperson")
         defer { try? FileManager.default.removeItem(at: home) }
         let wav = home.appendingPathComponent("a.wav")
@@ -112,26 +112,26 @@ import Testing
         try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=0x2a6e2a:s=1280x720:r=30:d=7", "-i", wav.path,
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
         let env = ["SWINGMASTER_HOME": home.path]
-        let out = try SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
+        let out = try await SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
         #expect(out.status == 30, "stderr: \(out.stderr)")
         #expect(out.stderr.contains("No person"), "\(out.stderr)")
-        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(!list.stdout.contains("empty-court.mp4"))
     }
 
-    @Test func audioOnlyAndSilentVideosGiveTheirOwnCodes() throws {
+    @Test func audioOnlyAndSilentVideosGiveTheirOwnCodes() async throws {
         let home = try TestFiles.temporaryDirectory("analyze-bad")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let wav = home.appendingPathComponent("a.wav")
         try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2]), to: wav)
-        let audioOnly = try SwingmasterBinary.run(["analyze", wav.path, "--hand", "right"], environment: env)
+        let audioOnly = try await SwingmasterBinary.run(["analyze", wav.path, "--hand", "right"], environment: env)
         #expect(audioOnly.status == 15, "\(audioOnly.stderr)")          // no video track
         let silent = home.appendingPathComponent("silent.mp4")
         try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=1280x720:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", silent.path])
-        let noAudio = try SwingmasterBinary.run(["analyze", silent.path, "--hand", "right"], environment: env)
+        let noAudio = try await SwingmasterBinary.run(["analyze", silent.path, "--hand", "right"], environment: env)
         #expect(noAudio.status == 12, "\(noAudio.stderr)")
-        let long = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
+        let long = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
         #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
     }
 
@@ -141,19 +141,19 @@ import Testing
                       ("--player=0.5", "--player"), ("--player=nan,0.5", "--player"), ("--player=0.2,-0.1", "--player"),
                       ("--player=0.5,0.5@-1", "--player"), ("--player=0.5,0.5@nan", "--player"), ("--player=0.5,0.5@", "--player"),
                       ("--player=0.5,0.5@1e300", "--player")])
-    func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) throws {
+    func badPoseSamplingFlagsAreUsageErrorsAndStoreNothing(flag: String, words: String) async throws {
         let home = try TestFiles.temporaryDirectory("analyze-badflag")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        let r = try SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
+        let r = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
         #expect(r.status == 64 && r.stderr.contains(words), "\(flag): \(r.status) \(r.stderr)")
-        let list = try SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
     }
 
     /// With one worker (cancellation seen on the analysis task's thread) and two (the second worker
     /// learns it from the first).
-    @Test(arguments: ["1", "2"]) func ctrlCStopsTheAnalysisAndStoresNothing(workers: String) throws {
+    @Test(arguments: ["1", "2"]) func ctrlCStopsTheAnalysisAndStoresNothing(workers: String) async throws {
         let home = try TestFiles.temporaryDirectory("analyze-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
         // A session long enough that pose is certainly still running when Ctrl-C arrives: the sample
@@ -162,11 +162,11 @@ import Testing
         try TestFiles.ffmpeg(["-stream_loop", "2", "-i", Self.sample, "-vf", "fps=60", "-t", "36",
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", long])
         // Interrupt once the analysis is under way (pose takes seconds on this sample).
-        let run = try SwingmasterBinary.interrupt(["analyze", long, "--hand", "right", "--pose-fps", "0", "--pose-workers", workers],
+        let run = try await SwingmasterBinary.interrupt(["analyze", long, "--hand", "right", "--pose-fps", "0", "--pose-workers", workers],
                                                   environment: ["SWINGMASTER_HOME": home.path], delay: 1.5)
         #expect(run.wasRunning && run.status == 130, "status \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("nothing"), "\(run.stderr)")
-        let list = try SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
+        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
         #expect(!list.stdout.contains("long.mp4"), "\(list.stdout)")
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
     }

@@ -36,13 +36,13 @@ import Testing
         var file: String; var duration: Double; var sampleRate: Int; var contacts: [Contact]
     }
 
-    static func contacts(_ file: URL, _ extra: [String] = []) throws -> ContactsJSON {
-        let out = try SwingmasterBinary.run(["contacts", file.path, "--json"] + extra)
+    static func contacts(_ file: URL, _ extra: [String] = []) async throws -> ContactsJSON {
+        let out = try await SwingmasterBinary.run(["contacts", file.path, "--json"] + extra)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         return try JSONDecoder().decode(ContactsJSON.self, from: out.data)
     }
 
-    @Test func truthTimesComeBackThroughWavMp4MkvWithin5ms() throws {
+    @Test func truthTimesComeBackThroughWavMp4MkvWithin5ms() async throws {
         let dir = try TestFiles.temporaryDirectory("contacts")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
@@ -53,7 +53,7 @@ import Testing
         let mkv = dir.appendingPathComponent("session.mkv")
         try TestFiles.ffmpeg(["-i", wav.path, "-c:a", "libopus", "-b:a", "96k", mkv.path])
         for file in [wav, mp4, mkv] {
-            let json = try Self.contacts(file)
+            let json = try await Self.contacts(file)
             let times = json.contacts.map(\.time)
             #expect(times.count == Self.truth.count, "\(file.lastPathComponent): \(times)")
             for (t, truth) in zip(times, Self.truth) {
@@ -66,35 +66,35 @@ import Testing
         }
     }
 
-    @Test func trimmingKeepsMediaTime() throws {
+    @Test func trimmingKeepsMediaTime() async throws {
         let dir = try TestFiles.temporaryDirectory("contacts-trim")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
-        let json = try Self.contacts(wav, ["--start", "2", "--duration", "5"])
+        let json = try await Self.contacts(wav, ["--start", "2", "--duration", "5"])
         let times = json.contacts.map(\.time)
         #expect(times.count == 3, "\(times)")       // 2.73, 4.5 and 6.25 lie in [2, 7)
         for t in times { #expect(Self.truth.contains { abs($0 - t) <= 0.005 }, "\(t) is not a truth time in media time") }
     }
 
-    @Test func detectorFlagsChangeTheResult() throws {
+    @Test func detectorFlagsChangeTheResult() async throws {
         let dir = try TestFiles.temporaryDirectory("contacts-flags")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("session.wav")
         try Self.writeWAV(Self.sessionAudio(seconds: 8, impacts: Self.truth), to: wav)
         // A threshold far above any impact finds nothing; a gap longer than the session keeps one.
-        #expect(try Self.contacts(wav, ["--threshold-factor", "100000"]).contacts.isEmpty)
-        #expect(try Self.contacts(wav, ["--min-gap-ms", "9000"]).contacts.count == 1)
-        let bad = try SwingmasterBinary.run(["contacts", wav.path, "--low-hz", "5000", "--high-hz", "4000"])
+        await #expect(try Self.contacts(wav, ["--threshold-factor", "100000"]).contacts.isEmpty)
+        await #expect(try Self.contacts(wav, ["--min-gap-ms", "9000"]).contacts.count == 1)
+        let bad = try await SwingmasterBinary.run(["contacts", wav.path, "--low-hz", "5000", "--high-hz", "4000"])
         #expect(bad.status != 0)
         #expect(bad.stderr.lowercased().contains("hz"))
     }
 
-    @Test(arguments: BadInput.allCases) func badInputGivesOneClearSentenceAndItsOwnExitCode(_ input: BadInput) throws {
+    @Test(arguments: BadInput.allCases) func badInputGivesOneClearSentenceAndItsOwnExitCode(_ input: BadInput) async throws {
         let dir = try TestFiles.temporaryDirectory("contacts-bad")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (path, extra) = try input.make(in: dir)
-        let out = try SwingmasterBinary.run(["contacts", path] + extra)
+        let out = try await SwingmasterBinary.run(["contacts", path] + extra)
         #expect(out.status == input.expectedStatus, "\(input): status \(out.status), stderr \(out.stderr)")
         #expect(out.stderr.hasPrefix("error: "), "\(input): \(out.stderr)")
         #expect(out.stderr.lowercased().contains(input.messageFragment), "\(input): \(out.stderr)")

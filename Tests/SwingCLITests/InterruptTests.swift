@@ -10,7 +10,7 @@ import Testing
     static let model = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/yolo/tiny26-detect.onnx").path
 
     @Test(arguments: [["detect", "--model", model, "--no-store"], ["pose"]])
-    func ctrlCLeavesNoOutput(command: [String]) throws {
+    func ctrlCLeavesNoOutput(command: [String]) async throws {
         let dir = try TestFiles.temporaryDirectory("interrupt")
         defer { try? FileManager.default.removeItem(at: dir) }
         // Long enough that the frame loop is certainly running when the signal comes (36 s at 60 fps).
@@ -19,10 +19,10 @@ import Testing
                                          "-c:v", "libx264", "-preset", "ultrafast", "-an", long])
         let out = dir.appendingPathComponent("out.mp4")
         // Wait until the annotated video is being written (its temporary file exists), then interrupt.
-        func written() -> [String] {
+        @Sendable func written() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0 != "long.mp4" }
         }
-        let run = try SwingmasterBinary.interrupt([command[0], long] + command.dropFirst() + ["--save", out.path],
+        let run = try await SwingmasterBinary.interrupt([command[0], long] + command.dropFirst() + ["--save", out.path],
                                                   delay: 0.3, ready: { !written().isEmpty })
         #expect(run.wasRunning, "\(command[0]) ended before it could be interrupted")
         #expect(run.status == 130, "status \(run.status): \(run.stderr)")

@@ -44,18 +44,18 @@ import SwingCore
         var shots: [Shot]; var stats: Stats
     }
 
-    func measure(track: Data, contacts: Data = contactsJSON, _ extra: [String]) throws -> SwingmasterBinary.Output {
+    func measure(track: Data, contacts: Data = contactsJSON, _ extra: [String]) async throws -> SwingmasterBinary.Output {
         let dir = try TestFiles.temporaryDirectory("measure")
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = dir.appendingPathComponent("track.json"), c = dir.appendingPathComponent("contacts.json")
         try track.write(to: t)
         try contacts.write(to: c)
         // Still skeletons: the swing check (SwingCheckTests) would rightly turn their contacts down.
-        return try SwingmasterBinary.run(["measure", "--track", t.path, "--contacts", c.path, "--no-swing-check"] + extra)
+        return try await SwingmasterBinary.run(["measure", "--track", t.path, "--contacts", c.path, "--no-swing-check"] + extra)
     }
 
-    @Test func jsonReportHasTheKnownContactPoint() throws {
-        let out = try measure(track: Self.trackJSON(), ["--hand", "right", "--json"])
+    @Test func jsonReportHasTheKnownContactPoint() async throws {
+        let out = try await measure(track: Self.trackJSON(), ["--hand", "right", "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: out.data)
         #expect(report.shots.map(\.status) == ["ok", "noPerson"])
@@ -70,52 +70,52 @@ import SwingCore
         #expect(report.stats.shotCount == 1 && report.stats.consistency == 100)
     }
 
-    @Test func leftHandedMirrorImageGivesTheSameNumbers() throws {
-        let right = try JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json"]).data)
-        let out = try measure(track: Self.trackJSON(mirror: true), ["--hand", "left", "--json"])
+    @Test func leftHandedMirrorImageGivesTheSameNumbers() async throws {
+        let right = try await JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json"]).data)
+        let out = try await measure(track: Self.trackJSON(mirror: true), ["--hand", "left", "--json"])
         let left = try JSONDecoder().decode(Report.self, from: out.data)
         let a = try #require(right.shots[0].contact), b = try #require(left.shots[0].contact)
         #expect(abs(a.forwardCm - b.forwardCm) < 1e-9 && abs(a.lateralCm - b.lateralCm) < 1e-9 && abs(a.heightCm - b.heightCm) < 1e-9)
     }
 
-    @Test func flagsChangeTheResult() throws {
+    @Test func flagsChangeTheResult() async throws {
         // 100 ms sound delay: the wrist (0.5 m/s forward) was 5 cm further back at t_c.
-        let delayed = try JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json", "--sound-delay-ms", "100"]).data)
+        let delayed = try await JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json", "--sound-delay-ms", "100"]).data)
         #expect(abs((delayed.shots[0].contact?.forwardCm ?? 0) - 36.2) < 1e-6)
-        let strict = try JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json", "--late-below-cm", "45"]).data)
+        let strict = try await JSONDecoder().decode(Report.self, from: try measure(track: Self.trackJSON(), ["--json", "--late-below-cm", "45"]).data)
         #expect(strict.shots[0].classification == "late")
     }
 
-    @Test func tableIsPrintedWithoutJSON() throws {
-        let out = try measure(track: Self.trackJSON(), [])
+    @Test func tableIsPrintedWithoutJSON() async throws {
+        let out = try await measure(track: Self.trackJSON(), [])
         #expect(out.status == 0)
         #expect(out.stdout.contains("41.2") && out.stdout.contains("optimal") && out.stdout.contains("no person"))
         #expect(out.stdout.contains("Consistency: 100.0"))
     }
 
-    @Test func malformedTrackIsInvalidTrack() throws {
-        let out = try measure(track: Data("{\"frames\": [".utf8), ["--json"])
+    @Test func malformedTrackIsInvalidTrack() async throws {
+        let out = try await measure(track: Data("{\"frames\": [".utf8), ["--json"])
         #expect(out.status == StatusCode.invalidTrack)
         #expect(out.stderr.hasPrefix("error: ") && out.stderr.contains("not valid pose JSON"))
         #expect(out.stdout.isEmpty)
     }
 
-    @Test func wrongLandmarkCountIsInvalidTrack() throws {
-        let out = try measure(track: Self.trackJSON(landmarks: 17), ["--json"])
+    @Test func wrongLandmarkCountIsInvalidTrack() async throws {
+        let out = try await measure(track: Self.trackJSON(landmarks: 17), ["--json"])
         #expect(out.status == StatusCode.invalidTrack)
         #expect(out.stderr.contains("17 world landmarks"))
     }
 
-    @Test func noPersonAtAnyContactIsAnError() throws {
-        let out = try measure(track: Self.trackJSON(noPerson: true), ["--json"])
+    @Test func noPersonAtAnyContactIsAnError() async throws {
+        let out = try await measure(track: Self.trackJSON(noPerson: true), ["--json"])
         #expect(out.status == StatusCode.noPerson)
         #expect(out.stderr.contains("No person"))
     }
 
-    @Test func missingFileAndBadFlagsAreReported() throws {
-        let missing = try SwingmasterBinary.run(["measure", "--track", "/nonexistent/t.json", "--contacts", "/nonexistent/c.json"])
+    @Test func missingFileAndBadFlagsAreReported() async throws {
+        let missing = try await SwingmasterBinary.run(["measure", "--track", "/nonexistent/t.json", "--contacts", "/nonexistent/c.json"])
         #expect(missing.status == StatusCode.fileNotFound)
-        let bad = try measure(track: Self.trackJSON(), ["--late-below-cm", "70"])
+        let bad = try await measure(track: Self.trackJSON(), ["--late-below-cm", "70"])
         #expect(bad.status != 0 && bad.stderr.contains("must not exceed"))
     }
 }

@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test(arguments: commands)
-    func everyNumericOptionEndsWithADocumentedCode(_ command: Command) throws {
+    func everyNumericOptionEndsWithADocumentedCode(_ command: Command) async throws {
         let home = try TestFiles.temporaryDirectory("numeric-options")
         defer { try? FileManager.default.removeItem(at: home) }
         let base = try Self.materialise(command.base, home)
@@ -148,7 +148,7 @@ import Testing
                 if let refused = Self.refusal(args) {
                     out = refused
                 } else {
-                    let ran = try SwingmasterBinary.run(args, home: home, timeout: Self.seconds)
+                    let ran = try await SwingmasterBinary.run(args, home: home, timeout: Self.seconds)
                     #expect(!ran.timedOut, "hang: \(what)")
                     #expect(!ran.signalled, "signal \(ran.status): \(what)\n\(ran.stderr)")
                     out = (ran.status, ran.stderr)

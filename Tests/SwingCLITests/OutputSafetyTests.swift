@@ -50,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         let before = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
         let resolved = args.enumerated().map { i, a in i > 0 && a.contains(".") ? ws.path(a) : a }
-        let out = try SwingmasterBinary.run(resolved + ["--hand", "right"].filter { _ in args[0] == "analyze" }, environment: ws.env)
+        let out = try await SwingmasterBinary.run(resolved + ["--hand", "right"].filter { _ in args[0] == "analyze" }, environment: ws.env)
         #expect(out.status == 64, "\(out.stderr)")
         #expect(out.stderr.contains("is the input"), "\(out.stderr)")
         let after = try ["video.mp4", "photo.png", "model.onnx"].map { try Data(contentsOf: URL(fileURLWithPath: ws.path($0))) }
@@ -64,13 +64,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         // The analysis itself, timed on this machine as it is loaded now: failing first takes a fraction of it.
         let workStarted = Date()
-        let work = try SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--json", ws.path("out.json")],
+        let work = try await SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--json", ws.path("out.json")],
                                              environment: ws.env)
         let analysis = Date().timeIntervalSince(workStarted)
         #expect(work.status == 0, "\(work.stderr)")
         for flag in ["--json", "--csv", "--save-video"] {
             let started = Date()
-            let out = try SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", flag, ws.path("missing/out.x")],
+            let out = try await SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", flag, ws.path("missing/out.x")],
                                                 environment: ws.env)
             #expect(out.status == StatusCode.outputWriteFailed, "\(flag): \(out.stderr)")
             #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
@@ -84,7 +84,7 @@ import Testing
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         // The sound is there but the threshold hears nothing: the run fails after decoding started.
-        let out = try SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--threshold-factor", "1e9",
+        let out = try await SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--threshold-factor", "1e9",
                                              "--json", ws.path("s.json"), "--csv", ws.path("s.csv"), "--save-video", ws.path("s.mp4")],
                                             environment: ws.env)
         #expect(out.status == StatusCode.noContacts, "\(out.stderr)")
@@ -100,7 +100,7 @@ import Testing
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let run = try Subprocess.run(SwingmasterBinary.path, args, environment: ws.env, standardOutput: full)
+        let run = try await Subprocess.run(SwingmasterBinary.path, args, environment: ws.env, standardOutput: full)
         #expect(!run.signalled, "killed by a signal: \(run.stderr)")
         #expect(run.status == StatusCode.outputWriteFailed, "\(args): \(run.status) \(run.stderr)")
         #expect(run.stderr.contains("Cannot write to standard output"))

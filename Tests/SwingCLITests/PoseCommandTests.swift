@@ -17,8 +17,8 @@ import Testing
         var source: String; var width: Int; var height: Int; var frames: [Frame]
     }
 
-    @Test func imageJSONHas33LandmarksInPixelsAnd17Joints() throws {
-        let out = try SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--json"])
+    @Test func imageJSONHas33LandmarksInPixelsAnd17Joints() async throws {
+        let out = try await SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let r = try JSONDecoder().decode(Report.self, from: out.data)
         #expect(r.width == 512 && r.height == 512 && r.frames.count == 1)
@@ -29,28 +29,28 @@ import Testing
         #expect(f.landmarks[0].x > 100 && f.landmarks[0].x < 400 && f.landmarks[0].y > 50)
     }
 
-    @Test func imageWithoutPersonExitsWithNoPersonCode() throws {
-        let out = try SwingmasterBinary.run(["pose", Self.fixture("chelsea.png")])
+    @Test func imageWithoutPersonExitsWithNoPersonCode() async throws {
+        let out = try await SwingmasterBinary.run(["pose", Self.fixture("chelsea.png")])
         #expect(out.status == StatusCode.noPerson)
         #expect(out.stderr.contains("error: No person was found"))
     }
 
-    @Test func missingSourceAndMissingModelsAreReportedClearly() throws {
-        let missing = try SwingmasterBinary.run(["pose", "/nonexistent/clip.mp4"])
+    @Test func missingSourceAndMissingModelsAreReportedClearly() async throws {
+        let missing = try await SwingmasterBinary.run(["pose", "/nonexistent/clip.mp4"])
         #expect(missing.status == StatusCode.fileNotFound)
-        let noModels = try SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--models", "/nonexistent"])
+        let noModels = try await SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--models", "/nonexistent"])
         #expect(noModels.status == StatusCode.modelUnreadable)
         #expect(noModels.stderr.contains("BlazePose models not found"))
-        let badRange = try SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--duration", "-1"])
+        let badRange = try await SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--duration", "-1"])
         #expect(badRange.status != 0 && badRange.stderr.contains("--duration"))
     }
 
-    @Test func videoIsTrackedFrameByFrameAndSaved() throws {
+    @Test func videoIsTrackedFrameByFrameAndSaved() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pose-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let saved = dir.appendingPathComponent("annotated.mp4").path
-        let out = try SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5",
+        let out = try await SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5",
                                              "--duration", "0.5", "--save", saved])
         #expect(out.status == 0, "\(out.stderr)")
         let r = try JSONDecoder().decode(Report.self, from: out.data)
@@ -63,14 +63,14 @@ import Testing
 
     /// `--player X,Y` follows the person nearest that point (PersonTrackingTests checks the choice with two people in
     /// view); a moment or a point outside the picture is one sentence and the usage code.
-    @Test func playerPointsAtWhomToFollow() throws {
+    @Test func playerPointsAtWhomToFollow() async throws {
         let args = ["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5", "--duration", "0.3"]
-        let pointed = try SwingmasterBinary.run(args + ["--player", "0.5,0.6"])
+        let pointed = try await SwingmasterBinary.run(args + ["--player", "0.5,0.6"])
         #expect(pointed.status == 0, "\(pointed.stderr)")
         let frames = try JSONDecoder().decode(Report.self, from: pointed.data).frames
         #expect(!frames.isEmpty && frames.allSatisfy { $0.landmarks.count == 33 })
         for bad in ["0.5,0.6@2", "1.5,0.5", "a,b"] {
-            let out = try SwingmasterBinary.run(args + ["--player", bad])
+            let out = try await SwingmasterBinary.run(args + ["--player", bad])
             #expect(out.status == 64, "\(bad): \(out.status) \(out.stderr)")
             #expect(out.stderr.contains("--player") && out.stdout.isEmpty, "\(bad): \(out.stderr)")
         }

@@ -24,24 +24,24 @@ import Testing
         return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: url)).contacts
     }
 
-    static func export(_ id: String, _ env: [String: String]) throws -> Doc.Session {
-        let out = try SwingmasterBinary.run(["sessions", "export", id, "--json"], environment: env)
+    static func export(_ id: String, _ env: [String: String]) async throws -> Doc.Session {
+        let out = try await SwingmasterBinary.run(["sessions", "export", id, "--json"], environment: env)
         try #require(out.status == 0, "\(out.stderr)")
         return try JSONDecoder().decode(Doc.self, from: out.data).session
     }
 
     @Test("The demo's walkers are not shots; the player restores, removes, adds and undoes, and hostile edits are refused")
-    func editFlow() throws {
+    func editFlow() async throws {
         let home = try TestFiles.temporaryDirectory("edit-home")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let truth = try Self.truth()
-        let analysed = try SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env)
+        let analysed = try await SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env)
         try #require(analysed.status == 0, "\(analysed.stderr)")
         #expect(analysed.stdout.contains("not shots"), "\(analysed.stdout)")
 
         // Every heard contact is either a shot or a rejected contact with its reason.
-        var s = try Self.export("1", env)
+        var s = try await Self.export("1", env)
         let rejected = s.rejectedContacts ?? []
         #expect(s.shots.count + rejected.count == truth.count)
         for t in truth {
@@ -53,19 +53,19 @@ import Testing
 
         // Restore a rejected contact: it becomes a shot, confirmed, and the statistics count it.
         let first = try #require(rejected.first)
-        let restored = try SwingmasterBinary.run(["sessions", "edit", "1", "--restore-contact", String(format: "%.2f", first.time)], environment: env)
+        let restored = try await SwingmasterBinary.run(["sessions", "edit", "1", "--restore-contact", String(format: "%.2f", first.time)], environment: env)
         #expect(restored.status == 0, "\(restored.stderr)")
-        s = try Self.export("1", env)
+        s = try await Self.export("1", env)
         #expect(s.stats.shotCount == before.stats.shotCount + 1)
         #expect(s.shots.contains { abs($0.time - first.time) < 1e-9 && $0.confirmed == true })
         #expect(s.shots.map(\.index) == Array(1...s.shots.count))
 
         // Remove it again and add a hit the detector missed (its window is posed from the video).
         let missed = 11.0
-        let both = try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", String(first.time), "--add-contact", String(missed)],
+        let both = try await SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", String(first.time), "--add-contact", String(missed)],
                                              environment: env)
         #expect(both.status == 0, "\(both.stderr)")
-        s = try Self.export("1", env)
+        s = try await Self.export("1", env)
         #expect(s.edits?.map(\.action) == ["restore", "remove", "add"])
         #expect(s.rejectedContacts?.contains { abs($0.time - first.time) < 1e-9 && $0.kind == "removed" } == true)
         let added = try #require(s.shots.first { $0.time == missed })
@@ -73,11 +73,11 @@ import Testing
         #expect(s.stats.shotCount == before.stats.shotCount + 1)
 
         // Undo twice: back to the restore; once more: the session as analysed.
-        for _ in 0..<2 { #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0) }
-        s = try Self.export("1", env)
+        for _ in 0..<2 { await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0) }
+        s = try await Self.export("1", env)
         #expect(s.edits?.map(\.action) == ["restore"] && s.stats.shotCount == before.stats.shotCount + 1)
-        #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0)
-        s = try Self.export("1", env)
+        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0)
+        s = try await Self.export("1", env)
         #expect(s.shots.map(\.time) == before.shots.map(\.time) && s.stats.consistency == before.stats.consistency)
         #expect(s.rejectedContacts?.map(\.time) == before.rejectedContacts?.map(\.time) && s.edits == nil)
 
@@ -99,24 +99,24 @@ import Testing
             ([], StatusCode.usage, "--undo alone"),
         ]
         for (args, code, sentence) in cases {
-            let out = try SwingmasterBinary.run(["sessions", "edit", "1"] + args, environment: env)
+            let out = try await SwingmasterBinary.run(["sessions", "edit", "1"] + args, environment: env)
             #expect(out.status == code, "\(args.prefix(4)): \(out.status) \(out.stderr)")
             #expect(out.stderr.contains(sentence), "\(args.prefix(4)): \(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count <= 3, "more than one sentence: \(out.stderr)")
-            let after = try Self.export("1", env)
+            let after = try await Self.export("1", env)
             #expect(after.shots.map(\.time) == s.shots.map(\.time) && after.edits == nil, "\(args.prefix(4)) changed the session")
         }
-        let gone = try SwingmasterBinary.run(["sessions", "edit", "7", "--undo"], environment: env)
+        let gone = try await SwingmasterBinary.run(["sessions", "edit", "7", "--undo"], environment: env)
         #expect(gone.status == StatusCode.notFound)
     }
 
     @Test("Two edits at once on one session: each is stored whole or refused with a sentence, nothing doubled")
-    func concurrentEdits() throws {
+    func concurrentEdits() async throws {
         let home = try TestFiles.temporaryDirectory("edit-race")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        try #require(try SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env).status == 0)
-        let rejected = try #require(try Self.export("1", env).rejectedContacts)
+        try await #require(try SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env).status == 0)
+        let rejected = try await #require(try Self.export("1", env).rejectedContacts)
         try #require(rejected.count >= 2)
         let times = rejected.prefix(2).map { String($0.time) }
         let results = Results()
@@ -125,7 +125,7 @@ import Testing
             results.append((out?.status ?? -1, out?.stderr ?? "did not run"))
         }
         let outcomes = results.all
-        let s = try Self.export("1", env)
+        let s = try await Self.export("1", env)
         let won = outcomes.filter { $0.0 == 0 }.count
         #expect(won >= 1)
         for (code, err) in outcomes where code != 0 {
@@ -137,7 +137,7 @@ import Testing
 
         // An edit while the session is being listened to again: the one stored second is checked against
         // the version it read, so the session is always one complete version with every stored change.
-        let third = try #require(try Self.export("1", env).rejectedContacts?.first { $0.kind == "noSwing" }).time
+        let third = try await #require(try Self.export("1", env).rejectedContacts?.first { $0.kind == "noSwing" }).time
         let runs = [["sessions", "edit", "1", "--sensitivity", "more"], ["sessions", "edit", "1", "--restore-contact", String(third)]]
         let race = Results()
         DispatchQueue.concurrentPerform(iterations: 2) { i in
@@ -148,14 +148,14 @@ import Testing
         for (code, err) in race.all where code != 0 {
             #expect(code == StatusCode.conflict || code == StatusCode.databaseError, "\(code) \(err)")
         }
-        let after = try Self.export("1", env)
+        let after = try await Self.export("1", env)
         #expect(after.shots.contains { abs($0.time - third) < 1e-9 && $0.confirmed == true } == (status(1) == 0), "\(race.all)")
         #expect((after.sensitivity == "more") == (status(0) == 0), "\(race.all)")
         #expect(after.edits?.count == won + (status(1) == 0 ? 1 : 0), "\(race.all)")
     }
 
     @Test("Listening again at another sensitivity: quieter hits come and go, the player's edits follow where they still apply")
-    func sensitivity() throws {
+    func sensitivity() async throws {
         let home = try TestFiles.temporaryDirectory("edit-sensitivity")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
@@ -175,24 +175,24 @@ import Testing
         func near(_ times: [Double], _ expected: [Double]) -> Bool {
             times.count == expected.count && zip(times, expected).allSatisfy { abs($0 - $1) < 0.05 }
         }
-        let analysed = try SwingmasterBinary.run(["analyze", clip.path, "--hand", "right", "--no-swing-check"], environment: env)
+        let analysed = try await SwingmasterBinary.run(["analyze", clip.path, "--hand", "right", "--no-swing-check"], environment: env)
         try #require(analysed.status == 0, "\(analysed.stderr)")
-        let normal = heard(try Self.export("1", env))
+        let normal = await heard(try Self.export("1", env))
         #expect(near(normal, [2.0, 7.1, 9.7]), "normal: \(normal)")
 
-        #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "more"], environment: env).status == 0)
-        var s = try Self.export("1", env)
+        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "more"], environment: env).status == 0)
+        var s = try await Self.export("1", env)
         #expect(near(heard(s), [2.0, 4.6, 7.1, 9.7]), "more: \(heard(s))")
         #expect(s.stats.shotCount == 4)
 
         // Take out the medium hit, then listen for fewer: it is not heard any more, so the edit is let go, said.
-        #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", "9.7"], environment: env).status == 0)
-        let fewer = try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "fewer"], environment: env)
+        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", "9.7"], environment: env).status == 0)
+        let fewer = try await SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "fewer"], environment: env)
         #expect(fewer.status == 0, "\(fewer.stderr)")
-        s = try Self.export("1", env)
+        s = try await Self.export("1", env)
         #expect(near(heard(s), [2.0, 7.1]), "fewer: \(heard(s))")
         #expect(s.edits == nil && s.warnings.contains { $0.contains("let go") }, "\(s.warnings)")
-        let bad = try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "loud"], environment: env)
+        let bad = try await SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "loud"], environment: env)
         #expect(bad.status == StatusCode.usage)
     }
 

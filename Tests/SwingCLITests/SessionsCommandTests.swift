@@ -11,7 +11,7 @@ import SwingStore
     struct Home {
         let url: URL
         var env: [String: String] { ["SWINGMASTER_HOME": url.path] }
-        func run(_ args: [String]) throws -> SwingmasterBinary.Output { try SwingmasterBinary.run(["sessions"] + args, environment: env) }
+        func run(_ args: [String]) async throws -> SwingmasterBinary.Output { try await SwingmasterBinary.run(["sessions"] + args, environment: env) }
     }
 
     func makeHome() async throws -> (Home, [Int64]) {
@@ -37,7 +37,7 @@ import SwingStore
     @Test func listShowsNewestFirst() async throws {
         let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
-        let out = try home.run(["list"])
+        let out = try await home.run(["list"])
         #expect(out.status == 0, "\(out.stderr)")
         // Each row starts with the id that `sessions show` takes.
         for (id, name) in zip(ids, ["monday.mp4", "tuesday.mp4"]) {
@@ -52,14 +52,14 @@ import SwingStore
     @Test func emptyDatabaseSaysSo() async throws {
         let url = try TestFiles.temporaryDirectory("sessions-empty")
         defer { try? FileManager.default.removeItem(at: url) }
-        let out = try Home(url: url).run(["list"])
+        let out = try await Home(url: url).run(["list"])
         #expect(out.status == 0 && out.stdout.contains("No sessions"))
     }
 
     @Test func showPrintsTheShotTable() async throws {
         let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
-        let out = try home.run(["show", "\(ids[0])"])
+        let out = try await home.run(["show", "\(ids[0])"])
         #expect(out.status == 0)
         #expect(out.stdout.contains("monday.mp4") && out.stdout.contains("41.2") && out.stdout.contains("no person"))
     }
@@ -67,7 +67,7 @@ import SwingStore
     @Test func exportJSONHasTheAnalyzeShape() async throws {
         let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
-        let out = try home.run(["export", "\(ids[1])", "--json"])
+        let out = try await home.run(["export", "\(ids[1])", "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let doc = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
         let session = try #require(doc["session"] as? [String: Any])
@@ -83,18 +83,18 @@ import SwingStore
     @Test func exportCSVHasOneRowPerShot() async throws {
         let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
-        let out = try home.run(["export", "\(ids[0])", "--csv"])
+        let out = try await home.run(["export", "\(ids[0])", "--csv"])
         let lines = out.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("session,index,time"))
         #expect(lines[1].contains(",41.200,58.000,96.300,812.000,optimal,205"))
         // …, classification, contactVideoFrame, stroke, then the 7 body measures: all empty without a person.
         #expect(lines[2].hasSuffix(",noPerson" + String(repeating: ",", count: 7 + 7)))
-        let neither = try home.run(["export", "\(ids[0])"])
+        let neither = try await home.run(["export", "\(ids[0])"])
         #expect(neither.status != 0)
         // A session stored without its pose (as before the pose was kept) has nothing for OpenSim: said, no file.
         let trc = home.url.appendingPathComponent("s.trc")
-        let noPose = try home.run(["export", "\(ids[0])", "--trc", trc.path])
+        let noPose = try await home.run(["export", "\(ids[0])", "--trc", trc.path])
         #expect(noPose.status == 41 && noPose.stderr.contains("before its pose was kept"), "\(noPose.status): \(noPose.stderr)")
         #expect(!FileManager.default.fileExists(atPath: trc.path))
     }
@@ -102,11 +102,11 @@ import SwingStore
     @Test func deleteRemovesTheSessionAndUnknownIdsAreNotFound() async throws {
         let (home, ids) = try await makeHome()
         defer { try? FileManager.default.removeItem(at: home.url) }
-        let deleted = try home.run(["delete", "\(ids[0])"])
+        let deleted = try await home.run(["delete", "\(ids[0])"])
         #expect(deleted.status == 0)
-        #expect(try home.run(["list"]).stdout.contains("monday.mp4") == false)
+        await #expect(try home.run(["list"]).stdout.contains("monday.mp4") == false)
         for args in [["show", "\(ids[0])"], ["delete", "\(ids[0])"], ["export", "999", "--json"]] {
-            let out = try home.run(args)
+            let out = try await home.run(args)
             #expect(out.status == StatusCode.notFound, "\(args)")
             #expect(out.stderr.hasPrefix("error: There is no session"))
         }
@@ -144,19 +144,19 @@ import SwingStore
         func drawnLeft(_ id: Int64) -> [String] { drawn.filter { exists(media.appendingPathComponent("session-\(id).\($0)").path) } }
 
         // The web app's upload: it goes with its browser copy and everything drawn from it.
-        #expect(try home.run(["delete", "\(ids[0])"]).status == 0)
+        await #expect(try home.run(["delete", "\(ids[0])"]).status == 0)
         #expect(!exists(upload) && !exists(upload + ".playback.mp4"))
         #expect(drawnLeft(ids[0]).isEmpty)
         #expect(drawnLeft(ids[1]) == drawn, "another session's drawings stay")
         // An upload two sessions share stays until the second goes.
-        #expect(try home.run(["delete", "\(ids[1])"]).status == 0)
+        await #expect(try home.run(["delete", "\(ids[1])"]).status == 0)
         #expect(exists(shared) && drawnLeft(ids[1]).isEmpty)
-        #expect(try home.run(["delete", "\(ids[2])"]).status == 0)
+        await #expect(try home.run(["delete", "\(ids[2])"]).status == 0)
         #expect(!exists(shared))
         // The player's own video is theirs: only the session and its drawings go.
-        #expect(try home.run(["delete", "\(ids[3])"]).status == 0)
+        await #expect(try home.run(["delete", "\(ids[3])"]).status == 0)
         #expect(exists(mine) && drawnLeft(ids[3]).isEmpty)
-        #expect(try home.run(["list"]).stdout.contains("No sessions yet"))
+        await #expect(try home.run(["list"]).stdout.contains("No sessions yet"))
         // Uploads kept elsewhere (`serve --media DIR`) are found with --media.
         let elsewhere = url.appendingPathComponent("uploads", isDirectory: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
@@ -164,7 +164,7 @@ import SwingStore
         #expect(FileManager.default.createFile(atPath: far, contents: Data("video".utf8)))
         let id = try await db.saveSession(SessionRecord(filePath: far, fileSHA256: String(repeating: "0", count: 64), createdAt: Date(),
                                                         durationSeconds: 30, fps: 30, hand: .right, stats: SessionStats(shotCount: 0)), shots: [])
-        #expect(try home.run(["delete", "\(id)", "--media", elsewhere.path]).status == 0)
+        await #expect(try home.run(["delete", "\(id)", "--media", elsewhere.path]).status == 0)
         #expect(!exists(far))
     }
 }

@@ -14,26 +14,26 @@ struct MigrateCommandTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         for _ in 0..<2 {
-            let out = try SwingmasterBinary.run(["analyze", TestFiles.package("Samples/demo_session.mp4").path, "--hand", "left", "--no-swing-check"], environment: env)
+            let out = try await SwingmasterBinary.run(["analyze", TestFiles.package("Samples/demo_session.mp4").path, "--hand", "left", "--no-swing-check"], environment: env)
             try #require(out.status == 0, "\(out.stderr)")
         }
         // An edited session keeps its edits in the copy.
         struct Laptop: Decodable { struct Session: Decodable { struct Shot: Decodable { var time: Double }; var shots: [Shot] }; var session: Session }
-        let laptop = try JSONDecoder().decode(Laptop.self, from: SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data).session
-        let edit = try SwingmasterBinary.run(["sessions", "edit", "2", "--remove-contact", String(laptop.shots[0].time)], environment: env)
+        let laptop = try await JSONDecoder().decode(Laptop.self, from: SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data).session
+        let edit = try await SwingmasterBinary.run(["sessions", "edit", "2", "--remove-contact", String(laptop.shots[0].time)], environment: env)
         try #require(edit.status == 0, "\(edit.stderr)")
-        let edited = try SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data
+        let edited = try await SwingmasterBinary.run(["sessions", "export", "2", "--json"], environment: env).data
         // A racket sound learnt on the laptop goes along, without its link to a laptop session.
         let laptopStore = try AppDatabase.open(file: home.appendingPathComponent(AppDatabase.fileName))
         _ = try await laptopStore.saveContactModel(ContactModelRecord(name: "my racket", sessionId: 2, contacts: 12, f1: 1, model: "{}"))
 
         let url = try PostgresCluster.shared().newDatabase("migrate")
         let media = home.appendingPathComponent("server-media")
-        let first = try SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
+        let first = try await SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("Copied 2 session(s)") && first.stdout.contains("1 video(s)")
                 && first.stdout.contains("1 racket sound(s)"), "\(first.stdout)")
-        let again = try SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
+        let again = try await SwingmasterBinary.run(["migrate", "--to", url, "--media", media.path], environment: env)
         #expect(again.stdout.contains("Copied 0 session(s)") && again.stdout.contains("2 already there")
                 && again.stdout.contains("0 racket sound(s)"), "\(again.stdout)")
 
@@ -53,7 +53,7 @@ struct MigrateCommandTests {
         // The edited session reads the same from the server, under its new id.
         let serverEnv = env.merging([StoreAddress.environmentVariable: url]) { $1 }
         let newest = try #require(sessions.first?.id)
-        let copied = try SwingmasterBinary.run(["sessions", "export", "\(newest)", "--json"], environment: serverEnv)
+        let copied = try await SwingmasterBinary.run(["sessions", "export", "\(newest)", "--json"], environment: serverEnv)
         try #require(copied.status == 0, "\(copied.stderr)")
         func withoutId(_ data: Data) throws -> NSDictionary {
             var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -66,7 +66,7 @@ struct MigrateCommandTests {
         #expect(try withoutId(copied.data) == withoutId(edited))
         #expect((try JSONSerialization.jsonObject(with: copied.data) as? [String: Any]).flatMap { ($0["session"] as? [String: Any])?["id"] as? Int } == Int(newest))
         // Its pose track came along: undoing the laptop's edit re-measures it on the server.
-        let undo = try SwingmasterBinary.run(["sessions", "edit", "\(newest)", "--undo"], environment: serverEnv)
+        let undo = try await SwingmasterBinary.run(["sessions", "edit", "\(newest)", "--undo"], environment: serverEnv)
         #expect(undo.status == 0, "\(undo.stderr)")
         #expect(try await server.sessionRecord(id: newest)?.revision == 1)
     }

@@ -232,7 +232,7 @@ import Testing
         let dir = try TestFiles.temporaryDirectory("studio-tls")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
-        let made = try Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        let made = try await Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                                                           "-subj", "/CN=swingmaster", "-keyout", key, "-out", cert])
         try #require(made.succeeded, "openssl: \(made.stderr)")
         var config = ServerConfiguration()
