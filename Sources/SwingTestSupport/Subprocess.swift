@@ -138,7 +138,17 @@ package enum Subprocess {
     /// - Throws: ``Failure`` with the command and its stderr when it fails.
     package static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                               input: Data? = nil, timeout: Double = 600) throws -> Data {
-        let outcome = try run(executable, arguments, environment: environment, input: input, timeout: timeout)
+        try succeeded(try run(executable, arguments, environment: environment, input: input, timeout: timeout), executable, arguments)
+    }
+
+    /// ``output(_:_:environment:input:timeout:)`` from async code, through the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)``.
+    package static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                              input: Data? = nil, timeout: Double = 600) async throws -> Data {
+        try succeeded(try await run(executable, arguments, environment: environment, input: input, timeout: timeout), executable, arguments)
+    }
+
+    /// `outcome`'s standard output when it succeeded.
+    private static func succeeded(_ outcome: Outcome, _ executable: String, _ arguments: [String]) throws -> Data {
         guard outcome.succeeded else {
             let command = ([executable] + arguments).joined(separator: " ").prefix(300)
             throw Failure(description: "\(command) failed (status \(outcome.status)\(outcome.timedOut ? ", timed out" : "")): \(outcome.stderr)")

@@ -72,13 +72,13 @@ struct WorkerProcessTests {
             store = try await PostgresStore.connect(url: url)
         }
 
-        func startServer() throws {
+        func startServer() async throws {
             server = try Running(["serve", "--port", "\(port)", "--database", url, "--media", media.path, "--workers", "0"],
                                  home: home, name: "serve")
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline, server?.process.isRunning == true {
-                if (try? Subprocess.run("curl", ["-sf", "http://127.0.0.1:\(port)/healthz"], timeout: 5))?.succeeded == true { return }
-                Thread.sleep(forTimeInterval: 0.1)
+                if (try? await Subprocess.run("curl", ["-sf", "http://127.0.0.1:\(port)/healthz"], timeout: 5))?.succeeded == true { return }
+                try await Task.sleep(for: .milliseconds(100))
             }
             throw Refused("serve did not answer: \(server?.text ?? "")")
         }
@@ -91,8 +91,8 @@ struct WorkerProcessTests {
         }
 
         /// Uploads the demo clip as `name`; returns the job id.
-        func upload(_ name: String) throws -> Int64 {
-            let out = try Subprocess.output("curl", ["-sf", "-X", "POST", "--data-binary", "@\(TestFiles.packageRoot.path)/Samples/demo_session.mp4",
+        func upload(_ name: String) async throws -> Int64 {
+            let out = try await Subprocess.output("curl", ["-sf", "-X", "POST", "--data-binary", "@\(TestFiles.packageRoot.path)/Samples/demo_session.mp4",
                                                      "-H", "Content-Type: video/mp4", "-H", "X-Filename: \(name)",
                                                      "http://127.0.0.1:\(port)/api/uploads"], timeout: 60)
             let body = try JSONSerialization.jsonObject(with: out) as? [String: Any]
@@ -138,10 +138,10 @@ struct WorkerProcessTests {
     @Test func threeWorkersAndAServerDrainTwelveJobs() async throws {
         let d = try await Deployment()
         defer { d.stop() }
-        try d.startServer()
+        try await d.startServer()
         for _ in 0..<3 { try d.startWorker() }
         var ids: [Int64] = []
-        for n in 0..<12 { ids.append(try d.upload("clip\(n).mp4")) }
+        for n in 0..<12 { ids.append(try await d.upload("clip\(n).mp4")) }
         let counts = try await d.drain(within: 600)
         #expect(counts == [.done: 12], "\(counts)\n\(d.logs)")
         let jobs = try await d.store.recentJobs(limit: 100)
@@ -150,7 +150,7 @@ struct WorkerProcessTests {
         #expect(Set(jobs.compactMap(\.sessionId)) == Set(sessions.compactMap(\.id)))
         #expect(Set(jobs.compactMap(\.workerId)).count >= 2, "one worker did everything: \(Set(jobs.compactMap(\.workerId)))")
         // The web app reads the workers' sessions from the shared store.
-        let list = try Subprocess.output("curl", ["-sf", "http://127.0.0.1:\(d.port)/api/sessions"], timeout: 30)
+        let list = try await Subprocess.output("curl", ["-sf", "http://127.0.0.1:\(d.port)/api/sessions"], timeout: 30)
         let listed = (try JSONSerialization.jsonObject(with: list) as? [String: Any])?["sessions"] as? [Any]
         #expect(listed?.count == 12)
         for w in d.workers { #expect(w.stop() == 0, "a worker did not stop cleanly on SIGTERM:\n\(w.text.suffix(2000))") }
@@ -159,9 +159,9 @@ struct WorkerProcessTests {
     @Test func aWorkerKilledMidJobLosesItToAnotherAfterTheLeaseAndTheJobCompletesOnce() async throws {
         let d = try await Deployment()
         defer { d.stop() }
-        try d.startServer()
+        try await d.startServer()
         let doomed = try d.startWorker(["--stand-in-ms", "4000", "--lease-seconds", "2"])
-        let id = try d.upload("killed.mp4")
+        let id = try await d.upload("killed.mp4")
         let first = try #require(try await d.running(id), "\(d.logs)")
         doomed.signal(SIGKILL)
         try d.startWorker(["--stand-in-ms", "500", "--lease-seconds", "2"])
@@ -174,9 +174,9 @@ struct WorkerProcessTests {
     @Test func aWorkerPausedPastItsLeaseCannotWriteWhenItWakes() async throws {
         let d = try await Deployment()
         defer { d.stop() }
-        try d.startServer()
+        try await d.startServer()
         let sleeper = try d.startWorker(["--stand-in-ms", "2000", "--lease-seconds", "1"])
-        let id = try d.upload("paused.mp4")
+        let id = try await d.upload("paused.mp4")
         _ = try #require(try await d.running(id), "\(d.logs)")
         sleeper.signal(SIGSTOP)
         try d.startWorker(["--stand-in-ms", "300", "--lease-seconds", "1"])
@@ -196,17 +196,17 @@ struct WorkerProcessTests {
         defer { cluster.stop() }
         let d = try await Deployment(cluster: cluster)
         defer { d.stop() }
-        try d.startServer()
+        try await d.startServer()
         for _ in 0..<2 { try d.startWorker(["--stand-in-ms", "400", "--lease-seconds", "5"]) }
         var ids: [Int64] = []
-        for n in 0..<12 { ids.append(try d.upload("restart\(n).mp4")) }
+        for n in 0..<12 { ids.append(try await d.upload("restart\(n).mp4")) }
         try await Task.sleep(for: .seconds(1))
         try cluster.restart(downFor: 2)
         // The web app reconnects: uploads work again.
         let deadline = Date().addingTimeInterval(30)
         var late: Int64?
         while late == nil && Date() < deadline {
-            late = try? d.upload("after.mp4")
+            late = try? await d.upload("after.mp4")
             if late == nil { try await Task.sleep(for: .milliseconds(250)) }
         }
         #expect(late != nil, "the web app did not recover from the restart:\n\(d.logs)")
@@ -218,9 +218,9 @@ struct WorkerProcessTests {
     @Test func sigtermGivesARunningJobBackToTheQueue() async throws {
         let d = try await Deployment()
         defer { d.stop() }
-        try d.startServer()
+        try await d.startServer()
         let worker = try d.startWorker(["--stand-in-ms", "30000"])
-        let id = try d.upload("stopped.mp4")
+        let id = try await d.upload("stopped.mp4")
         _ = try #require(try await d.running(id), "\(d.logs)")
         #expect(worker.stop() == 0, "\(worker.text)")
         let job = try #require(try await d.store.job(id: id))

@@ -118,7 +118,7 @@ import Testing
             #expect(cut.status == .ok && cut.headers[.contentDisposition]?.contains("session-\(sessionId)-highlights.mp4") == true)
             let reelPath = server.home.appendingPathComponent("highlights.mp4")
             try Data(buffer: cut.body).write(to: reelPath)
-            let chapters = try Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", reelPath.path])
+            let chapters = try await Subprocess.output("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", reelPath.path])
             let storedDocument = try #require(try await SessionArchive.document(id: sessionId, in: db))
             #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n").count == storedDocument.session.shots.count)
             let (unknown, sentence) = try await client.json(APIErrorBody.self, "/api/sessions/999/annotated.mp4")

@@ -55,7 +55,7 @@ import Testing
         defer { server.stop(); try? FileManager.default.removeItem(at: home) }
         // 3 GiB of zeros, deflated to ~14 MB, made with Python's zipfile.
         let bomb = home.appendingPathComponent("bomb.zip")
-        _ = try Subprocess.output("python3", ["-c", """
+        _ = try await Subprocess.output("python3", ["-c", """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
                 with z.open('model.onnx', 'w', force_zip64=True) as f:
