@@ -143,7 +143,9 @@ struct WindowPoser: Sendable {
                 var (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
                 var runs = tracker.detectorRuns, small = tracker.largestTooSmall
                 // The person followed does not swing around a contact loud enough to be the player's: pose the others
-                // in view through the contact's core, and the whole piece again for one who swings harder.
+                // in view through the contact's core, and the whole piece again for one who swings, hardest first
+                // (someone else who does not swing either is no better a measurement, and posing the piece again
+                // for them cost the walkers of the phone bench a fifth of the pose stage).
                 if let biomech = chooseBySwing, let first = followed, let firstImage,
                    searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
                     let spans = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
@@ -159,7 +161,7 @@ struct WindowPoser: Sendable {
                             let again = try pose(core, choice: .nearest(other.position), counted: false)
                             runs += tracker.detectorRuns
                             let evidence = Self.swingEvidence(again.frames, spans: spans, parameters: biomech)
-                            if (evidence ?? -1) > (best ?? -1) { winner = other; best = evidence }
+                            if let evidence, evidence >= biomech.swingMinSpeedCmS, evidence > (best ?? -1) { winner = other; best = evidence }
                         }
                         if let winner {
                             frames = try pose(range, choice: .nearest(winner.position), counted: false).frames
