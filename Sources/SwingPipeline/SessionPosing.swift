@@ -9,11 +9,12 @@ import SwingPose
 /// (``PoseSchedule/coreBefore``, 0.3 s): on every hit that is about a fifth of a window more. So the loudest
 /// hits — the player's, ``BiomechAnalyzer/soundDelayCandidates(_:parameters:)`` — are posed that way first, a
 /// few at a time (``BiomechParameters/soundDelayEvidenceShots``), until enough of them show a swing; then
-/// every other contact is posed only around its instant, the heard time less the measured delay. The windows
-/// are laid out once, as one pass reaching back on every contact would lay them out, and each pass poses its
-/// contacts' pieces of that layout: every piece starts on the frame it would start on in one pass, so the
-/// tracker finds the same person there, and no frame is decoded twice. With a given delay there is one pass,
-/// at the instants.
+/// every other contact is posed only around its instant, the heard time less the measured delay. The measuring
+/// passes pose their contacts' pieces of one layout, the windows as one pass reaching back on every contact would
+/// lay them out, so a piece starts on the same frame whichever batch it is posed in; the last pass poses windows
+/// around the other contacts' instants, less what the measuring passes posed, so no frame is posed twice (and
+/// those windows do not carry the delay range nobody measures there: on the phone bench file that was a sixth of
+/// the frames posed). With a given delay there is one pass, at the instants.
 extension SessionAnalyzer {
     /// What stage 3 produced.
     struct PosedSession {
@@ -73,9 +74,9 @@ extension SessionAnalyzer {
         // instants.
         let reachSpans = heard.map { ($0 - reach)...$0 }
         var posed = Set<Int>()   // pieces posed so far
-        func pose(pieceOf heardTimes: [Double], spans: [ClosedRange<Double>], all: Bool = false) throws {
+        func pose(pieceOf heardTimes: [Double], spans: [ClosedRange<Double>]) throws {
             let wanted = Set(heardTimes)
-            let chosen = layout.indices.filter { !posed.contains($0) && (all || layout[$0].contacts.contains(where: wanted.contains)) }
+            let chosen = layout.indices.filter { !posed.contains($0) && layout[$0].contacts.contains(where: wanted.contains) }
             posed.formUnion(chosen)
             try poser.pose(segments: chosen.map { layout[$0].range },
                            schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
@@ -92,11 +93,16 @@ extension SessionAnalyzer {
             let used = delay.source == .given ? 0 : delay.shotsUsed ?? 0
             if used == 0 || (delay.source == .measured && used >= batch) { break }
         }
-        // The rest (and any piece a clipped window left without its contact), around every contact's instant.
+        // The rest around their instants, in windows laid out on the instants (without the delay range the
+        // measuring passes reached back over: a fifth of a window less to decode and pose), less what those passes
+        // posed.
         let instants = heard.map { delay.instant(heard: $0) }
         let spans = instants.map { $0...$0 }
         let posedWhileMeasuring = posed
-        try pose(pieceOf: [], spans: spans, all: true)
+        let measuredRanges = posed.sorted().map { layout[$0].range }
+        let restInstants = zip(heard, instants).filter { h, _ in !measuredRanges.contains { $0.contains(h) } }.map(\.1)
+        try poser.pose(segments: pieces(contactTimes: restInstants, reachBack: false, clip: clip, excluding: measuredRanges).map(\.range),
+                       schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
         // A piece posed while measuring was judged on its delay range, where someone walking can move as fast as a
         // swing: where its loud contact shows no swing at the instant, look again for the hitter there.
         let track = try poser.track()
@@ -128,12 +134,14 @@ extension SessionAnalyzer {
     /// The swing windows of `contactTimes` inside `clip` (with each one's delay range when `reachBack`; real-time
     /// lengths, so a slow-motion file's are ``BiomechParameters/slowMotion`` times longer on its clock), merged and
     /// cut into the pieces the pose workers share (``pieces(of:contactTimes:)``: split where one pass
-    /// reaching back on every contact would split them), each with the contacts it holds.
-    func pieces(contactTimes: [Double], reachBack: Bool, clip: ClosedRange<Double>) -> [(range: ClosedRange<Double>, contacts: [Double])] {
+    /// reaching back on every contact would split them), each with the contacts it holds. The parts of the windows
+    /// inside `excluding` (pieces posed already) are left out.
+    func pieces(contactTimes: [Double], reachBack: Bool, clip: ClosedRange<Double>,
+                excluding: [ClosedRange<Double>] = []) -> [(range: ClosedRange<Double>, contacts: [Double])] {
         let biomech = options.biomech
         let reach = schedule([], reachBack: reachBack, frameRate: 30).coreBefore
-        let windows = Self.windows(contactTimes: contactTimes, before: biomech.windowBefore * biomech.slowMotion + reach,
-                                   after: biomech.windowAfter * biomech.slowMotion, clip: clip)
+        let windows = Self.subtract(excluding, from: Self.windows(contactTimes: contactTimes, before: biomech.windowBefore * biomech.slowMotion + reach,
+                                                                   after: biomech.windowAfter * biomech.slowMotion, clip: clip))
         let sorted = contactTimes.sorted()
         var claimed = 0
         return Self.pieces(of: windows, contactTimes: contactTimes).map { range in
@@ -145,6 +153,23 @@ extension SessionAnalyzer {
             }
             return (range, held)
         }
+    }
+
+    /// `ranges` (sorted, disjoint) less every part inside one of `removed`; a piece left touching a removed range
+    /// shares its boundary (a frame exactly there was posed with the removed range, and that pose is kept). Nothing
+    /// shorter than a microsecond is left.
+    static func subtract(_ removed: [ClosedRange<Double>], from ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        let cuts = removed.sorted { $0.lowerBound < $1.lowerBound }
+        var out: [ClosedRange<Double>] = []
+        for range in ranges {
+            var start = range.lowerBound
+            for cut in cuts where cut.upperBound > start && cut.lowerBound < range.upperBound {
+                if cut.lowerBound - start > 1e-6 { out.append(start...cut.lowerBound) }
+                start = max(start, cut.upperBound)
+            }
+            if range.upperBound - start > 1e-6 { out.append(start...range.upperBound) }
+        }
+        return out
     }
 
     /// Poses passes of pieces of a video and keeps one progress fraction across them.
@@ -164,6 +189,9 @@ extension SessionAnalyzer {
         private(set) var outerStep = 1
         /// Seconds of pieces posed so far, and expected in all.
         private var done = 0.0, expected = 1.0
+        /// The pieces posed with only one person to follow (``WindowPoser/Output/alone``), each with the schedule it
+        /// was posed with.
+        private var alone: [(range: ClosedRange<Double>, schedule: PoseSchedule)] = []
 
         init(analyzer: SessionAnalyzer, path: String, video: VideoStreamInfo,
              target: (width: Int, height: Int)?, estimators: [PoseEstimator], progress: AnalysisProgress?,
@@ -207,6 +235,8 @@ extension SessionAnalyzer {
             // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
             let tagged = output.frames.map { ($0, 0) } + posed.frames.map { ($0, 1) }
             output.frames = tagged.sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
+            alone.removeAll { piece in segments.contains(piece.range) }
+            alone += posed.alone.map { ($0, schedule) }
             output.detectorRuns += posed.detectorRuns
             if let small = posed.largestTooSmall { output.largestTooSmall = max(output.largestTooSmall ?? 0, small) }
             output.workers = max(output.workers, posed.workers)
@@ -214,7 +244,15 @@ extension SessionAnalyzer {
         }
 
         mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
-            guard player == .largest, !segments.isEmpty else { return }
+            guard player == .largest else { return }
+            // A piece with one person to follow, whose frames `schedule` picks as before, would be posed the same.
+            let segments = segments.filter { segment in
+                guard let before = alone.first(where: { $0.range == segment }) else { return true }
+                return timeline.times.indices.contains { i in
+                    segment.contains(timeline.times[i]) && before.schedule.wants(time: timeline.times[i], index: i) != schedule.wants(time: timeline.times[i], index: i)
+                }
+            }
+            guard !segments.isEmpty else { return }
             output.frames.removeAll { frame in segments.contains { $0.contains(frame.time) } }
             try pose(segments: segments, schedule: schedule, judgeAt: judgeAt)
         }
@@ -232,6 +270,7 @@ protocol PassPosing {
     func track() throws -> PoseTrack
     /// Poses `segments` again with `schedule`, in place of their frames posed so far, looking for whoever swings at
     /// `judgeAt` (``WindowPoser/chooseBySwing``, ``WindowPoser/judgeAt``) near their loud contacts; nothing when the
-    /// player said where they are.
+    /// player said where they are, nor for a piece that had only one person to follow and whose frames `schedule`
+    /// picks as before (it would be posed the same).
     mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws
 }

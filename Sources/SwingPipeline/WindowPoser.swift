@@ -68,6 +68,11 @@ struct WindowPoser: Sendable {
         var detectorRuns: Int
         /// The biggest person seen but too small to measure (body size, pixels of the posed picture); nil if none.
         var largestTooSmall: Double? = nil
+        /// The pieces where nobody but the person followed could be: that person (or nobody) found where the piece
+        /// starts, big enough for the whole frame and with no one else of about their size beside them
+        /// (``alternatives(to:among:)``). Posed again on the same frames, whatever the swing is judged on, such a
+        /// piece gives the same poses.
+        var alone: [ClosedRange<Double>] = []
         /// Workers that ran (at most one per window).
         var workers: Int
         /// Decode, conversion, inference and pre/post-processing time, summed over the workers.
@@ -142,6 +147,10 @@ struct WindowPoser: Sendable {
                 let range = segments[i]
                 var (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
                 var runs = tracker.detectorRuns, small = tracker.largestTooSmall
+                let alone = followed.map { first in
+                    firstImage.map { PoseTracker.seenWhole(size: first.size, in: $0) } == true
+                        && Self.alternatives(to: first, among: tracker.peopleAtStart).isEmpty
+                } ?? true
                 // The person followed does not swing around a contact loud enough to be the player's: pose the others
                 // in view through the contact's core, and the whole piece again for one who swings, hardest first
                 // (someone else who does not swing either is no better a measurement, and posing the piece again
@@ -169,7 +178,7 @@ struct WindowPoser: Sendable {
                         }
                     }
                 }
-                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small)
+                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small, alone: alone ? range : nil)
             }
         } catch {
             state.fail(error)
@@ -208,6 +217,7 @@ struct WindowPoser: Sendable {
         private var results: [[WindowFrame]?]
         private var detectorRuns = 0
         private var tooSmall: Double?
+        private var alone: [ClosedRange<Double>] = []
         private var posed = 0
         private var times = PoseStageTimes()
         private let expected: Int
@@ -238,9 +248,10 @@ struct WindowPoser: Sendable {
             }
         }
 
-        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?) {
+        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?, alone: ClosedRange<Double>?) {
             lock.withLock {
                 results[segment] = frames
+                if let alone { self.alone.append(alone) }
                 detectorRuns += runs
                 if let small { tooSmall = max(tooSmall ?? 0, small) }
             }
@@ -265,7 +276,8 @@ struct WindowPoser: Sendable {
                 // posed by both, and the earlier piece's pose is kept.
                 var frames: [WindowFrame] = []
                 for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
-                return Output(frames: frames, detectorRuns: detectorRuns, largestTooSmall: tooSmall, workers: 1, times: times)
+                return Output(frames: frames, detectorRuns: detectorRuns, largestTooSmall: tooSmall,
+                              alone: alone.sorted { $0.lowerBound < $1.lowerBound }, workers: 1, times: times)
             }
         }
     }

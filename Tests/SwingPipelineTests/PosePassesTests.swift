@@ -73,7 +73,14 @@ struct PosePassesTests {
             #expect(poser.lookedAgain.isEmpty, "\(fps) fps \(delay) ms: the player's swung hits are not posed again")
             let last = try #require(poser.passes.last)
             #expect(last.schedule.spans.count == Set(s.heard.map { measured.instant(heard: $0.time) }).count)
-            #expect(poser.passes.dropLast().reduce(0) { $0 + $1.segments.count } + last.segments.count == s.heard.count)
+            // The last pass's pieces are windows around the other contacts' instants, without the delay range:
+            // no longer in all than those windows, and outside the measuring passes' pieces.
+            let measuring = poser.passes.dropLast().flatMap(\.segments)
+            let rest = s.heard.filter { c in !measuring.contains { $0.contains(c.time) } }
+            let restSeconds = last.segments.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+            #expect(restSeconds <= Double(rest.count) * (biomech.windowBefore + biomech.windowAfter) + 1e-9)
+            #expect(last.segments.allSatisfy { piece in
+                measuring.allSatisfy { piece.upperBound <= $0.lowerBound || piece.lowerBound >= $0.upperBound } })
 
             // Every frame the metrics read around each contact's instant is posed.
             let schedule = PoseSchedule(contactTimes: [], frameRate: fps, sampling: analyzer.options.poseSampling,
@@ -104,6 +111,29 @@ struct PosePassesTests {
                               schedule: analyzer.schedule(s.heard.map(\.time), reachBack: true, frameRate: fps))
             #expect(poser.posed.count <= everyOne.posed.count)
             if s.heard.count > 2 * batch { #expect(poser.posed.count < everyOne.posed.count, "\(poser.posed.count) vs \(everyOne.posed.count)") }
+        }
+    }
+
+    @Test("Subtracting posed pieces leaves exactly the rest of the windows, never overlapping them", arguments: 0..<200)
+    func subtract(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed))
+        func ranges(_ n: Int) -> [ClosedRange<Double>] {
+            var out: [ClosedRange<Double>] = [], t = 0.0
+            for _ in 0..<n { t += rng.uniform(0, 2); let a = t; t += rng.uniform(0.01, 2); out.append(a...t) }
+            return out
+        }
+        let windows = ranges(Int(rng.uniform(0, 6))), removed = ranges(Int(rng.uniform(0, 6)))
+        let left = SessionAnalyzer.subtract(removed, from: windows)
+        for (a, b) in zip(left, left.dropFirst()) { #expect(a.upperBound <= b.lowerBound) }
+        // Every point of a window is either in what is left or in a removed range, and no point of what is left is
+        // strictly inside a removed range.
+        for _ in 0..<200 {
+            let t = rng.uniform(0, 20)
+            let inWindow = windows.contains { $0.contains(t) }, inRemoved = removed.contains { $0.contains(t) }
+            let inLeft = left.contains { $0.contains(t) }
+            if inWindow && !inRemoved { #expect(inLeft, "\(t) lost: \(windows) - \(removed) = \(left)") }
+            if inLeft { #expect(inWindow) }
+            if removed.contains(where: { $0.lowerBound < t && t < $0.upperBound }) { #expect(!inLeft, "\(t) kept inside a removed range") }
         }
     }
 

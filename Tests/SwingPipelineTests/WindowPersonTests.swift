@@ -50,6 +50,21 @@ import Testing
         }
     }
 
+    /// A piece with one person in view is marked as having nobody else to follow (so looking again there for the
+    /// hitter is skipped); with a second person of about the same size beside them, or a first person too small for
+    /// the whole frame (the search would look in tiles), it is not.
+    @Test(arguments: [([380.0], true), ([380, 300], false), ([380, 150], true), ([200], false)])
+    func aPieceWithOnePersonIsAlone(heights: [Double], alone: Bool) throws {
+        let source = try Self.source.get()
+        var frame = PastedPerson.court(width: 1280, height: 720, seed: 3)
+        for (k, h) in heights.enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
+        let path = try Self.video(frame, name: "alone-\(heights.count)-\(Int(heights[0])).mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let out = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right)).run(segments: [0...1.5], progress: nil)
+        #expect(out.frames.contains { $0.pose != nil })
+        #expect(out.alone == (alone ? [0...1.5] : []), "\(heights): \(out.alone)")
+    }
+
     /// A person found but smaller than the floor is not measured, and the stage says how big they were (the floor
     /// raised to 200 px here, so a 140-px person the detector surely finds is under it).
     @Test func peopleTooSmallAreNotMeasuredAndTheirSizeIsSaid() throws {
