@@ -167,13 +167,13 @@ struct WindowPoser: Sendable {
                         if !big { runs += 1 }
                         var winner: PersonCandidate?
                         for other in Self.alternatives(to: first, among: people) {
-                            let again = try pose(core, choice: .nearest(other.position), counted: false)
+                            let again = try pose(core, choice: .like(position: other.position, size: other.sizeFraction), counted: false)
                             runs += tracker.detectorRuns
                             let evidence = Self.swingEvidence(again.frames, spans: spans, parameters: biomech)
                             if let evidence, evidence >= biomech.swingMinSpeedCmS, evidence > (best ?? -1) { winner = other; best = evidence }
                         }
                         if let winner {
-                            frames = try pose(range, choice: .nearest(winner.position), counted: false).frames
+                            frames = try pose(range, choice: .like(position: winner.position, size: winner.sizeFraction), counted: false).frames
                             runs += tracker.detectorRuns; small = tracker.largestTooSmall
                         }
                     }

@@ -141,9 +141,10 @@ package final class PoseTracker {
     /// The whole frame first; with ``findSmallPeople`` also its tiles when the whole frame shows nobody the tracker
     /// could take — no one of ``smallPersonFraction`` or more seen with ``confidentScore`` (looked for in tiles on the
     /// first four frames, then on every fourth until someone is found: a picture with nobody in it costs a quarter
-    /// of the tiles), or not the person it follows when that person is small (in tiles on the first four frames
+    /// of the tiles; not on the first frame when its whole picture shows nobody to follow), or not the person it follows when that person is small (in tiles on the first four frames
     /// they are lost, then on every fourth; a big one is looked for in the whole frame) — and always when choosing
-    /// the person nearest a point.
+    /// the person nearest a point, unless that is someone of a known size big enough for the whole frame
+    /// (``PersonChoice/like(position:size:)``) whom the whole frame shows near that point.
     private func find(in frame: ImageBuffer, time: Double) throws -> (found: [PersonCandidate], followable: [PersonCandidate]) {
         func followable(_ people: [PersonCandidate]) -> [PersonCandidate] { self.followable(people, in: frame) }
         let whole = try estimator.detectPeople(in: frame, tiles: false, inference: &inferenceTime)
@@ -153,6 +154,10 @@ package final class PoseTracker {
             guard !Self.seenWhole(size: identity.size, in: frame), identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
                 return (whole, wholeFollowable)
             }
+        } else if case .like(let position, let size) = choice, Self.seenWhole(size: size * Double(frame.height), in: frame),
+                  wholeFollowable.contains(where: { Self.isLike($0, position: position, size: size, in: frame) }) {
+            // Pointed at someone big enough for the whole frame, and seen there: tiles would only add people much smaller.
+            return (whole, wholeFollowable)
         } else if choice.isPointed {
             // The player said where they are: look for everyone, however small, before choosing.
         } else {
@@ -161,12 +166,26 @@ package final class PoseTracker {
             if wholeFollowable.contains(where: { Self.seenWhole(size: $0.size, in: frame) && $0.score >= Self.confidentScore }) {
                 return (whole, wholeFollowable)
             }
-            // Nobody found yet: the tiles on the first four frames, then on every fourth.
-            guard framesProcessed <= 4 || framesProcessed % 4 == 0 else { return (whole, wholeFollowable) }
+            // Nobody found yet: the tiles on the first four frames, then on every fourth; but not on the very first
+            // frame when its whole picture shows nobody to follow (the detector missing a big player for a frame is
+            // more common than a player too small for it, and the next frame's whole picture costs a 29th of the
+            // tiles; a small player is found one frame later, a second before any contact).
+            guard framesProcessed <= 4 || framesProcessed % 4 == 0, framesProcessed > 1 || !wholeFollowable.isEmpty else {
+                return (whole, wholeFollowable)
+            }
         }
         tiledSearches += 1
         let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
         return (tiled, followable(tiled))
+    }
+
+    /// Whether `person` can be the one pointed at by ``PersonChoice/like(position:size:)``: of about that size
+    /// (``PersonChoice/likeSizeRatio``) with their hips within one body of that point.
+    static func isLike(_ person: PersonCandidate, position: Point2, size: Double, in frame: ImageBuffer) -> Bool {
+        let ratio = person.sizeFraction / max(size, 1e-9)
+        let w = Double(frame.width), h = Double(frame.height), body = size * h
+        let dx = (person.position.x - position.x) * w, dy = (person.position.y - position.y) * h
+        return ratio <= PersonChoice.likeSizeRatio && ratio >= 1 / PersonChoice.likeSizeRatio && dx * dx + dy * dy <= body * body
     }
 
     /// The people of `people` the tracker may follow in `frame`: at least ``minimumPersonFraction`` of its shorter
