@@ -79,7 +79,8 @@ extension SessionAnalyzer {
             let chosen = layout.indices.filter { !posed.contains($0) && layout[$0].contacts.contains(where: wanted.contains) }
             posed.formUnion(chosen)
             try poser.pose(segments: chosen.map { layout[$0].range },
-                           schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
+                           schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech),
+                           measuring: true)
         }
         var asked: [ContactEvent] = []
         var delay = SoundDelay.none("no heard contact to measure the delay on.")
@@ -189,9 +190,8 @@ extension SessionAnalyzer {
         private(set) var outerStep = 1
         /// Seconds of pieces posed so far, and expected in all.
         private var done = 0.0, expected = 1.0
-        /// The pieces posed with only one person to follow (``WindowPoser/Output/alone``), each with the schedule it
-        /// was posed with.
-        private var alone: [(range: ClosedRange<Double>, schedule: PoseSchedule)] = []
+        /// How the measuring passes posed each piece's first person (``WindowPoser/FirstPose``), with the schedule.
+        private var firstPoses: [ClosedRange<Double>: (pose: WindowPoser.FirstPose, schedule: PoseSchedule)] = [:]
 
         init(analyzer: SessionAnalyzer, path: String, video: VideoStreamInfo,
              target: (width: Int, height: Int)?, estimators: [PoseEstimator], progress: AnalysisProgress?,
@@ -216,11 +216,12 @@ extension SessionAnalyzer {
             }
         }
 
-        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
-            try pose(segments: segments, schedule: schedule, judgeAt: nil)
+        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, measuring: Bool) throws {
+            try pose(segments: segments, schedule: schedule, judgeAt: nil, measuring: measuring)
         }
 
-        private mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]?) throws {
+        private mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]?,
+                                   measuring: Bool = false, reuse: [ClosedRange<Double>: WindowPoser.FirstPose] = [:]) throws {
             guard !segments.isEmpty else { return }
             let seconds: Double = segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) }
             let scaled = Self.scaled(progress, start: done, share: seconds, total: max(expected, done + seconds))
@@ -229,14 +230,13 @@ extension SessionAnalyzer {
                                     skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
                                     player: player,
                                     chooseBySwing: player == .largest ? analyzer.options.biomech : nil,
-                                    searchNear: searchNear, judgeAt: judgeAt)
+                                    searchNear: searchNear, judgeAt: judgeAt, recordFirstPoses: measuring, reuse: reuse)
             let posed = try poser.run(segments: segments, progress: scaled)
             done += seconds
             // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
             let tagged = output.frames.map { ($0, 0) } + posed.frames.map { ($0, 1) }
             output.frames = tagged.sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
-            alone.removeAll { piece in segments.contains(piece.range) }
-            alone += posed.alone.map { ($0, schedule) }
+            for (range, first) in posed.firstPoses { firstPoses[range] = (first, schedule) }
             output.detectorRuns += posed.detectorRuns
             if let small = posed.largestTooSmall { output.largestTooSmall = max(output.largestTooSmall ?? 0, small) }
             output.workers = max(output.workers, posed.workers)
@@ -244,17 +244,18 @@ extension SessionAnalyzer {
         }
 
         mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
-            guard player == .largest else { return }
-            // A piece with one person to follow, whose frames `schedule` picks as before, would be posed the same.
-            let segments = segments.filter { segment in
-                guard let before = alone.first(where: { $0.range == segment }) else { return true }
-                return timeline.times.indices.contains { i in
+            guard player == .largest, !segments.isEmpty else { return }
+            // The first person posed already on the frames `schedule` picks is not posed again: the search starts there
+            // (and a piece where that person was alone keeps its poses without decoding a frame).
+            var reuse: [ClosedRange<Double>: WindowPoser.FirstPose] = [:]
+            for segment in segments {
+                guard let before = firstPoses[segment], !timeline.times.indices.contains(where: { i in
                     segment.contains(timeline.times[i]) && before.schedule.wants(time: timeline.times[i], index: i) != schedule.wants(time: timeline.times[i], index: i)
-                }
+                }) else { continue }
+                reuse[segment] = before.pose
             }
-            guard !segments.isEmpty else { return }
             output.frames.removeAll { frame in segments.contains { $0.contains(frame.time) } }
-            try pose(segments: segments, schedule: schedule, judgeAt: judgeAt)
+            try pose(segments: segments, schedule: schedule, judgeAt: judgeAt, reuse: reuse)
         }
     }
 }
@@ -264,13 +265,21 @@ extension SessionAnalyzer {
 protocol PassPosing {
     /// Sets the progress total, seconds of pieces.
     mutating func expect(seconds: Double)
-    /// Poses the frames of `segments` that `schedule` selects.
-    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws
+    /// Poses the frames of `segments` that `schedule` selects; `measuring`: the pieces the sound delay is measured
+    /// on, which ``lookAgain(segments:schedule:judgeAt:)`` may be asked about.
+    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, measuring: Bool) throws
     /// Every frame posed so far.
     func track() throws -> PoseTrack
     /// Poses `segments` again with `schedule`, in place of their frames posed so far, looking for whoever swings at
     /// `judgeAt` (``WindowPoser/chooseBySwing``, ``WindowPoser/judgeAt``) near their loud contacts; nothing when the
-    /// player said where they are, nor for a piece that had only one person to follow and whose frames `schedule`
-    /// picks as before (it would be posed the same).
+    /// player said where they are. A piece whose first person was posed while measuring on the frames `schedule`
+    /// picks is not posed again for that person.
     mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws
+}
+
+extension PassPosing {
+    /// ``pose(segments:schedule:measuring:)`` for pieces nobody looks at again.
+    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+        try pose(segments: segments, schedule: schedule, measuring: false)
+    }
 }

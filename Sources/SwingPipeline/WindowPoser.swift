@@ -49,6 +49,29 @@ struct WindowPoser: Sendable {
         return a < b ? a...b : nil
     }
 
+    /// Keep each piece's ``FirstPose`` in the output (the pieces posed while measuring the sound delay, which may be
+    /// looked at again at the instants).
+    var recordFirstPoses = false
+    /// Pieces whose first person was posed already on the frames this schedule picks: the search for who hits
+    /// starts from these instead of decoding and posing the piece again.
+    var reuse: [ClosedRange<Double>: FirstPose] = [:]
+
+    /// A piece as its first person was posed: what looking at it again, for whoever swings at other instants,
+    /// starts from.
+    struct FirstPose: @unchecked Sendable {
+        var frames: [WindowFrame]
+        var followed: PersonCandidate?
+        /// The people in view where the first person was found, when that person is big enough for the whole frame.
+        var people: [PersonCandidate]?
+        /// The piece's first picture, when the person followed is too small for the whole frame (the search looks
+        /// in its tiles).
+        var picture: ImageBuffer?
+        var largestTooSmall: Double?
+
+        /// Nobody else could be posed through the piece: nobody followed, or nobody of about their size beside them.
+        var alone: Bool { followed.map { first in people.map { WindowPoser.alternatives(to: first, among: $0).isEmpty } ?? false } ?? true }
+    }
+
     /// At most this many people are posed through one window.
     static let maxPeoplePerWindow = 2
     /// Someone much smaller than the first person is at the far end of the court (about five times further away
@@ -68,11 +91,8 @@ struct WindowPoser: Sendable {
         var detectorRuns: Int
         /// The biggest person seen but too small to measure (body size, pixels of the posed picture); nil if none.
         var largestTooSmall: Double? = nil
-        /// The pieces where nobody but the person followed could be: that person (or nobody) found where the piece
-        /// starts, big enough for the whole frame and with no one else of about their size beside them
-        /// (``alternatives(to:among:)``). Posed again on the same frames, whatever the swing is judged on, such a
-        /// piece gives the same poses.
-        var alone: [ClosedRange<Double>] = []
+        /// How each piece's first person was posed, with ``recordFirstPoses`` (pieces given in ``reuse`` too).
+        var firstPoses: [ClosedRange<Double>: FirstPose] = [:]
         /// Workers that ran (at most one per window).
         var workers: Int
         /// Decode, conversion, inference and pre/post-processing time, summed over the workers.
@@ -145,26 +165,34 @@ struct WindowPoser: Sendable {
             }
             while let i = state.takeSegment() {
                 let range = segments[i]
-                var (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
-                var runs = tracker.detectorRuns, small = tracker.largestTooSmall
-                let alone = followed.map { first in
-                    firstImage.map { PoseTracker.seenWhole(size: first.size, in: $0) } == true
-                        && Self.alternatives(to: first, among: tracker.peopleAtStart).isEmpty
-                } ?? true
+                var runs = 0
+                let start: FirstPose
+                if let prior = reuse[range] {
+                    start = prior
+                } else {
+                    let (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
+                    var big: Bool?
+                    if let followed, let firstImage { big = PoseTracker.seenWhole(size: followed.size, in: firstImage) }
+                    start = FirstPose(frames: frames, followed: followed, people: big == true ? tracker.peopleAtStart : nil,
+                                      picture: big == false ? firstImage : nil, largestTooSmall: tracker.largestTooSmall)
+                    runs = tracker.detectorRuns
+                }
+                var frames = start.frames, small = start.largestTooSmall
                 // The person followed does not swing around a contact loud enough to be the player's: pose the others
                 // in view through the contact's core, and the whole piece again for one who swings, hardest first
                 // (someone else who does not swing either is no better a measurement, and posing the piece again
                 // for them cost the walkers of the phone bench a fifth of the pose stage).
-                if let biomech = chooseBySwing, let first = followed, let firstImage,
+                if let biomech = chooseBySwing, let first = start.followed, !start.alone,
                    searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
                     let spans = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
                     var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
                     if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
                         // The whole frame's people when the first person is big enough to be seen there, else its tiles'.
-                        let big = PoseTracker.seenWhole(size: first.size, in: firstImage)
-                        let people = big ? tracker.peopleAtStart
-                            : tracker.followable(try tracking.measure { try estimator.detectPeople(in: firstImage, tiles: true) }, in: firstImage)
-                        if !big { runs += 1 }
+                        var people = start.people ?? []
+                        if let picture = start.picture {
+                            people = tracker.followable(try tracking.measure { try estimator.detectPeople(in: picture, tiles: true) }, in: picture)
+                            runs += 1
+                        }
                         var winner: PersonCandidate?
                         for other in Self.alternatives(to: first, among: people) {
                             let again = try pose(core, choice: .like(position: other.position, size: other.sizeFraction), counted: false)
@@ -178,7 +206,8 @@ struct WindowPoser: Sendable {
                         }
                     }
                 }
-                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small, alone: alone ? range : nil)
+                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small,
+                             first: recordFirstPoses ? (range, start) : nil)
             }
         } catch {
             state.fail(error)
@@ -217,7 +246,7 @@ struct WindowPoser: Sendable {
         private var results: [[WindowFrame]?]
         private var detectorRuns = 0
         private var tooSmall: Double?
-        private var alone: [ClosedRange<Double>] = []
+        private var firstPoses: [ClosedRange<Double>: FirstPose] = [:]
         private var posed = 0
         private var times = PoseStageTimes()
         private let expected: Int
@@ -248,10 +277,11 @@ struct WindowPoser: Sendable {
             }
         }
 
-        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?, alone: ClosedRange<Double>?) {
+        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?,
+                    first: (ClosedRange<Double>, FirstPose)?) {
             lock.withLock {
                 results[segment] = frames
-                if let alone { self.alone.append(alone) }
+                if let first { firstPoses[first.0] = first.1 }
                 detectorRuns += runs
                 if let small { tooSmall = max(tooSmall ?? 0, small) }
             }
@@ -277,7 +307,7 @@ struct WindowPoser: Sendable {
                 var frames: [WindowFrame] = []
                 for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
                 return Output(frames: frames, detectorRuns: detectorRuns, largestTooSmall: tooSmall,
-                              alone: alone.sorted { $0.lowerBound < $1.lowerBound }, workers: 1, times: times)
+                              firstPoses: firstPoses, workers: 1, times: times)
             }
         }
     }

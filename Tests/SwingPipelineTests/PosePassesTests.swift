@@ -18,7 +18,7 @@ struct PosePassesTests {
 
         mutating func expect(seconds: Double) {}
 
-        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
+        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, measuring: Bool) throws {
             passes.append((segments, schedule))
             for (index, s) in full.samples.enumerated()
             where segments.contains(where: { $0.contains(s.time) }) && schedule.wants(time: s.time, index: index) {

@@ -50,19 +50,29 @@ import Testing
         }
     }
 
-    /// A piece with one person in view is marked as having nobody else to follow (so looking again there for the
-    /// hitter is skipped); with a second person of about the same size beside them, or a first person too small for
-    /// the whole frame (the search would look in tiles), it is not.
+    /// A piece's first pose is recorded with whom it could search: with one person in view nobody else (so looking
+    /// again there for the hitter poses nothing); with a second person of about the same size beside them, that
+    /// person; with a first person too small for the whole frame, the picture whose tiles the search looks in.
+    /// Given back, the record is the piece: nothing is decoded or posed again.
     @Test(arguments: [([380.0], true), ([380, 300], false), ([380, 150], true), ([200], false)])
-    func aPieceWithOnePersonIsAlone(heights: [Double], alone: Bool) throws {
+    func aPieceRecordsWhomItCouldSearch(heights: [Double], alone: Bool) throws {
         let source = try Self.source.get()
         var frame = PastedPerson.court(width: 1280, height: 720, seed: 3)
         for (k, h) in heights.enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
         let path = try Self.video(frame, name: "alone-\(heights.count)-\(Int(heights[0])).mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let out = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right)).run(segments: [0...1.5], progress: nil)
+        var poser = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right))
+        poser.recordFirstPoses = true
+        let out = try poser.run(segments: [0...1.5], progress: nil)
         #expect(out.frames.contains { $0.pose != nil })
-        #expect(out.alone == (alone ? [0...1.5] : []), "\(heights): \(out.alone)")
+        let first = try #require(out.firstPoses[0...1.5])
+        #expect(first.alone == alone, "\(heights): alone \(first.alone)")
+        #expect((first.picture != nil) == (heights[0] < 230), "\(heights): the picture is kept only for a small first person")
+        #expect(first.frames.map(\.time) == out.frames.map(\.time))
+        // Given back (no loud contact to search near here), nothing is decoded or posed again.
+        poser.reuse = out.firstPoses
+        let again = try poser.run(segments: [0...1.5], progress: nil)
+        #expect(again.times.framesDecoded == 0 && again.detectorRuns == 0 && again.frames.map(\.time) == out.frames.map(\.time))
     }
 
     /// A person found but smaller than the floor is not measured, and the stage says how big they were (the floor
