@@ -161,4 +161,25 @@ import Testing
         #expect(v.frame == 3)
         #expect(v.frames.count == 3)
     }
+
+    /// The video summary is written as the strongest hand's own fields beside `frame` and `frames` (the shape
+    /// `interpret --video` and the studio print); with no card seen, "No cards" and no rank or frame.
+    @Test func videoSummaryIsTheStrongestHandsFieldsThenItsFrames() throws {
+        let frames = [TestSupport.cards(["2C", "2D", "5H", "9S", "JC"]), TestSupport.cards(["AS", "AD", "AC", "KH", "KD"])]
+            .enumerated().map { i, f in var f = f; f.frameIndex = i; return f }
+        func object(_ value: some Encodable) throws -> [String: JSONValue] {
+            guard case .object(let o) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)) else { return [:] }
+            return o
+        }
+        let video = try object(poker.interpretVideo(frames))
+        let best = try object(poker.interpret(frames[1]))
+        let handKeys: Set = ["hand", "rank", "evaluatorRank", "rankKey", "cards", "description", "complete"]
+        #expect(Set(video.keys) == handKeys.union(["frame", "frames"]), "\(video.keys.sorted())")
+        #expect(video.filter { handKeys.contains($0.key) } == best.filter { handKeys.contains($0.key) })
+        #expect(video["frame"] == .number(1))
+        if case .array(let entries) = video["frames"] { #expect(entries.count == 2) } else { Issue.record("no frames array") }
+        let empty = try object(poker.interpretVideo([]))
+        #expect(empty == ["hand": .string("No cards"), "rankKey": .array([]), "cards": .array([]),
+                          "description": .string("No cards"), "complete": .bool(false), "frames": .array([])], "\(empty)")
+    }
 }

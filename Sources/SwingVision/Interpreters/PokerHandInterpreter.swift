@@ -41,18 +41,39 @@ package struct PokerHandInterpreter: DetectionInterpreter {
         package var invalidLabels: [String]
     }
 
-    /// Video summary: the strongest hand seen, and each frame's hand.
+    /// Video summary: the strongest hand seen, and each frame's hand. Encoded as the strongest hand's fields
+    /// (`hand` … `complete`, "No cards" when none was seen) beside `frame` and `frames`.
     package struct VideoResult: Sendable, Encodable {
-        package var hand: String
-        package var rank: Int?
-        package var evaluatorRank: Int?
-        package var rankKey: [Int]
-        package var cards: [String]
-        package var description: String
-        package var complete: Bool
+        /// The strongest hand seen; `nil` when no frame showed a card.
+        package var best: Result?
         /// The frame the strongest hand was seen in (first such frame on ties).
         package var frame: Int?
         package var frames: [InterpretedFrames<Result>.Entry]
+
+        package var hand: String { best?.hand ?? "No cards" }
+        package var rank: Int? { best?.rank }
+        package var evaluatorRank: Int? { best?.evaluatorRank }
+        package var rankKey: [Int] { best?.rankKey ?? [] }
+        package var cards: [String] { best?.cards ?? [] }
+        package var description: String { best?.description ?? "No cards" }
+        package var complete: Bool { best?.complete ?? false }
+
+        private enum CodingKeys: String, CodingKey {
+            case hand, rank, evaluatorRank, rankKey, cards, description, complete, frame, frames
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(hand, forKey: .hand)
+            try c.encodeIfPresent(rank, forKey: .rank)
+            try c.encodeIfPresent(evaluatorRank, forKey: .evaluatorRank)
+            try c.encode(rankKey, forKey: .rankKey)
+            try c.encode(cards, forKey: .cards)
+            try c.encode(description, forKey: .description)
+            try c.encode(complete, forKey: .complete)
+            try c.encodeIfPresent(frame, forKey: .frame)
+            try c.encode(frames, forKey: .frames)
+        }
     }
 
     package let name = "poker"
@@ -98,11 +119,7 @@ package struct PokerHandInterpreter: DetectionInterpreter {
             if let b = best, !b.result.rankKey.lexicographicallyPrecedes(f.result.rankKey) { continue }
             best = (f.frame.frameIndex, f.result)
         }
-        let r = best?.result
-        return VideoResult(
-            hand: r?.hand ?? "No cards", rank: r?.rank, evaluatorRank: r?.evaluatorRank, rankKey: r?.rankKey ?? [],
-            cards: r?.cards ?? [], description: r?.description ?? "No cards", complete: r?.complete ?? false,
-            frame: best?.frame,
-            frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
+        return VideoResult(best: best?.result, frame: best?.frame,
+                           frames: frames.map { .init(frame: $0.frame.frameIndex, time: $0.frame.time, result: $0.result) })
     }
 }
