@@ -67,13 +67,15 @@ async function check(file) {
   if (!(file.type.startsWith('video/') || /\.(mp4|mov|m4v|mkv|webm|avi|3gp)$/.test(name))) return `${file.name} is not a video.`;
   if (file.size > MAX_BYTES) return `${file.name} is ${(file.size / 2 ** 30).toFixed(1)} GB; the limit is 2 GB. Trim it first.`;
   if (file.size === 0) return `${file.name} is empty.`;
+  const v = document.createElement('video');
+  v.preload = 'metadata'; v.muted = true;
+  const probe = URL.createObjectURL(file);
   const duration = await new Promise((resolve) => {
-    const v = document.createElement('video');
-    v.preload = 'metadata'; v.muted = true;
     v.onloadedmetadata = () => resolve(v.duration); v.onerror = () => resolve(null);
-    v.src = URL.createObjectURL(file);
+    v.src = probe;
     setTimeout(() => resolve(null), 4000);
   });
+  release(v, probe);
   const start = parseFloat($('start').value) || 0, length = parseFloat($('duration').value) || null;
   if (duration != null && isFinite(duration)) {
     const span = length ?? (duration - start);
@@ -131,8 +133,16 @@ async function lookForPeople(file) {
   } catch { /* nothing to ask */ } finally {
     status.textContent = '';
   }
-  URL.revokeObjectURL(url);
+  release(video, url);
   return null;
+}
+
+/** Lets go of a file shown in `video` through `url`: the element first (still loading, a revoked URL logs a
+ *  failed load for every range it asks for), then the URL. */
+function release(video, url) {
+  video.onloadedmetadata = null; video.onerror = null;
+  video.removeAttribute('src'); video.load();
+  URL.revokeObjectURL(url);
 }
 
 function askWho(file, look) {
@@ -192,7 +202,7 @@ function showChoice() {
 function leaveWho() {
   $('who').hidden = true;
   clearTimeout(who?.timer);
-  if (who) { who.video.removeAttribute('src'); who.video.load(); URL.revokeObjectURL(who.url); }
+  if (who) release(who.video, who.url);
 }
 
 $('who-moment').addEventListener('input', (e) => {
