@@ -88,7 +88,7 @@ package struct ResolvedModel: Sendable {
     func recordUse(_ run: DetectionRunStats, in db: (any Store)?) async throws {
         guard let db, let id = catalogId else { return }
         try await db.recordModelUse(id: id, at: run.endedAt)
-        try await db.saveDetectionSession(DetectionSessionRecord(
+        _ = try await db.saveDetectionSession(DetectionSessionRecord(
             modelId: id, startedAt: run.startedAt, endedAt: run.endedAt, frameCount: run.frames,
             detectionCount: run.detections, averageInferenceMs: run.averageInferenceMs,
             source: run.source, interpreter: run.interpreter, summary: run.summary))

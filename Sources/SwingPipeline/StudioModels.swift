@@ -318,7 +318,7 @@ extension StudioService {
             throw RequestError(.conflict, "The model \(model.id) ships with Swingmaster and cannot be removed; hide it instead.")
         }
         try catalog.remove(id: model.id)
-        try await store.removeModelRecord(id: model.id)
+        _ = try await store.removeModelRecord(id: model.id)
         await loaded.forget(path: model.path)
         await tennisModels.forget(path: model.path)
     }
@@ -386,7 +386,9 @@ extension MediaLibrary {
     }
 
     /// Forgets model `id`'s preferences, defaults and runs (its file is the catalog's).
-    package func forgetModel(id: String) async throws { try await store.removeModelRecord(id: id) }
+    /// - Returns: whether the library had a record of it.
+    @discardableResult
+    package func forgetModel(id: String) async throws -> Bool { try await store.removeModelRecord(id: id) }
 
     /// Marks model `id` a favourite (listed first), or not.
     package func setFavorite(_ favorite: Bool, model id: String) async throws { try await store.setFavorite(favorite, id: id) }

@@ -58,7 +58,7 @@ struct WindowPoser: Sendable {
 
     /// A piece as its first person was posed: what looking at it again, for whoever swings at other instants,
     /// starts from.
-    struct FirstPose: @unchecked Sendable {
+    struct FirstPose: Sendable {
         var frames: [WindowFrame]
         var followed: PersonCandidate?
         /// The people in view where the first person was found, when that person is big enough for the whole frame.

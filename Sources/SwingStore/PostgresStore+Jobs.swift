@@ -114,7 +114,7 @@ extension PostgresStore {
     }
 
     package func recordPlaybackCopy(jobId: Int64, path: String) async throws {
-        try await run("record the playback copy") { c in
+        _ = try await run("record the playback copy") { c in
             try await c.query("UPDATE job SET playbackPath = \(path) WHERE id = \(jobId)", logger: logger)
         }
     }

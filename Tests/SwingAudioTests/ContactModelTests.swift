@@ -117,7 +117,7 @@ struct ContactModelTests {
         }
         // A huge file is refused before it is read (a sparse file: no disk, no memory).
         let huge = dir.appendingPathComponent("huge.json")
-        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: huge.path, contents: nil)
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 3_000_000_000)
         try handle.close()

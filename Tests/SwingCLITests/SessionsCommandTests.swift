@@ -136,7 +136,7 @@ import SwingStore
         let drawn = ["thumb.jpg", "envelope.json", "annotated.mp4", "highlights.mp4"]
         for id in ids {
             for name in drawn {
-                FileManager.default.createFile(atPath: media.appendingPathComponent("session-\(id).\(name)").path, contents: Data())
+                _ = FileManager.default.createFile(atPath: media.appendingPathComponent("session-\(id).\(name)").path, contents: Data())
             }
         }
         let home = Home(url: url)

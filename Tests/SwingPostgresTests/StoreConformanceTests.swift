@@ -192,7 +192,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(try await db.removeModelRecord(id: "old") == false)
 
         for n in 0..<3 {
-            try await db.saveDetectionSession(DetectionSessionRecord(modelId: n == 2 ? "cards" : "yolo", startedAt: Self.t0.addingTimeInterval(Double(n)),
+            _ = try await db.saveDetectionSession(DetectionSessionRecord(modelId: n == 2 ? "cards" : "yolo", startedAt: Self.t0.addingTimeInterval(Double(n)),
                                                                      endedAt: Self.t0.addingTimeInterval(Double(n) + 1), frameCount: 10 * n,
                                                                      detectionCount: n, averageInferenceMs: 4.5, source: "camera",
                                                                      interpreter: nil, summary: n == 1 ? "2 contacts" : nil))

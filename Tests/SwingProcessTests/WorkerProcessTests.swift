@@ -22,7 +22,7 @@ struct WorkerProcessTests {
 
         init(_ arguments: [String], home: URL, name: String) throws {
             log = home.appendingPathComponent("\(name).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
             process.executableURL = URL(fileURLWithPath: SwingmasterBinary.path)
             process.arguments = arguments

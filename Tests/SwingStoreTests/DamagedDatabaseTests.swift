@@ -21,7 +21,7 @@ struct DamagedDatabaseTests {
                 try await db.saveSession(s, shots: (1...5).map(StoreFixtures.shot))
             }
             // Everything into the main file, the WAL emptied: the damage below is all there is.
-            try await db.dbWriter.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            _ = try await db.dbWriter.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         let file = home.appendingPathComponent(AppDatabase.fileName)
         var bytes = try Data(contentsOf: file)

@@ -294,7 +294,7 @@ import Testing
         let bad: [Detection] = [
             Rect(x1: nan, y1: 0, x2: 10, y2: 10), Rect(x1: 0, y1: 0, x2: inf, y2: 10), Rect(x1: -inf, y1: -inf, x2: inf, y2: inf),
             Rect(x1: 0, y1: 0, x2: 1e300, y2: 1e300), Rect(x1: 50, y1: 50, x2: 50, y2: 90), Rect(x1: 90, y1: 90, x2: 10, y2: 10),
-            Rect(x1: 1e-320, y1: 0, x2: 2e-320, y2: 1e-320),
+            Rect(x1: Double.leastNonzeroMagnitude * 2024, y1: 0, x2: Double.leastNonzeroMagnitude * 4048, y2: Double.leastNonzeroMagnitude * 2024),
         ].map { Detection(classId: 0, label: "bad", confidence: 0.9, box: $0) }
             + [Detection(classId: 0, label: "bad", confidence: nan, box: Rect(x1: 300, y1: 300, x2: 340, y2: 390))]
         var clean = ByteTracker(), dirty = ByteTracker()
