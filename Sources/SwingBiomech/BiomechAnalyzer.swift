@@ -67,15 +67,15 @@ package enum BiomechAnalyzer {
         if parameters.slowMotion != 1, let clock = RealClock(slowMotion: parameters.slowMotion) {
             return clock.analyze(track: track, contacts: contacts, parameters: parameters, soundDelay: soundDelay)
         }
-        let posed = track.samples.enumerated().compactMap { i, s in
-            FrameMeasure(sample: s, trackIndex: i, hand: parameters.hand)
-        }
+        // Each contact is measured on the person posed at it, never on another whose frames lie in its window.
+        let people = PosedPeople(track: track, hand: parameters.hand)
         let ordered = contacts.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         let delay = soundDelay ?? parameters.givenSoundDelay
-            ?? SoundDelayEstimator.estimate(contacts: ordered, posed: posed, parameters: parameters)
-        let view = CameraView.of(posed, parameters: parameters)
+            ?? SoundDelayEstimator.estimate(contacts: ordered, people: people, parameters: parameters)
+        let view = CameraView.of(people.all, parameters: parameters)
         var kept: [MeasuredShot] = [], rejected: [RejectedContact] = []
         for contact in ordered {
+            let posed = people.frames(near: delay.instant(heard: contact.time))
             var m = measure(contact: contact, index: kept.count + 1, track: track, posed: posed, delay: delay,
                             view: view, parameters: parameters)
             // Never an impossible number: a pose no body can take is not measured, whatever the player confirmed.

@@ -2,9 +2,9 @@ import SwingCore
 
 /// Whether a measured shot is a body that can hit (issue #39, docs/analysis.md "Impossible numbers"). A
 /// shot measured on the wrong person, or on a pose BlazePose got wrong, can read a wrist under the ground or a
-/// pelvis below the feet; such numbers are never shown. (A track that jumps between people is not checked
-/// here yet: each window piece still picks its person on its own, so a jump at a split point says nothing
-/// about the contact; issue #39's per-window person tracks come first.) Each rule is a limit no player's body passes, with
+/// pelvis below the feet; such numbers are never shown. (A track that holds several people — each window piece
+/// picks its person on its own — is not refused: each shot is measured on its own person's frames only,
+/// ``PosedPeople``.) Each rule is a limit no player's body passes, with
 /// room for BlazePose's noise, so a real stroke measured on the right person never fails one (checked on the
 /// real recordings in `bench/real/` and every synthetic stroke the tests generate).
 enum BodyCheck {

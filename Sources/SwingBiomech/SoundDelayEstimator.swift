@@ -15,12 +15,12 @@ import SwingCore
 /// opponents' hits, bounces and mis-posed windows cannot move it. Fewer than
 /// ``BiomechParameters/soundDelayMinShots`` shots with a swing → no correction, and the session says why.
 enum SoundDelayEstimator {
-    /// The session's delay from `contacts` heard at their times, with `posed` the track's posed frames
-    /// (time order).
-    static func estimate(contacts: [ContactEvent], posed: [FrameMeasure], parameters p: BiomechParameters) -> SoundDelay {
+    /// The session's delay from `contacts` heard at their times, each read on the frames of the person posed
+    /// at its heard time (``PosedPeople``).
+    static func estimate(contacts: [ContactEvent], people: PosedPeople, parameters p: BiomechParameters) -> SoundDelay {
         let asked = candidates(contacts, parameters: p)
         guard !asked.isEmpty else { return .none("no heard contact to measure the delay on.") }
-        let delays = asked.compactMap { delay(heard: $0.time, posed: posed, parameters: p) }
+        let delays = asked.compactMap { delay(heard: $0.time, posed: people.frames(near: $0.time), parameters: p) }
         func none(_ reason: String) -> SoundDelay {
             SoundDelay(ms: 0, source: .none, shotsUsed: delays.count, shotsAsked: asked.count, reason: reason)
         }

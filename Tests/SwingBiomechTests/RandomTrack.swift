@@ -62,9 +62,12 @@ struct RandomCase {
             for (k, idx) in [29, 30, 31, 32].enumerated() {
                 w[idx] = world(0.1 * Double(k % 2), k < 2 ? -0.15 : 0.15, rng.uniform(-1.0, -0.9))
             }
-            // Image landmarks only carry the visibilities when there is no score (keeps the files small).
-            let image = useScore ? [] : (0..<33).map { _ in
-                TrackJSON.Image(x: rng.uniform(0, 1920), y: rng.uniform(0, 1080), visibility: rng.uniform(0.3, 1))
+            // Image landmarks only carry the visibilities when there is no score (keeps the files small): any
+            // points of one body 300 px across, walking slowly (a person, as ``PosedPeople`` tells them apart).
+            let image: [TrackJSON.Image] = useScore ? [] : (0..<33).map { k -> TrackJSON.Image in
+                let spread = k == 23 || k == 24 ? 20.0 : 150   // the hips hold still, the limbs go anywhere
+                return TrackJSON.Image(x: 960 + 40 * sin(t) + rng.uniform(-spread, spread), y: 540 + rng.uniform(-spread, spread),
+                                       visibility: rng.uniform(0.3, 1))
             }
             frames.append(.init(index: i, time: t, score: useScore ? rng.uniform(0.5, 1) : nil, landmarks: image, worldLandmarks: w))
         }
