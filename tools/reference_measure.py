@@ -21,11 +21,13 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   (11, 12) along u at t_c (interpolated like the wrist), the trunk being |mid-shoulder - pelvis| with its
   median over the window's posed frames, unless the window has posed frames with t_c < t <= t_c + 0.25 and in
   none of them is the wrist at or below the shoulders' mean height (it stayed overhead: a follow-through, not a
-  serve); else "forehand" when side(t_c) + mean side over the posed window frames with t_c - 0.6 <= t <=
+  serve); else "forehand" when hands(t_c) + mean side over the posed window frames with t_c - 0.6 <= t <=
   t_c - 0.15 (0 when none) is >= 0, else "backhand". side is the wrist's offset across the picture when the
   camera is behind or in front of the player: v = median over all posed frames of nose(0).z - mean(ears 7, 8).z;
   v >= 0.03 m (facing away, camera behind): side = (W-P).x (x -> -x for the left hand); v <= -0.03 (facing the
-  camera): side = -(W-P).x (likewise); else side = lateral.
+  camera): side = -(W-P).x (likewise); else side = lateral. hands is the same of (2 W + the other wrist) / 3
+  (both wrists, the dominant one counted twice), interpolated to t_c like the wrist (the chosen frame's in
+  best-confidence mode).
   Swing check (issue #27): peak = max over posed frames j with |t_j - t_c| <= 0.25 s of
   |mean rel(B) - mean rel(A)| / (mean t(B) - mean t(A)) * 100, A / B = the posed frames within 0.04 s of
   t_j - 0.1 / t_j + 0.1, rel = W - P in world axes (j skipped when A or B is empty); reported on ok shots as
@@ -119,11 +121,15 @@ def per_frame(world, hand):
     hit = right if hand == "right" else -right
     wrist = world[:, 16 if hand == "right" else 15]
     d = wrist - pelvis
+    other = world[:, 15 if hand == "right" else 16]
+    hands = (2.0 * wrist + other) / 3.0 - pelvis
     feet_up = (world[:, 29:33] - pelvis[:, None, :]) @ up
     shoulders_up = 0.5 * ((world[:, 11] - pelvis) @ up + (world[:, 12] - pelvis) @ up)
     trunk = np.linalg.norm(0.5 * (world[:, 11] + world[:, 12]) - pelvis, axis=1)
     return {
         "across": d[:, 0] * (1.0 if hand == "right" else -1.0),
+        "hands_across": hands[:, 0] * (1.0 if hand == "right" else -1.0),
+        "hands_lateral": np.einsum("ij,ij->i", hands, hit),
         "nose_behind": world[:, 0, 2] - 0.5 * (world[:, 7, 2] + world[:, 8, 2]),
         "shoulders": shoulders_up,
         "trunk": trunk,
@@ -147,6 +153,8 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
                                          m["foot"][keep], m["rel"][keep], confs[keep], m["shoulders"][keep])
     v = float(np.median(m["nose_behind"][keep])) if keep.any() else 0.0
     side_all = m["across"][keep] if v >= VIEW_NOSE_DEPTH else (-m["across"][keep] if v <= -VIEW_NOSE_DEPTH else lat)
+    hands_all = (m["hands_across"][keep] if v >= VIEW_NOSE_DEPTH
+                 else (-m["hands_across"][keep] if v <= -VIEW_NOSE_DEPTH else m["hands_lateral"][keep]))
     ctimes = np.asarray([float(c["time"]) for c in contacts])
     shots, rejected = [], []
     for k in np.argsort(ctimes, kind="stable"):
@@ -168,13 +176,13 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
             L = float(np.interp(tc, tp[win], lat[win]))
             U = float(np.interp(tc, tp[win], up[win]))
             S = float(np.interp(tc, tp[win], sh[win]))
-            SIDE = float(np.interp(tc, tp[win], side_all[win]))
+            SIDE = float(np.interp(tc, tp[win], hands_all[win]))
             centre = i
         else:
             cands = range(max(i - BEST_SEARCH, 0), min(i + BEST_SEARCH, len(tp) - 1) + 1)
             centre = sorted(cands, key=lambda j: (-conf[j], abs(tp[j] - tc), j))[0]
             F, L, U, S = float(fwd[centre]), float(lat[centre]), float(up[centre]), float(sh[centre])
-            SIDE = float(side_all[centre])
+            SIDE = float(hands_all[centre])
         a, b = max(centre - SPEED_HALF_SPAN, 0), min(centre + SPEED_HALF_SPAN, len(tp) - 1)
         speed = float(np.linalg.norm(rel[b] - rel[a]) / (tp[b] - tp[a]) * 100) if b > a else None
         fcm = F * 100

@@ -247,14 +247,14 @@ package enum BiomechAnalyzer {
                 lateral = lerp(b.lateral, a.lateral, alpha)
                 wristUp = lerp(b.wristUp, a.wristUp, alpha)
                 shoulderUp = lerp(b.shoulderUp, a.shoulderUp, alpha)
-                side = lerp(view.side(b), view.side(a), alpha)
+                side = lerp(view.handsSide(b), view.handsSide(a), alpha)
                 angles = BodyAngles.lerp(b.angles, a.angles, alpha)
             case let (b?, _):
                 (forward, lateral, wristUp, shoulderUp, angles) = (b.forward, b.lateral, b.wristUp, b.shoulderUp, b.angles)
-                side = view.side(b)
+                side = view.handsSide(b)
             case let (nil, a?):
                 (forward, lateral, wristUp, shoulderUp, angles) = (a.forward, a.lateral, a.wristUp, a.shoulderUp, a.angles)
-                side = view.side(a)
+                side = view.handsSide(a)
             case (nil, nil):
                 return noPerson   // unreachable: the window is not empty
             }
@@ -271,7 +271,7 @@ package enum BiomechAnalyzer {
             } ?? nearest
             (forward, lateral, wristUp) = (posed[best].forward, posed[best].lateral, posed[best].wristUp)
             shoulderUp = posed[best].shoulderUp
-            side = view.side(posed[best])
+            side = view.handsSide(posed[best])
             angles = posed[best].angles
             speedCentre = best
         }
@@ -304,8 +304,9 @@ package enum BiomechAnalyzer {
     /// ``BiomechParameters/serveAboveShoulderTrunks`` trunk lengths (`trunk`, the window's median) above the
     /// shoulders' mean height at contact, unless `comesDown` says it stayed above the shoulders for
     /// ``BiomechParameters/serveFallWithin`` after (`nil`: no posed frame there to say); otherwise a
-    /// forehand when the wrist's side at contact plus its mean over the backswing is ≥ 0 (on the hitting side;
-    /// across the court, ``CameraView/side(_:)``), else a backhand. Metres in, as ``FrameMeasure``.
+    /// forehand when the hands' side at contact (`lateral`: both wrists, the racket's counted twice, ``CameraView/handsSide(_:)``)
+    /// plus the racket wrist's mean side over the backswing is ≥ 0 (on the hitting side; across the court,
+    /// ``CameraView/side(_:)``), else a backhand. Metres in, as ``FrameMeasure``.
     static func strokeType(lateral: Double, aboveShoulders: Double, trunk: Double, backswingLateral: [Double],
                            comesDown: Bool? = nil, parameters p: BiomechParameters) -> StrokeType {
         if p.isOverhead(aboveShoulders: aboveShoulders, trunk: trunk), comesDown ?? true { return .serve }

@@ -62,6 +62,10 @@ struct FrameMeasure: Sendable {
     /// (W − P) along the camera's horizontal axis (world x), toward the hitting side of a player with their
     /// back to the camera: the wrist's side across the court, however far the hips have turned (``CameraView``).
     let across: Double
+    /// Where the hands are: the mean of both wrists with the racket wrist counted twice, ``across``'s and
+    /// ``lateral``'s measures of it. The stroke's side at contact is read from both hands, not the racket wrist
+    /// alone (``CameraView/handsSide(_:)``).
+    let handsAcross: Double, handsLateral: Double
     /// How far the nose is behind the ears' midpoint in depth (world z, away from the camera), metres:
     /// positive when the player faces away from the camera (``CameraView``).
     let noseBehindEars: Double
@@ -85,6 +89,9 @@ struct FrameMeasure: Sendable {
         trunk = ((sample.world[BodyLandmark.leftShoulder] + sample.world[BodyLandmark.rightShoulder]) * 0.5 - frame.pelvis).length
         wristFromPelvis = sample.world[wrist] - frame.pelvis
         across = wristFromPelvis.x * (hand == .right ? 1 : -1)
+        let other = sample.world[BodyLandmark.wrist(of: hand == .right ? .left : .right)]
+        handsAcross = (2 * across + (other - frame.pelvis).x * (hand == .right ? 1 : -1)) / 3
+        handsLateral = (2 * lateral + frame.coordinates(of: other).y) / 3
         noseBehindEars = sample.world[BodyLandmark.nose].z
             - 0.5 * (sample.world[BodyLandmark.leftEar].z + sample.world[BodyLandmark.rightEar].z)
         angles = BodyAngles(world: sample.world, frame: frame, hand: hand)

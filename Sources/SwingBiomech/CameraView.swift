@@ -35,4 +35,18 @@ enum CameraView: Equatable {
         case .unknown: f.lateral
         }
     }
+
+    /// The hands' offset toward the hitting side (``FrameMeasure/handsAcross``: both wrists, the racket wrist
+    /// counted twice), metres: where a stroke is met. At a backhand's contact both hands are on the backhand side
+    /// (on the racket, or the free arm pulled back); at a forehand's the racket hand is out to the side and the
+    /// free hand in front of the body, a little to the other side. On small broadcast players BlazePose can put
+    /// the racket wrist over the hips while the free one is clearly out to the side (bench/real: Sinner's
+    /// two-handed backhand read +4 cm for the racket wrist, −35 cm for the free hand, −9 cm for the hands).
+    func handsSide(_ f: FrameMeasure) -> Double {
+        switch self {
+        case .behind: f.handsAcross
+        case .front: -f.handsAcross
+        case .unknown: f.handsLateral
+        }
+    }
 }

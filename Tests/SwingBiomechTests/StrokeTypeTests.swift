@@ -195,4 +195,46 @@ struct StrokeTypeTests {
             }
         }
     }
+
+    /// Where both hands are at contact, not the racket wrist alone: on small broadcast players BlazePose can put the
+    /// racket wrist over the hips while the free hand is clearly out on the backhand side (Sinner's two-handed
+    /// backhand in bench/real: +4 cm and −35 cm, its backswing not posed). Swept over contacts met over the hips
+    /// with the free hand 25–50 cm on the other side (backhands), and forehands met 30–60 cm out with the free hand
+    /// from 35 cm on the other side to 10 cm on the hitting side (Alcaraz's real forehand: +45 and −27); filmed from
+    /// behind, both hands, no backswing posed (the player found late in the window), 30 and 60 fps.
+    @Test("A stroke met over the hips is on the side where the free hand is; a forehand met out to the side stays one",
+          arguments: [30.0, 60.0])
+    func theHandsSayTheSide(fps: Double) throws {
+        var rng = SplitMix64(seed: UInt64(fps))
+        for hand in [Hand.right, .left] {
+            for backhand in [true, false] {
+                for _ in 0..<20 {
+                    let racket = backhand ? rng.uniform(-0.1, 0.1) : rng.uniform(0.3, 0.6)
+                    let free = backhand ? rng.uniform(-0.5, -0.25) : rng.uniform(-0.35, 0.1)
+                    // From 0.1 s before the contact at 1 s to 0.5 s after: no backswing to read.
+                    let samples = (Int(0.9 * fps)...Int(1.5 * fps)).map { i -> PoseSample in
+                        let t = Double(i) / fps
+                        var sk = Skeleton()
+                        sk.hand = hand
+                        sk.wrist = Vec3(x: 0.35 + 0.3 * (t - 1), y: racket, z: 0.1)
+                        var w = sk.world
+                        let side = hand == .right ? 1.0 : -1.0
+                        w[BodyLandmark.wrist(of: hand == .right ? .left : .right)] = sk.point(forward: 0.3, right: side * free, up: 0.1)
+                        // Facing away from the camera: the nose 8 cm further from it than the ears.
+                        w[BodyLandmark.nose] = sk.point(forward: 0.08, right: 0, up: 0.65)
+                        w[BodyLandmark.leftEar] = sk.point(forward: 0, right: -0.07, up: 0.63)
+                        w[BodyLandmark.rightEar] = sk.point(forward: 0, right: 0.07, up: 0.63)
+                        return PoseSample(time: t, world: w)
+                    }
+                    var p = BiomechParameters(hand: hand, soundDelayMs: 0)
+                    p.swingCheck = false
+                    let shots = BiomechAnalyzer.analyze(track: try PoseTrack(samples: samples),
+                                                        contacts: [ContactEvent(time: 1, confidence: 0.9)], parameters: p).shots
+                    let expected: StrokeType = backhand ? .backhand : .forehand
+                    #expect(shots.map(\.stroke) == [expected],
+                            "\(fps) fps \(hand): racket wrist \(racket), free hand \(free) read \(shots.map(\.stroke))")
+                }
+            }
+        }
+    }
 }
