@@ -3,14 +3,15 @@ import SwingCore
 /// A track's posed frames told apart by whom they show (issue #39, docs/analysis.md "Who is measured").
 ///
 /// The pose stage poses each piece of a swing window on the person it chose there, so one track can hold
-/// several people one after the other: on a broadcast clip, the piece around a squeak followed a ball kid
-/// while the next piece, 0.3 s later, followed the player — and the player's backswing, read over the 0.6 s
-/// before the contact, read the ball kid's arm. A shot is measured on its own person's frames only.
+/// several people one after the other: on a broadcast clip, the piece around a squeak followed someone 60 px
+/// tall across the picture while the next piece, 0.3 s later, followed the player — and the player's backswing,
+/// read over the 0.6 s before the contact, read that person's arm. A shot is measured on its own person's frames
+/// only.
 ///
 /// Who a frame shows is read from the picture: its body (the box around its landmarks) continues a person
 /// seen up to ``linkSeconds`` earlier when its hips lie within that person's size × (``stillSizes`` +
-/// ``sizesPerSecond`` × the time between) of theirs — a player covers at most about three body heights a
-/// second — and neither body is more than ``sizeRatio`` times the other. Otherwise it is someone else. A frame
+/// ``sizesPerSecond`` × the time between) of theirs — a player sprints about three body heights a second —
+/// and neither body is more than ``sizeRatio`` times the other. Otherwise it is someone else. A frame
 /// without picture landmarks (a track of world landmarks only) continues the latest person.
 struct PosedPeople {
     /// Hips this many body sizes apart are one person whatever the time between (pose noise, a lunge).
