@@ -144,7 +144,7 @@ package final class PoseTracker {
     /// of the tiles; not on the first frame when its whole picture shows nobody to follow), or not the person it follows when that person is small (in tiles on the first four frames
     /// they are lost, then on every fourth; a big one is looked for in the whole frame) — and always when choosing
     /// the person nearest a point, unless that is someone of a known size big enough for the whole frame
-    /// (``PersonChoice/like(position:size:)``), who is looked for in the whole frame only.
+    /// (``PersonChoice/like(position:size:)``) whom the whole frame shows near that point.
     private func find(in frame: ImageBuffer, time: Double) throws -> (found: [PersonCandidate], followable: [PersonCandidate]) {
         func followable(_ people: [PersonCandidate]) -> [PersonCandidate] { self.followable(people, in: frame) }
         let whole = try estimator.detectPeople(in: frame, tiles: false, inference: &inferenceTime)
@@ -154,10 +154,9 @@ package final class PoseTracker {
             guard !Self.seenWhole(size: identity.size, in: frame), identity.match(wholeFollowable, at: time) == nil, framesSinceSeen < 4 || framesSinceSeen % 4 == 0 else {
                 return (whole, wholeFollowable)
             }
-        } else if case .like(_, let size) = choice, Self.seenWhole(size: size * Double(frame.height), in: frame) {
-            // Pointed at someone big enough for the whole frame: the tiles (a third of its shorter side) show only
-            // people much smaller than them. Seen or not, they are looked for in the whole frame; while they are
-            // out of the picture the tiles are not searched for someone small to take instead.
+        } else if case .like(let position, let size) = choice, Self.seenWhole(size: size * Double(frame.height), in: frame),
+                  wholeFollowable.contains(where: { Self.isLike($0, position: position, size: size, in: frame) }) {
+            // Pointed at someone big enough for the whole frame, and seen there: tiles would only add people much smaller.
             return (whole, wholeFollowable)
         } else if choice.isPointed {
             // The player said where they are: look for everyone, however small, before choosing.
@@ -178,6 +177,15 @@ package final class PoseTracker {
         tiledSearches += 1
         let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
         return (tiled, followable(tiled))
+    }
+
+    /// Whether `person` can be the one pointed at by ``PersonChoice/like(position:size:)``: of about that size
+    /// (``PersonChoice/likeSizeRatio``) with their hips within one body of that point.
+    static func isLike(_ person: PersonCandidate, position: Point2, size: Double, in frame: ImageBuffer) -> Bool {
+        let ratio = person.sizeFraction / max(size, 1e-9)
+        let w = Double(frame.width), h = Double(frame.height), body = size * h
+        let dx = (person.position.x - position.x) * w, dy = (person.position.y - position.y) * h
+        return ratio <= PersonChoice.likeSizeRatio && ratio >= 1 / PersonChoice.likeSizeRatio && dx * dx + dy * dy <= body * body
     }
 
     /// The people of `people` the tracker may follow in `frame`: at least ``minimumPersonFraction`` of its shorter
