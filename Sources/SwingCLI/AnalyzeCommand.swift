@@ -54,7 +54,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var noSmooth = false
 
     @Option(name: .customLong("player"), help: ArgumentHelp(
-        "Where the player is in the picture when other people are in view: fractions of its width and height from the top-left (e.g. 0.5,0.8), and optionally @SECONDS, the moment of the video they are there (e.g. 0.5,0.8@4.6: the person nearest the point in that frame is measured in every shot). Stored with the session. Default: the biggest person.",
+        "Where the player is in the picture when other people are in view: fractions of its width and height from the top-left (e.g. 0.5,0.8), and optionally @SECONDS, the moment of the video they are there (e.g. 0.5,0.8@4.6: the person nearest the point in that frame is measured in every shot). Stored with the session. Default: the biggest person, or at a loud hit where they do not swing, whoever else does.",
         valueName: "x,y[@seconds]"))
     var player: PlayerPointArgument?
 

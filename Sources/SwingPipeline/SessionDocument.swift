@@ -64,7 +64,8 @@ package struct SessionDocument: Codable, Sendable, Equatable {
         package var soundDelay: SoundDelay? = nil
         /// Where the player said they are (`analyze --player X,Y[@SECONDS]`, the upload page's picker, or the
         /// results page's "tap yourself"): the pose stage followed the person there. `nil` (not encoded) when it
-        /// chose by itself (the biggest person).
+        /// chose by itself (the biggest person in view, or at a loud hit where they did not swing, whoever
+        /// else did: docs/analysis.md, "Who hits").
         package var player: PlayerMark? = nil
     }
 

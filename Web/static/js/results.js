@@ -161,7 +161,7 @@ function whoLine() {
   $('who-line').textContent = p
     ? (p.time != null ? `You: the person you tapped at ${p.time.toFixed(1)}\u00a0s, followed through every shot.`
       : `You: the person nearest the point you gave (${Math.round(p.x * 100)}\u00a0% across, ${Math.round(p.y * 100)}\u00a0% down), in every shot.`)
-    : 'Swingmaster measured the biggest person in view around each hit. Measured the wrong person? Tap yourself.';
+    : 'At each hit Swingmaster measured the biggest person in view, or whoever else swung when they did not. Measured the wrong person? Tap yourself.';
   $('who-open').textContent = p ? 'Change' : 'Tap yourself';
 }
 
