@@ -122,7 +122,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let progress = ProgressBar.stagedHandler()
         let analysis: SessionAnalysis
         do {
-            analysis = try await BlockingWork.run("swingmaster.analysis", cancellation: cancellation) {
+            analysis = try await Console.blocking("swingmaster.analysis", cancellation: cancellation) {
                 try analyzer.analyze(path: path) { stage, fraction in progress(stage.rawValue, fraction) }
             }
         } catch where cancellation.isCancelled {

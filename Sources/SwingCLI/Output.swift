@@ -7,11 +7,20 @@ import SwingCore
 /// Foundation's throwing `write(contentsOf:)`: a failed write (a full disk, a closed pipe) becomes an
 /// error with the output-error code instead of the trap of the non-throwing `FileHandle.write(_:)`.
 enum Console {
+    /// Where a command run inside another process writes instead of the process's stdout and stderr
+    /// (``SwingmasterCommand/run(arguments:environment:)``); `nil`: the process's own.
+    @TaskLocal static var capture: ConsoleCapture?
+
     /// Writes `data` (and a newline) to standard output.
     /// - Throws: `CLIError` with the output-error code when the bytes could not be written.
     static func out(_ data: Data, newline: Bool = false) throws {
+        let bytes = newline ? data + Data([0x0A]) : data
+        if let capture {
+            capture.append(bytes, error: false)
+            return
+        }
         do {
-            try FileHandle.standardOutput.write(contentsOf: newline ? data + Data([0x0A]) : data)
+            try FileHandle.standardOutput.write(contentsOf: bytes)
         } catch {
             throw outputError(error)
         }
@@ -23,8 +32,13 @@ enum Console {
         try out(Data((text + terminator).utf8))
     }
 
-    /// Writes text to standard error. A failure there has nowhere to be reported, so it is ignored.
-    static func err(_ text: String) {
+    /// Writes text to standard error (to `capture` when given, else to the bound ``capture`` or the process's).
+    /// A failure there has nowhere to be reported, so it is ignored.
+    static func err(_ text: String, to capture: ConsoleCapture? = Console.capture) {
+        if let capture {
+            capture.append(Data(text.utf8), error: true)
+            return
+        }
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
@@ -48,10 +62,32 @@ enum Console {
             }
 }
 
+/// What a command run in-process printed (``Console/capture``): the bytes for stdout and the text for stderr,
+/// appended from any thread.
+package final class ConsoleCapture: @unchecked Sendable {   // `out` and `err` guarded by `lock`
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+
+    /// Nothing printed yet.
+    package init() {}
+
+    func append(_ data: Data, error: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        if error { err.append(data) } else { out.append(data) }
+    }
+
+    /// Everything printed to standard output so far.
+    package var standardOutput: Data { lock.lock(); defer { lock.unlock() }; return out }
+    /// Everything printed to standard error so far, as text.
+    package var standardError: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
+}
+
 /// A throttled single-line progress bar on stderr, one line per stage; silent when stderr is not a
 /// terminal unless `SWINGMASTER_PROGRESS=1`.
 final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
+    /// The stderr it draws on, taken where it was made (it is drawn from the workers' threads).
+    private let capture = Console.capture
     private let lock = NSLock()
     private var stage = ""
     private var lastDrawn = -1
@@ -60,7 +96,7 @@ final class ProgressBar: @unchecked Sendable {
 
     init(label: String = "", force: Bool = false) {
         self.fixedLabel = label
-        self.enabled = force || isatty(2) != 0 || ProcessInfo.processInfo.environment["SWINGMASTER_PROGRESS"] == "1"
+        self.enabled = force || (Console.capture == nil && isatty(2) != 0) || ProcessEnvironment.current["SWINGMASTER_PROGRESS"] == "1"
     }
 
     /// Draws `fraction` for the bar's own label (single-stage use).
@@ -81,7 +117,7 @@ final class ProgressBar: @unchecked Sendable {
         let pct = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
         lock.lock(); defer { lock.unlock() }
         if newStage != stage {
-            if !stage.isEmpty { Console.err("\n") }
+            if !stage.isEmpty { Console.err("\n", to: capture) }
             stage = newStage
             lastDrawn = -1
         }
@@ -91,8 +127,8 @@ final class ProgressBar: @unchecked Sendable {
         let filled = pct * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let label = stage.padding(toLength: max(20, stage.count), withPad: " ", startingAt: 0)
-        Console.err("\r\(label) [\(bar)] \(pct)%")
-        if pct == 100 { Console.err("\n"); stage = "" }
+        Console.err("\r\(label) [\(bar)] \(pct)%", to: capture)
+        if pct == 100 { Console.err("\n", to: capture); stage = "" }
     }
 }
 
@@ -177,6 +213,16 @@ struct CLIError: CategorizedError {
     static let maximumInputBytes = 512_000_000
 }
 
+extension Console {
+    /// ``BlockingWork/run(_:cancellation:_:)`` with this task's ``capture`` bound on the work's thread too, so what
+    /// the work prints goes where the command's own output goes.
+    static func blocking<T: Sendable>(_ name: String, cancellation: Cancellation,
+                                      _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let capture = Console.capture
+        return try await BlockingWork.run(name, cancellation: cancellation) { try Console.$capture.withValue(capture) { try work() } }
+    }
+}
+
 /// Cancels work on Ctrl-C (SIGINT) instead of killing the process, so nothing is half-written.
 final class InterruptWatcher: @unchecked Sendable {
     private let source: DispatchSourceSignal
@@ -212,7 +258,7 @@ extension InterruptWatcher {
         let watcher = InterruptWatcher { cancellation.cancel() }
         defer { watcher.stop() }
         do {
-            let value = try await BlockingWork.run("swingmaster.\(what)", cancellation: cancellation, work)
+            let value = try await Console.blocking("swingmaster.\(what)", cancellation: cancellation, work)
             if cancellation.isCancelled { throw cancelled(what) }
             return value
         } catch where cancellation.isCancelled {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwingCore
 import Hummingbird
 import Logging
 import SwingPipeline
@@ -62,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.media = media.map { URL(fileURLWithPath: $0, isDirectory: true) }
         config.maxUploadBytes = Int64(maxUploadMB) << 20
         config.maxConcurrentUploads = maxConcurrentUploads
-        let env = ProcessInfo.processInfo.environment["SWINGMASTER_TOKEN"]
+        let env = ProcessEnvironment.current["SWINGMASTER_TOKEN"]
         config.token = token ?? (env?.isEmpty == false ? env : nil)
         config.webRoot = webRoot.map { URL(fileURLWithPath: $0, isDirectory: true) }
         config.tlsCertificate = tlsCert

@@ -20,18 +20,41 @@ package struct SwingmasterCommand: AsyncParsableCommand {
     package static func runAndExit() async {
         // A closed pipe must be a write error we report (exit 17), not a silent SIGPIPE death.
         signal(SIGPIPE, SIG_IGN)
+        Foundation.exit(await run(arguments: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses `arguments`, runs the command and returns its exit status, having printed what the process would
+    /// print: a ``UserFacingError`` as its one sentence and its code, help and usage errors as ArgumentParser
+    /// words them (help on stdout with 0, a usage error on stderr with 64).
+    package static func run(arguments: [String]) async -> Int32 {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            return 0
         } catch let error as any UserFacingError {
             Console.err("error: \(error.description)\n")
-            Foundation.exit(error.statusCode)
+            return error.statusCode
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error).rawValue
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == 0 { try? Console.line(message) } else { Console.err(message + "\n") }
+            }
+            return code
+        }
+    }
+
+    /// ``run(arguments:)`` inside this process, as a child process would run it: `environment` on top of this
+    /// process's (``ProcessEnvironment``), its stdout and stderr collected in `capture` instead of printed.
+    /// Tests run commands this way beside each other; what only a process shows (signals, a full stdout, the
+    /// working folder, stdin) is tested on the binary.
+    package static func run(arguments: [String], environment: [String: String], capture: ConsoleCapture) async -> Int32 {
+        await ProcessEnvironment.$overrides.withValue(environment) {
+            await Console.$capture.withValue(capture) { await run(arguments: arguments) }
         }
     }
 }

@@ -66,9 +66,14 @@ package enum BlockingWork {
                                         cancellation: Cancellation = Cancellation(parent: Cancellation.current),
                                         _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let environment = ProcessEnvironment.overrides
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let thread = Thread {
-                    continuation.resume(with: Result { try Cancellation.$current.withValue(cancellation) { try work() } })
+                    continuation.resume(with: Result {
+                        try ProcessEnvironment.$overrides.withValue(environment) {
+                            try Cancellation.$current.withValue(cancellation) { try work() }
+                        }
+                    })
                 }
                 thread.name = name
                 thread.stackSize = stackSize

@@ -11,7 +11,7 @@ package enum ResourceLocator {
     /// The folder for `relativePath`, or `nil`: the first of ``folders(_:variable:environment:starts:accept:)``
     /// that `accept`s, else the first folder the variable names (so an error can name it).
     package static func folder(_ relativePath: String, variable: String? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                              environment: [String: String] = ProcessEnvironment.current,
                               accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> URL? {
         let found = folders(relativePath, variable: variable, environment: environment, accept: accept)
         return found.first(where: accept) ?? found.first
@@ -26,7 +26,7 @@ package enum ResourceLocator {
     ///   - accept: Whether a folder found walking up is the right one (e.g. holds the expected files).
     /// - Returns: The variable's folders, or else the nearest accepted folder from each start, without repeats.
     package static func folders(_ relativePath: String, variable: String? = nil,
-                               environment: [String: String] = ProcessInfo.processInfo.environment,
+                               environment: [String: String] = ProcessEnvironment.current,
                                starts: [URL] = defaultStarts,
                                accept: (URL) -> Bool = { ResourceLocator.isDirectory($0) }) -> [URL] {
         if let variable, let list = environment[variable], !list.isEmpty {

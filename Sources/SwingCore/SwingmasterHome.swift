@@ -5,7 +5,7 @@ import Foundation
 /// catalog and the server all resolve it here, so they always agree.
 package enum SwingmasterHome {
     /// The home folder for `environment`.
-    package static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func url(environment: [String: String] = ProcessEnvironment.current) -> URL {
         if let home = environment["SWINGMASTER_HOME"], !home.isEmpty {
             return URL(fileURLWithPath: home, isDirectory: true)
         }

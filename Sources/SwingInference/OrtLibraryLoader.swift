@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SwingCore
 import Foundation
 
 /// Finds and opens `libonnxruntime` at run time, so the binary links no ORT symbol and a user can
@@ -25,7 +26,7 @@ enum OrtLibraryLoader {
     /// The paths tried, in order: `$SWINGMASTER_ONNXRUNTIME` alone if set; otherwise
     /// `.deps/onnxruntime/lib/…` in the executable's directory or any parent, then in the current
     /// directory or any parent, then the plain soname (the system loader's search path).
-    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    static func candidates(environment: [String: String] = ProcessEnvironment.current) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
             return [explicit]
         }

@@ -48,7 +48,7 @@ package final class PostgresStore: Store {
             throw StoreError.databaseError("'\(address)' is not a PostgreSQL URL: write postgres://user@host[:port]/database.")
         }
         let database = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-        let user = c.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+        let user = c.user ?? ProcessEnvironment.current["USER"] ?? "postgres"
         let mode = c.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         let tls: PostgresClient.Configuration.TLS
         switch mode {

@@ -14,9 +14,9 @@ package enum StoreAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// The default: `$SWINGMASTER_DATABASE` when set, else `$SWINGMASTER_HOME/swingmaster.sqlite`.
     /// - Throws: ``StoreError`` when the variable holds something that is not a store address.
-    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreAddress {
+    package static func standard(environment: [String: String] = ProcessEnvironment.current) throws -> StoreAddress {
         if let text = environment[environmentVariable], !text.isEmpty { return try StoreAddress(parsing: text) }
-        return .sqlite(SwingmasterHome.url().appendingPathComponent(AppDatabase.fileName))
+        return .sqlite(SwingmasterHome.url(environment: environment).appendingPathComponent(AppDatabase.fileName))
     }
 
     /// Parses `sqlite:PATH` (or a path ending in `.sqlite`) and `postgres://…` / `postgresql://…`.

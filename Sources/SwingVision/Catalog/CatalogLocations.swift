@@ -23,7 +23,7 @@ package struct CatalogLocations: Sendable, Equatable {
     ///   - environment: process environment.
     ///   - executable: path of the running executable (walk starts at its directory).
     ///   - workingDirectory: the current directory.
-    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func standard(environment: [String: String] = ProcessEnvironment.current,
                                 executable: URL? = Bundle.main.executableURL,
                                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         -> CatalogLocations {

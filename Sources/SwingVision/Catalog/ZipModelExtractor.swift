@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// Pulls the single `.onnx` model out of a `.zip` archive with the system `unzip` command.
 ///
@@ -6,7 +7,7 @@ import Foundation
 /// `unzip` is installed by `scripts/setup.sh` (and present on macOS). Without it a clear error says so.
 enum ZipModelExtractor {
     /// Locates `unzip` on `PATH` (then `/usr/bin`).
-    static func unzipPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func unzipPath(environment: [String: String] = ProcessEnvironment.current) -> String? {
         let dirs = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
         return dirs.map { $0 + "/unzip" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
