@@ -109,6 +109,12 @@ package enum Subprocess {
         }
     }
 
+    /// Runs `work` (e.g. a command run inside the test process) once one of the child processes' slots is free,
+    /// so it counts among the ``concurrentChildren`` heavy runs at once.
+    package static func holdingSlot<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await slots.holding(work)
+    }
+
     /// Programs the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` runs at
     /// once: one per core, as many as the blocking waits it replaced could hold.
     package static let concurrentChildren = max(2, ProcessInfo.processInfo.activeProcessorCount)

@@ -26,22 +26,26 @@ package enum SwingmasterBinary {
         package var status: Int32; package var stdout: String; package var stderr: String; package var data: Data
         /// Wall-clock seconds from the binary's start to its exit (not counting a wait for a free slot).
         package var seconds: Double
+
+        /// An outcome (what a command run inside the test process gave, too).
+        package init(status: Int32, stdout: Data, stderr: String, seconds: Double) {
+            self.status = status; self.stdout = String(decoding: stdout, as: UTF8.self); self.stderr = stderr
+            self.data = stdout; self.seconds = seconds
+        }
     }
 
     /// Runs the binary with `arguments` (the test's environment plus `environment`) to its end, through
     /// ``Subprocess`` (the one runner: output to files, stdin empty, killed after `timeout` seconds).
     package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) throws -> Output {
         let o = try Subprocess.run(path, arguments, environment: environment, timeout: timeout)
-        return Output(status: o.status, stdout: String(decoding: o.stdout, as: UTF8.self), stderr: o.stderr, data: o.stdout,
-                      seconds: o.seconds)
+        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds)
     }
 
     /// ``run(_:environment:timeout:)`` from async code, through the async ``Subprocess`` (no thread of the
     /// cooperative pool held while the binary runs).
     package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) async throws -> Output {
         let o = try await Subprocess.run(path, arguments, environment: environment, timeout: timeout)
-        return Output(status: o.status, stdout: String(decoding: o.stdout, as: UTF8.self), stderr: o.stderr, data: o.stdout,
-                      seconds: o.seconds)
+        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds)
     }
 
     /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output

@@ -33,7 +33,7 @@ import Testing
         let jsonURL = home.appendingPathComponent("s.json")
         // The demo clip's people walk (docs/analysis.md, "Swing check"): with the check off every contact is a shot.
         let trackURL = home.appendingPathComponent("track.json")
-        let out = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check",
+        let out = try await InProcess.run(["analyze", Self.sample, "--hand", "right", "--json", jsonURL.path, "--no-swing-check",
                                              "--save-track", trackURL.path], environment: env)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         #expect(out.stdout.contains("consistency"), "\(out.stdout)")
@@ -56,7 +56,7 @@ import Testing
         let contactsURL = home.appendingPathComponent("contacts.json")
         try JSONSerialization.data(withJSONObject: ["contacts": doc.shots.map { ["time": $0.time, "confidence": 1.0] }])
             .write(to: contactsURL)
-        let measured = try await SwingmasterBinary.run(["measure", "--track", trackURL.path, "--contacts", contactsURL.path,
+        let measured = try await InProcess.run(["measure", "--track", trackURL.path, "--contacts", contactsURL.path,
                                                   "--hand", "right", "--no-swing-check", "--json",
                                                   "--sound-delay-ms=\(doc.soundDelay?.ms ?? 0)"], environment: env)
         #expect(measured.status == 0, "stderr: \(measured.stderr)")
@@ -67,9 +67,9 @@ import Testing
         }
 
         // A second session lands on top of the list.
-        let again = try await SwingmasterBinary.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
+        let again = try await InProcess.run(["analyze", Self.sample, "--start", "0", "--duration", "8"], environment: env)
         #expect(again.status == 0, "stderr: \(again.stderr)")
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await InProcess.run(["sessions", "list"], environment: env)
         let rows = list.stdout.split(separator: "\n").filter { $0.contains("demo_session.mp4") }
         #expect(rows.count == 2)
         #expect(rows.first?.trimmingCharacters(in: .whitespaces).hasPrefix(String(id + 1)) == true, "\(list.stdout)")
@@ -87,7 +87,7 @@ import Testing
         var docs: [Doc.Session] = []
         for extra in [[], ["--skip-deblocking"]] {
             let json = home.appendingPathComponent("s\(docs.count).json")
-            let out = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--no-store", "--no-swing-check",
+            let out = try await InProcess.run(["analyze", Self.sample, "--hand", "right", "--no-store", "--no-swing-check",
                                                  "--json", json.path] + extra, environment: env)
             #expect(out.status == 0, "stderr: \(out.stderr)")
             docs.append(try JSONDecoder().decode(Doc.self, from: Data(contentsOf: json)).session)
@@ -112,10 +112,10 @@ import Testing
         try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=0x2a6e2a:s=1280x720:r=30:d=7", "-i", wav.path,
                                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest", mp4.path])
         let env = ["SWINGMASTER_HOME": home.path]
-        let out = try await SwingmasterBinary.run(["analyze", mp4.path, "--hand", "left"], environment: env)
+        let out = try await InProcess.run(["analyze", mp4.path, "--hand", "left"], environment: env)
         #expect(out.status == 30, "stderr: \(out.stderr)")
         #expect(out.stderr.contains("No person"), "\(out.stderr)")
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await InProcess.run(["sessions", "list"], environment: env)
         #expect(!list.stdout.contains("empty-court.mp4"))
     }
 
@@ -125,13 +125,13 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let wav = home.appendingPathComponent("a.wav")
         try ContactsCommandTests.writeWAV(ContactsCommandTests.sessionAudio(seconds: 7, impacts: [2]), to: wav)
-        let audioOnly = try await SwingmasterBinary.run(["analyze", wav.path, "--hand", "right"], environment: env)
+        let audioOnly = try await InProcess.run(["analyze", wav.path, "--hand", "right"], environment: env)
         #expect(audioOnly.status == 15, "\(audioOnly.stderr)")          // no video track
         let silent = home.appendingPathComponent("silent.mp4")
         try TestFiles.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=1280x720:r=30:d=6", "-c:v", "libx264", "-preset", "ultrafast", silent.path])
-        let noAudio = try await SwingmasterBinary.run(["analyze", silent.path, "--hand", "right"], environment: env)
+        let noAudio = try await InProcess.run(["analyze", silent.path, "--hand", "right"], environment: env)
         #expect(noAudio.status == 12, "\(noAudio.stderr)")
-        let long = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
+        let long = try await InProcess.run(["analyze", Self.sample, "--hand", "right", "--max-duration", "10"], environment: env)
         #expect(long.status == 14 && long.stderr.contains("--start"), "\(long.stderr)")
     }
 
@@ -145,9 +145,9 @@ import Testing
         let home = try TestFiles.temporaryDirectory("analyze-badflag")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        let r = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
+        let r = try await InProcess.run(["analyze", Self.sample, "--hand", "right", flag], environment: env)
         #expect(r.status == 64 && r.stderr.contains(words), "\(flag): \(r.status) \(r.stderr)")
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await InProcess.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
     }
 
@@ -166,7 +166,7 @@ import Testing
                                                   environment: ["SWINGMASTER_HOME": home.path], delay: 1.5)
         #expect(run.wasRunning && run.status == 130, "status \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("nothing"), "\(run.stderr)")
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
+        let list = try await InProcess.run(["sessions", "list"], environment: ["SWINGMASTER_HOME": home.path])
         #expect(!list.stdout.contains("long.mp4"), "\(list.stdout)")
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
     }

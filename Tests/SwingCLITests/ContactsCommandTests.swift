@@ -37,7 +37,7 @@ import Testing
     }
 
     static func contacts(_ file: URL, _ extra: [String] = []) async throws -> ContactsJSON {
-        let out = try await SwingmasterBinary.run(["contacts", file.path, "--json"] + extra)
+        let out = try await InProcess.run(["contacts", file.path, "--json"] + extra)
         #expect(out.status == 0, "stderr: \(out.stderr)")
         return try JSONDecoder().decode(ContactsJSON.self, from: out.data)
     }
@@ -85,7 +85,7 @@ import Testing
         // A threshold far above any impact finds nothing; a gap longer than the session keeps one.
         await #expect(try Self.contacts(wav, ["--threshold-factor", "100000"]).contacts.isEmpty)
         await #expect(try Self.contacts(wav, ["--min-gap-ms", "9000"]).contacts.count == 1)
-        let bad = try await SwingmasterBinary.run(["contacts", wav.path, "--low-hz", "5000", "--high-hz", "4000"])
+        let bad = try await InProcess.run(["contacts", wav.path, "--low-hz", "5000", "--high-hz", "4000"])
         #expect(bad.status != 0)
         #expect(bad.stderr.lowercased().contains("hz"))
     }
@@ -94,7 +94,7 @@ import Testing
         let dir = try TestFiles.temporaryDirectory("contacts-bad")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (path, extra) = try input.make(in: dir)
-        let out = try await SwingmasterBinary.run(["contacts", path] + extra)
+        let out = try await InProcess.run(["contacts", path] + extra)
         #expect(out.status == input.expectedStatus, "\(input): status \(out.status), stderr \(out.stderr)")
         #expect(out.stderr.hasPrefix("error: "), "\(input): \(out.stderr)")
         #expect(out.stderr.lowercased().contains(input.messageFragment), "\(input): \(out.stderr)")

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func imageJSONHasDetectionsInsideTheImage() async throws {
-        let out = try await SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+        let out = try await InProcess.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
                                              "--conf", "0.3", "--max-det", "7"])
         #expect(out.status == 0, "\(out.stderr)")
         let doc = try json(out)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func interpretCountsWhatWasDetected() async throws {
-        let out = try await SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+        let out = try await InProcess.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
                                              "--conf", "0.3", "--interpret", "counter"])
         #expect(out.status == 0, "\(out.stderr)")
         let doc = try json(out)
@@ -70,12 +70,12 @@ import Testing
         var expected: [String: Int] = [:]
         for d in detections { if let l = d["label"] as? String { expected[l, default: 0] += 1 } }
         #expect(totals == expected)
-        let unknown = try await SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--interpret", "tarot"])
+        let unknown = try await InProcess.run(["detect", Self.image(), "--model", Self.detectModel(), "--interpret", "tarot"])
         #expect(unknown.status != 0 && unknown.stderr.contains("tarot"), "\(unknown.stderr)")
     }
 
     @Test func classFilterKeepsOnlyThatClass() async throws {
-        let out = try await SwingmasterBinary.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
+        let out = try await InProcess.run(["detect", Self.image(), "--model", Self.detectModel(), "--json",
                                              "--conf", "0.01", "--classes", "0"])
         #expect(out.status == 0, "\(out.stderr)")
         let results = try #require(try json(out)["results"] as? [[String: Any]])
@@ -86,7 +86,7 @@ import Testing
     @Test func saveWritesAnAnnotatedImage() async throws {
         let source = try Self.image()
         let target = URL(fileURLWithPath: source).deletingLastPathComponent().appendingPathComponent("annotated.png").path
-        let out = try await SwingmasterBinary.run(["detect", source, "--model", Self.detectModel(), "--save", target])
+        let out = try await InProcess.run(["detect", source, "--model", Self.detectModel(), "--save", target])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.hasPrefix("pattern.png: 96x64 "))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: target))
@@ -97,7 +97,7 @@ import Testing
         // 10 frames at 10 fps; stride 3 → frames 0, 3, 6, 9.
         let video = try Self.media("clip.mp4", ["-i", "testsrc2=size=96x64:rate=10", "-frames:v", "10", "-pix_fmt", "yuv420p"])
         let saved = URL(fileURLWithPath: video).deletingLastPathComponent().appendingPathComponent("out.mp4").path
-        let out = try await SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--json", "--save", saved])
+        let out = try await InProcess.run(["detect", video, "--model", Self.detectModel(), "--json", "--save", saved])
         #expect(out.status == 0, "\(out.stderr)")
         let results = try #require(try json(out)["results"] as? [[String: Any]])
         #expect(results.compactMap { $0["frame"] as? Int } == [0, 3, 6, 9])
@@ -120,7 +120,7 @@ import Testing
     func trackGivesEveryDetectionATrackIdThatPersistsOnAStaticScene(stride: Int) async throws {
         let video = try Self.staticVideo()
         let saved = URL(fileURLWithPath: video).deletingLastPathComponent().appendingPathComponent("tracked.mp4").path
-        let out = try await SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--track", "--json",
+        let out = try await InProcess.run(["detect", video, "--model", Self.detectModel(), "--track", "--json",
                                              "--vid-stride", "\(stride)", "--save", saved, "--no-store"])
         #expect(out.status == 0, "\(out.stderr)")
         let results = try #require(try json(out)["results"] as? [[String: Any]])
@@ -144,25 +144,25 @@ import Testing
         }
         #expect(((try? FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int) ?? 0) > 0)
         // Without --track the document has no trackId at all.
-        let plain = try await SwingmasterBinary.run(["detect", video, "--model", Self.detectModel(), "--json", "--no-store"])
+        let plain = try await InProcess.run(["detect", video, "--model", Self.detectModel(), "--json", "--no-store"])
         #expect(plain.status == 0 && !plain.stdout.contains("trackId"))
     }
 
     @Test func trackIsRefusedOnAnImageAndOnAClassifier() async throws {
         let image = try Self.image()
-        let out = try await SwingmasterBinary.run(["detect", image, "--model", Self.detectModel(), "--track"])
+        let out = try await InProcess.run(["detect", image, "--model", Self.detectModel(), "--track"])
         #expect(out.status == 64, "\(out.stderr)")
         #expect(out.stderr.contains("--track follows objects from frame to frame, so it needs a video, and pattern.png is an image."))
         #expect(out.stdout.isEmpty)
         let video = try Self.media("clip.mp4", ["-i", "testsrc2=size=96x64:rate=10", "-frames:v", "4", "-pix_fmt", "yuv420p"])
-        let classify = try await SwingmasterBinary.run(["detect", video, "--model", Self.model(["tiny-classify.onnx"]), "--track", "--no-store"])
+        let classify = try await InProcess.run(["detect", video, "--model", Self.model(["tiny-classify.onnx"]), "--track", "--no-store"])
         #expect(classify.status == StatusCode.invalidParameter, "\(classify.stderr)")
         #expect(classify.stderr.contains("Tracking needs a model that finds boxes"))
     }
 
     @Test func classifierListsTopFive() async throws {
         let classifier = try Self.model(["tiny-classify.onnx"])
-        let out = try await SwingmasterBinary.run(["detect", Self.image(), "--model", classifier, "--json"])
+        let out = try await InProcess.run(["detect", Self.image(), "--model", classifier, "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let r = try #require((try json(out)["results"] as? [[String: Any]])?.first)
         let top = try #require(r["classification"] as? [[String: Any]])
@@ -191,12 +191,12 @@ import Testing
             (["detect", dir.appendingPathComponent("missing.jpg").path, "--model", yolo], StatusCode.fileNotFound, "missing.jpg"),
         ]
         for c in cases {
-            let out = try await SwingmasterBinary.run(c.args)
+            let out = try await InProcess.run(c.args)
             #expect(out.status == c.status, "\(c.args): \(out.stderr)")
             #expect(out.stderr.contains("error: ") && out.stderr.contains(c.message), "\(c.args): \(out.stderr)")
             #expect(out.stdout.isEmpty)
         }
-        let badConf = try await SwingmasterBinary.run(["detect", image, "--model", yolo, "--conf", "1.5"])
+        let badConf = try await InProcess.run(["detect", image, "--model", yolo, "--conf", "1.5"])
         #expect(badConf.status == 64)  // ArgumentParser's validation failure
         #expect(badConf.stderr.contains("--conf must be a number from 0 to 1"))
     }

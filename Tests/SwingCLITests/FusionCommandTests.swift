@@ -41,14 +41,14 @@ import Testing
     static func analyze(_ extra: [String], home: URL) async throws -> (SwingmasterBinary.Output, Doc.Session?) {
         let json = home.appendingPathComponent("session-\(UUID().uuidString).json")
         // The fixture's player stands still between hits: the fusion, not the swing check, is tested here.
-        let out = try await SwingmasterBinary.run(["analyze", clip, "--hand", "right", "--json", json.path, "--no-swing-check"] + extra,
+        let out = try await InProcess.run(["analyze", clip, "--hand", "right", "--json", json.path, "--no-swing-check"] + extra,
                                             environment: ["SWINGMASTER_HOME": home.path])
         let doc = out.status == 0 ? try JSONDecoder().decode(Doc.self, from: Data(contentsOf: json)).session : nil
         return (out, doc)
     }
 
     static func modelInfo(_ id: String, home: URL) async throws -> [String: Any] {
-        let out = try await SwingmasterBinary.run(["models", "info", id], environment: ["SWINGMASTER_HOME": home.path])
+        let out = try await InProcess.run(["models", "info", id], environment: ["SWINGMASTER_HOME": home.path])
         try #require(out.status == 0, "\(out.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
     }
@@ -121,7 +121,7 @@ import Testing
         #expect(session.shots.count == (try Self.truth()).events.filter(\.audible).count)
         #expect(session.shots.allSatisfy { $0.source == nil } && session.visualDetector == nil)
         #expect(!out.stdout.contains("contacts fused"))
-        let strayFlag = try await SwingmasterBinary.run(["analyze", Self.clip, "--detector-scope", "windows"],
+        let strayFlag = try await InProcess.run(["analyze", Self.clip, "--detector-scope", "windows"],
                                                   environment: ["SWINGMASTER_HOME": home.path])
         #expect(strayFlag.status == 64 && strayFlag.stderr.contains("needs --detector"), "\(strayFlag.stderr)")
     }
@@ -130,11 +130,11 @@ import Testing
         let home = try TestFiles.temporaryDirectory("fusion-catalog")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        let add = try await SwingmasterBinary.run(["models", "add", Self.model, "--id", "racket-ball"], environment: env)
+        let add = try await InProcess.run(["models", "add", Self.model, "--id", "racket-ball"], environment: env)
         try #require(add.status == 0, "\(add.stderr)")
         await #expect(try Self.modelInfo("racket-ball", home: home)["useCount"] as? Int == 0)
 
-        let first = try await SwingmasterBinary.run(["detect", Self.clip, "--model", "Racket-Ball", "--json"], environment: env)
+        let first = try await InProcess.run(["detect", Self.clip, "--model", "Racket-Ball", "--json"], environment: env)
         #expect(first.status == 0, "\(first.stderr)")
         let found = try Self.detections(first)
         #expect(found.contains { $0["label"] as? String == "tennis racket" } && found.contains { $0["label"] as? String == "sports ball" })
@@ -147,27 +147,27 @@ import Testing
         #expect((sessions.first?["averageInferenceMs"] as? Double ?? 0) > 0)
 
         // The stand-in scores 0.9: a stored --conf above that removes every detection…
-        let set = try await SwingmasterBinary.run(["models", "set", "racket-ball", "--conf", "0.95"], environment: env)
+        let set = try await InProcess.run(["models", "set", "racket-ball", "--conf", "0.95"], environment: env)
         try #require(set.status == 0, "\(set.stderr)")
-        let strict = try await SwingmasterBinary.run(["detect", Self.clip, "--model", "racket-ball", "--json"], environment: env)
+        let strict = try await InProcess.run(["detect", Self.clip, "--model", "racket-ball", "--json"], environment: env)
         #expect(strict.status == 0, "\(strict.stderr)")
         #expect(try Self.detections(strict).isEmpty)
         // …also when the catalog model is named by its installed path; an explicit flag wins.
         let installed = home.appendingPathComponent("models/racket-ball.onnx").path
-        let byPath = try await SwingmasterBinary.run(["detect", Self.clip, "--model", installed, "--json"], environment: env)
+        let byPath = try await InProcess.run(["detect", Self.clip, "--model", installed, "--json"], environment: env)
         #expect(byPath.status == 0, "\(byPath.stderr)")
         #expect(try Self.detections(byPath).isEmpty)
-        let flag = try await SwingmasterBinary.run(["detect", Self.clip, "--model", "racket-ball", "--conf", "0.5", "--json", "--no-store"],
+        let flag = try await InProcess.run(["detect", Self.clip, "--model", "racket-ball", "--conf", "0.5", "--json", "--no-store"],
                                              environment: env)
         #expect(flag.status == 0, "\(flag.stderr)")
         #expect(try Self.detections(flag).count == found.count)
 
         // A stored interpreter configuration is the default for --interpret; the flag wins.
-        let config = try await SwingmasterBinary.run(["models", "set", "racket-ball", "--interpreter-config", #"{"racketConfidence": 0.95}"#],
+        let config = try await InProcess.run(["models", "set", "racket-ball", "--interpreter-config", #"{"racketConfidence": 0.95}"#],
                                                environment: env)
         try #require(config.status == 0, "\(config.stderr)")
         func contacts(_ extra: [String]) async throws -> [Any] {
-            let out = try await SwingmasterBinary.run(["detect", Self.clip, "--model", "racket-ball", "--conf", "0.5", "--json", "--no-store",
+            let out = try await InProcess.run(["detect", Self.clip, "--model", "racket-ball", "--conf", "0.5", "--json", "--no-store",
                                                  "--interpret", "tennis-contact"] + extra, environment: env)
             try #require(out.status == 0, "\(out.stderr)")
             let doc = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
@@ -177,7 +177,7 @@ import Testing
         await #expect(try contacts(["--interpreter-config", "{}"]).count == (try Self.truth()).events.filter(\.visible).count)
 
         // --no-store and plain files outside the catalog leave the record alone.
-        let plain = try await SwingmasterBinary.run(["detect", Self.clip, "--model", Self.model, "--json"], environment: env)
+        let plain = try await InProcess.run(["detect", Self.clip, "--model", Self.model, "--json"], environment: env)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(try Self.detections(plain).count == found.count)
         info = try await Self.modelInfo("racket-ball", home: home)
@@ -189,7 +189,7 @@ import Testing
     @Test func plainFileRunsNeverCreateADatabase() async throws {
         let home = try TestFiles.temporaryDirectory("fusion-plain")
         defer { try? FileManager.default.removeItem(at: home) }
-        let out = try await SwingmasterBinary.run(["detect", Self.clip, "--model", Self.model], environment: ["SWINGMASTER_HOME": home.path])
+        let out = try await InProcess.run(["detect", Self.clip, "--model", Self.model], environment: ["SWINGMASTER_HOME": home.path])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("swingmaster.sqlite").path))
     }
@@ -199,17 +199,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let truth = try Self.truth()
-        try await #require(try SwingmasterBinary.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
+        try await #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
         let (out, doc) = try await Self.analyze(["--detector", "standin"], home: home)
         #expect(out.status == 0, "\(out.stderr)")
         let session = try #require(doc)
         let id = try #require(session.id)
-        let exported = try await SwingmasterBinary.run(["sessions", "export", String(id), "--json"], environment: env)
+        let exported = try await InProcess.run(["sessions", "export", String(id), "--json"], environment: env)
         let stored = try #require(((try JSONSerialization.jsonObject(with: exported.data) as? [String: Any])?["session"]
                                    as? [String: Any])?["shots"] as? [[String: Any]], "\(exported.stderr)")
         #expect(stored.compactMap { $0["source"] as? String } == truth.events.map(\.source))
         #expect(stored.filter { $0["visualOffsetMs"] != nil }.count == truth.events.filter { $0.source == "both" }.count)
-        let show = try await SwingmasterBinary.run(["sessions", "show", String(id)], environment: env)
+        let show = try await InProcess.run(["sessions", "show", String(id)], environment: env)
         #expect(show.stdout.contains("[visual]") && show.stdout.contains("[audio]"), "\(show.stdout)")
 
         var info = try await Self.modelInfo("standin", home: home)
@@ -220,7 +220,7 @@ import Testing
 
         // Stored preferences reach analyze too: above the stand-in's 0.9 nothing is seen, and --no-store
         // leaves the usage count alone.
-        try await #require(try SwingmasterBinary.run(["models", "set", "standin", "--conf", "0.95"], environment: env).status == 0)
+        try await #require(try await InProcess.run(["models", "set", "standin", "--conf", "0.95"], environment: env).status == 0)
         let (strictOut, strict) = try await Self.analyze(["--detector", "standin", "--no-store"], home: home)
         #expect(strictOut.status == 0, "\(strictOut.stderr)")
         #expect(strict?.shots.map(\.source) == truth.events.filter(\.audible).map { _ in "audio" })
@@ -235,7 +235,7 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let garbage = home.appendingPathComponent("garbage.onnx")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }).write(to: garbage)
-        try await #require(try SwingmasterBinary.run(["models", "add", DetectCommandTests.affine, "--id", "not-yolo"], environment: env).status == 0)
+        try await #require(try await InProcess.run(["models", "add", DetectCommandTests.affine, "--id", "not-yolo"], environment: env).status == 0)
 
         let cases: [(args: [String], status: Int32, message: String)] = [
             (["analyze", Self.clip, "--hand", "right", "--detector", "/nonexistent/racket.onnx"], StatusCode.modelUnreadable, "swingmaster models list"),
@@ -246,12 +246,12 @@ import Testing
             (["detect", Self.clip, "--model", "no-such-id"], StatusCode.modelUnreadable, "swingmaster models list"),
         ]
         for c in cases {
-            let out = try await SwingmasterBinary.run(c.args, environment: env)
+            let out = try await InProcess.run(c.args, environment: env)
             #expect(out.status == c.status, "\(c.args): \(out.stderr)")
             #expect(out.stderr.contains("error: ") && out.stderr.contains(c.message), "\(c.args): \(out.stderr)")
             #expect(out.stdout.isEmpty, "\(c.args): \(out.stdout)")
         }
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await InProcess.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
         let info = try await Self.modelInfo("not-yolo", home: home)
         #expect(info["useCount"] as? Int == 0 && (info["runs"] as? [Any])?.isEmpty == true, "\(info)")
@@ -261,7 +261,7 @@ import Testing
         let home = try TestFiles.temporaryDirectory("fusion-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        try await #require(try SwingmasterBinary.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
+        try await #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
         // The fixture loops four times (32 s) and every frame goes through the detector, so the run lasts
         // several seconds and Ctrl-C certainly lands while the detector or pose is working.
         let long = home.appendingPathComponent("fusion_long.mp4").path
@@ -270,7 +270,7 @@ import Testing
                                                    "--detector-stride", "1", "--pose-workers", "1"],
                                                   environment: ["SWINGMASTER_HOME": home.path], delay: 1.5)   // inside the detector or pose stage
         #expect(run.wasRunning && run.status == 130, "status \(run.status): \(run.stderr)")
-        let list = try await SwingmasterBinary.run(["sessions", "list"], environment: env)
+        let list = try await InProcess.run(["sessions", "list"], environment: env)
         #expect(list.stdout.contains("No sessions yet"), "\(list.stdout)")
         let info = try await Self.modelInfo("standin", home: home)
         #expect(info["useCount"] as? Int == 0 && (info["runs"] as? [Any])?.isEmpty == true, "\(info)")

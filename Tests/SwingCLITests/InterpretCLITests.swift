@@ -22,7 +22,7 @@ import Testing
     @Test func pokerPrintsHandRankAndCards() async throws {
         let file = try write(cards(["9h", "10H", "JH", "QH", "KH", "KH", "2c", "bogus"]))
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let out = try await SwingmasterBinary.run(["interpret", "poker", "--detections", file.path])
+        let out = try await InProcess.run(["interpret", "poker", "--detections", file.path])
         #expect(out.status == 0, "\(out.stderr)")
         let obj = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
         #expect(obj["hand"] as? String == "Straight flush")
@@ -35,7 +35,7 @@ import Testing
         let json = #"{"results": [{"frame": 12, "time": 0.2, "width": 100, "height": 100, "detections": [{"classId": 38, "label": "tennis racket", "confidence": 0.9, "box": {"x1": 10, "y1": 10, "x2": 30, "y2": 30}}, {"classId": 32, "label": "sports ball", "confidence": 0.6, "box": {"x1": 31, "y1": 18, "x2": 35, "y2": 22}}]}]}"#
         let file = try write(json)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let out = try await SwingmasterBinary.run(["interpret", "tennis-contact", "--detections", file.path])
+        let out = try await InProcess.run(["interpret", "tennis-contact", "--detections", file.path])
         #expect(out.status == 0, "\(out.stderr)")
         let obj = try #require(try JSONSerialization.jsonObject(with: out.data) as? [String: Any])
         let c = try #require((obj["contacts"] as? [[String: Any]])?.first)
@@ -47,12 +47,12 @@ import Testing
     @Test func badInputGivesClearErrors() async throws {
         let file = try write("{ not json")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let bad = try await SwingmasterBinary.run(["interpret", "counter", "--detections", file.path])
+        let bad = try await InProcess.run(["interpret", "counter", "--detections", file.path])
         #expect(bad.status == StatusCode.invalidInterpreterInput)
         #expect(bad.stderr.contains("error: Cannot read detections: not valid JSON"))
-        let missing = try await SwingmasterBinary.run(["interpret", "counter", "--detections", "/nonexistent/d.json"])
+        let missing = try await InProcess.run(["interpret", "counter", "--detections", "/nonexistent/d.json"])
         #expect(missing.status == StatusCode.invalidInterpreterInput)
-        let unknown = try await SwingmasterBinary.run(["interpret", "tarot", "--detections", file.path])
+        let unknown = try await InProcess.run(["interpret", "tarot", "--detections", file.path])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("Unknown interpreter 'tarot'"))
     }

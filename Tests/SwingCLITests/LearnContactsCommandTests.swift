@@ -37,18 +37,18 @@ import Testing
         let contacts = dir.appendingPathComponent("s1.contacts.json"), model = dir.appendingPathComponent("racket.json")
         try Self.contactsFile(confirmed, at: contacts)
 
-        let learnt = try await SwingmasterBinary.run(["learn-contacts", first.path, "--contacts", contacts.path, "--out", model.path])
+        let learnt = try await InProcess.run(["learn-contacts", first.path, "--contacts", contacts.path, "--out", model.path])
         #expect(learnt.status == 0, "\(learnt.stderr)")
         #expect(learnt.stdout.contains("learnt from \(confirmed.count) confirmed contacts"), "\(learnt.stdout)")
         let folder = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         #expect(!folder.contains { $0.hasPrefix(".swingmaster-") }, "a temporary file was left: \(folder)")
 
-        let withModel = try await SwingmasterBinary.run(["contacts", second.path, "--contact-model", model.path, "--json"])
+        let withModel = try await InProcess.run(["contacts", second.path, "--contact-model", model.path, "--json"])
         #expect(withModel.status == 0, "\(withModel.stderr)")
         let found = try JSONDecoder().decode(Found.self, from: withModel.data)
         #expect(found.model?.contacts == confirmed.count && found.model?.recordings == 1)
         let ours = ContactScore(detected: found.contacts.map(\.time), truth: truth, tolerance: 0.050)
-        let plain = try await SwingmasterBinary.run(["contacts", second.path, "--json"])
+        let plain = try await InProcess.run(["contacts", second.path, "--json"])
         let theirs = ContactScore(detected: try JSONDecoder().decode(Found.self, from: plain.data).contacts.map(\.time), truth: truth, tolerance: 0.050)
         print("learn-contacts: F1 \(ours.f1) with the model, \(theirs.f1) with the detector (\(truth.count) hits)")
         #expect(ours.f1 >= 0.90, "F1 \(ours.f1) with the model")
@@ -56,7 +56,7 @@ import Testing
         #expect(found.contacts.allSatisfy { $0.confidence >= 0 && $0.confidence <= 1 })
 
         // The table and CSV outputs work with a model too.
-        let csv = try await SwingmasterBinary.run(["contacts", second.path, "--contact-model", model.path, "--csv"])
+        let csv = try await InProcess.run(["contacts", second.path, "--contact-model", model.path, "--csv"])
         #expect(csv.status == 0 && csv.stdout.split(separator: "\n").count == found.contacts.count + 1)
     }
 
@@ -91,7 +91,7 @@ import Testing
             (["contacts", first.path, "--contact-model", model.path, "--sensitivity", "more"], 64),                // detector options
         ]
         for (args, code) in cases {
-            let out = try await SwingmasterBinary.run(args)
+            let out = try await InProcess.run(args)
             let lines = out.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.contains("\r") }
             #expect(out.status == code, "\(args.dropFirst()): exit \(out.status), \(out.stderr)")
             #expect(lines.count >= 1 && lines.last.map { $0.hasSuffix(".") || $0.contains("Usage") || $0.contains("--help") } == true,
@@ -113,18 +113,18 @@ import Testing
         let (wav, times) = try CourtSession.sound(seconds: 40, hits: 14, seed: 9, in: dir)
         let contacts = dir.appendingPathComponent("earlier.contacts.json"), model = dir.appendingPathComponent("racket.json")
         try LearnContactsCommandTests.contactsFile(times, at: contacts)
-        let learnt = try await SwingmasterBinary.run(["learn-contacts", wav.path, "--contacts", contacts.path, "--out", model.path])
+        let learnt = try await InProcess.run(["learn-contacts", wav.path, "--contacts", contacts.path, "--out", model.path])
         #expect(learnt.status == 0, "\(learnt.stderr)")
 
         let demo = TestFiles.package("Samples/demo_session.mp4").path
-        let heard = try await SwingmasterBinary.run(["contacts", demo, "--contact-model", model.path, "--json"])
+        let heard = try await InProcess.run(["contacts", demo, "--contact-model", model.path, "--json"])
         let byModel = try JSONDecoder().decode(LearnContactsCommandTests.Found.self, from: heard.data).contacts.map(\.time)
         struct Truth: Decodable { var contacts: [Double] }
         let demoTruth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: TestFiles.package("Samples/demo_session.truth.json"))).contacts
         #expect(ContactScore(detected: byModel, truth: demoTruth, tolerance: 0.050).f1 == 1, "model: \(byModel), truth: \(demoTruth)")
 
         let report = dir.appendingPathComponent("session.json")
-        let analysed = try await SwingmasterBinary.run(["analyze", demo, "--contact-model", model.path, "--no-store", "--hand", "right", "--json", report.path])
+        let analysed = try await InProcess.run(["analyze", demo, "--contact-model", model.path, "--no-store", "--hand", "right", "--json", report.path])
         #expect(analysed.status == 0, "\(analysed.stderr)")
         struct Document: Decodable {
             struct Session: Decodable {
@@ -142,7 +142,7 @@ import Testing
         #expect(analysedTimes.count == byModel.count && zip(analysedTimes, byModel.sorted()).allSatisfy { abs($0 - $1) < 1e-6 },
                 "analyze: \(analysedTimes), contacts: \(byModel)")
         // Detector settings beside a model are refused, not ignored.
-        let refused = try await SwingmasterBinary.run(["analyze", demo, "--contact-model", model.path, "--sensitivity", "more", "--no-store", "--hand", "right"])
+        let refused = try await InProcess.run(["analyze", demo, "--contact-model", model.path, "--sensitivity", "more", "--no-store", "--hand", "right"])
         #expect(refused.status == 64 && refused.stderr.contains("--contact-model replaces the hand-built detector"), "\(refused.stderr)")
     }
 }
@@ -156,35 +156,35 @@ import Testing
         // 36 s of the demo's footage with its court sound hitting 13 times.
         let (video, times) = try CourtSession.video(seconds: 36, hits: 13, seed: 5, in: dir)
         let home = ["SWINGMASTER_HOME": dir.appendingPathComponent("home").path]
-        let analysed = try await SwingmasterBinary.run(["analyze", video.path, "--hand", "right", "--no-swing-check"], environment: home)
+        let analysed = try await InProcess.run(["analyze", video.path, "--hand", "right", "--no-swing-check"], environment: home)
         #expect(analysed.status == 0, "\(analysed.stderr)")
         let heard = try await JSONDecoder().decode(LearnContactsCommandTests.Found.self,
-                                             from: SwingmasterBinary.run(["contacts", video.path, "--json"]).data).contacts.map(\.time)
+                                             from: InProcess.run(["contacts", video.path, "--json"]).data).contacts.map(\.time)
         #expect(heard.count == times.count, "heard \(heard)")
 
         // Never corrected: learnt, with a warning that says what that means.
         let model = dir.appendingPathComponent("m.json")
-        let unchecked = try await SwingmasterBinary.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
+        let unchecked = try await InProcess.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
         #expect(unchecked.status == 0, "\(unchecked.stderr)")
         #expect(unchecked.stderr.contains("Session 1 was never corrected"), "\(unchecked.stderr)")
         #expect(unchecked.stdout.contains("learnt from \(heard.count) confirmed contacts"), "\(unchecked.stdout)")
 
         // The player removes one contact: the model learns from the rest, and no warning.
-        let edited = try await SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", String(heard[3])], environment: home)
+        let edited = try await InProcess.run(["sessions", "edit", "1", "--remove-contact", String(heard[3])], environment: home)
         #expect(edited.status == 0, "\(edited.stderr)")
-        let corrected = try await SwingmasterBinary.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
+        let corrected = try await InProcess.run(["learn-contacts", "--session", "1", "--out", model.path], environment: home)
         #expect(corrected.status == 0 && !corrected.stderr.contains("never corrected"), "\(corrected.stderr)")
         #expect(corrected.stdout.contains("learnt from \(heard.count - 1) confirmed contacts"), "\(corrected.stdout)")
 
         // Kept in the store as a racket sound (what the web app offers), listed, and heard with by analyze.
-        let none = try await SwingmasterBinary.run(["learn-contacts", "--list"], environment: home)
+        let none = try await InProcess.run(["learn-contacts", "--list"], environment: home)
         #expect(none.status == 0 && none.stdout.contains("No racket sound is kept yet"), "\(none.stdout)\(none.stderr)")
-        let kept = try await SwingmasterBinary.run(["learn-contacts", "--session", "1", "--keep", "court racket"], environment: home)
+        let kept = try await InProcess.run(["learn-contacts", "--session", "1", "--keep", "court racket"], environment: home)
         #expect(kept.status == 0 && kept.stdout.contains(#"Kept as racket sound 1, "court racket""#), "\(kept.stdout)\(kept.stderr)")
-        let listed = try await SwingmasterBinary.run(["learn-contacts", "--list"], environment: home)
+        let listed = try await InProcess.run(["learn-contacts", "--list"], environment: home)
         #expect(listed.stdout.hasPrefix("1  court racket  (\(heard.count - 1) hits") && listed.stdout.contains("from session 1"), "\(listed.stdout)")
         let demo = TestFiles.package("Samples/demo_session.mp4").path, report = dir.appendingPathComponent("by-racket.json")
-        let byRacket = try await SwingmasterBinary.run(["analyze", demo, "--racket-sound", "1", "--no-store", "--hand", "right", "--json", report.path],
+        let byRacket = try await InProcess.run(["analyze", demo, "--racket-sound", "1", "--no-store", "--hand", "right", "--json", report.path],
                                                  environment: home)
         #expect(byRacket.status == 0, "\(byRacket.stderr)")
         struct Heard: Decodable { struct S: Decodable { struct P: Decodable { var contacts: Int }; var contactModel: P? }; var session: S }
@@ -198,21 +198,21 @@ import Testing
             (["learn-contacts", "--list", "--session", "1"], 64, "give it alone"),
         ]
         for (args, status, says) in refusals {
-            let out = try await SwingmasterBinary.run(args, environment: home)
+            let out = try await InProcess.run(args, environment: home)
             #expect(out.status == status && out.stderr.contains(says), "\(args): \(out.status) \(out.stderr)")
         }
 
         // The stored session heard again with the model: its document says which model heard it; a file
         // that is not a model is refused with exit 21 and changes nothing.
-        let reheard = try await SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", model.path], environment: home)
+        let reheard = try await InProcess.run(["sessions", "edit", "1", "--contact-model", model.path], environment: home)
         #expect(reheard.status == 0, "\(reheard.stderr)")
-        let document = try await SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: home).data
+        let document = try await InProcess.run(["sessions", "export", "1", "--json"], environment: home).data
         #expect(try JSONDecoder().decode(Heard.self, from: document).session.contactModel?.contacts == heard.count - 1)
-        let notAModel = try await SwingmasterBinary.run(["sessions", "edit", "1", "--contact-model", video.path], environment: home)
+        let notAModel = try await InProcess.run(["sessions", "edit", "1", "--contact-model", video.path], environment: home)
         #expect(notAModel.status == 21 && notAModel.stderr.contains("not a contact model"), "\(notAModel.stderr)")
-        await #expect(try SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: home).data == document)
+        await #expect(try await InProcess.run(["sessions", "export", "1", "--json"], environment: home).data == document)
 
-        let missing = try await SwingmasterBinary.run(["learn-contacts", "--session", "9", "--out", model.path], environment: home)
+        let missing = try await InProcess.run(["learn-contacts", "--session", "9", "--out", model.path], environment: home)
         #expect(missing.status == 41 && missing.stderr.contains("There is no session with id 9"), "\(missing.stderr)")
     }
 }

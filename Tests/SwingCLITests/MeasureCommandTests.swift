@@ -51,7 +51,7 @@ import SwingCore
         try track.write(to: t)
         try contacts.write(to: c)
         // Still skeletons: the swing check (SwingCheckTests) would rightly turn their contacts down.
-        return try await SwingmasterBinary.run(["measure", "--track", t.path, "--contacts", c.path, "--no-swing-check"] + extra)
+        return try await InProcess.run(["measure", "--track", t.path, "--contacts", c.path, "--no-swing-check"] + extra)
     }
 
     @Test func jsonReportHasTheKnownContactPoint() async throws {
@@ -113,7 +113,7 @@ import SwingCore
     }
 
     @Test func missingFileAndBadFlagsAreReported() async throws {
-        let missing = try await SwingmasterBinary.run(["measure", "--track", "/nonexistent/t.json", "--contacts", "/nonexistent/c.json"])
+        let missing = try await InProcess.run(["measure", "--track", "/nonexistent/t.json", "--contacts", "/nonexistent/c.json"])
         #expect(missing.status == StatusCode.fileNotFound)
         let bad = try await measure(track: Self.trackJSON(), ["--late-below-cm", "70"])
         #expect(bad.status != 0 && bad.stderr.contains("must not exceed"))

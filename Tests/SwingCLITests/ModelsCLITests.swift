@@ -10,7 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path, "SWINGMASTER_MODELS": home.appendingPathComponent("none").path]
         let model = TestFiles.packageRoot.appendingPathComponent("Tests/SwingVisionTests/Fixtures/catalog_tiny.onnx").path
-        func run(_ args: [String]) async throws -> SwingmasterBinary.Output { try await SwingmasterBinary.run(["models"] + args, environment: env) }
+        func run(_ args: [String]) async throws -> SwingmasterBinary.Output { try await InProcess.run(["models"] + args, environment: env) }
 
         await #expect(try run(["add", model, "--id", "alpha"]).status == 0)
         await #expect(try run(["add", model, "--id", "beta"]).status == 0)

@@ -16,7 +16,7 @@ import Testing
     }
 
     static func export(_ env: [String: String]) async throws -> Doc.Session {
-        let out = try await SwingmasterBinary.run(["sessions", "export", "1", "--json"], environment: env)
+        let out = try await InProcess.run(["sessions", "export", "1", "--json"], environment: env)
         try #require(out.status == 0, "\(out.stderr)")
         return try JSONDecoder().decode(Doc.self, from: out.data).session
     }
@@ -26,20 +26,20 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         // The demo's two walkers at 7 s; the one on the right (in the red jacket, x ≈ 0.73) is the player.
-        let analysed = try await SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right", "--player", "0.73,0.52@7"],
+        let analysed = try await InProcess.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right", "--player", "0.73,0.52@7"],
                                                  environment: env)
         try #require(analysed.status == 0, "\(analysed.stderr)")
         #expect(analysed.stdout.contains("player:   the person you pointed at, 73% across and 52% down the picture at 7.00 s"), "\(analysed.stdout)")
         var s = try await Self.export(env)
         #expect(s.player == Doc.Mark(x: 0.73, y: 0.52, time: 7))
-        let show = try await SwingmasterBinary.run(["sessions", "show", "1"], environment: env)
+        let show = try await InProcess.run(["sessions", "show", "1"], environment: env)
         #expect(show.stdout.contains("--player 0.7300,0.5200@7.000"), "\(show.stdout)")
 
         // An edit keeps the choice; another point replaces it and poses every shot again.
-        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--add-contact", "11"], environment: env).status == 0)
+        await #expect(try await InProcess.run(["sessions", "edit", "1", "--add-contact", "11"], environment: env).status == 0)
         s = try await Self.export(env)
         #expect(s.player == Doc.Mark(x: 0.73, y: 0.52, time: 7) && s.edits?.map(\.action) == ["add"])
-        let moved = try await SwingmasterBinary.run(["sessions", "edit", "1", "--player", "0.41,0.95@7"], environment: env)
+        let moved = try await InProcess.run(["sessions", "edit", "1", "--player", "0.41,0.95@7"], environment: env)
         #expect(moved.status == 0, "\(moved.stderr)")
         s = try await Self.export(env)
         #expect(s.player == Doc.Mark(x: 0.41, y: 0.95, time: 7) && s.edits?.map(\.action) == ["add"], "\(s)")
@@ -47,10 +47,10 @@ import Testing
 
         // Refused with one sentence and 64; nothing changes.
         for bad in [["--player", "1.5,0.5"], ["--player", "0.5,0.5@-2"], ["--player", "0.5"], ["--player", "0.5,0.5@1", "--undo"]] {
-            let r = try await SwingmasterBinary.run(["sessions", "edit", "1"] + bad, environment: env)
+            let r = try await InProcess.run(["sessions", "edit", "1"] + bad, environment: env)
             #expect(r.status == 64 && ErrorSentence.problem(in: r.stderr) == nil, "\(bad): \(r.status) \(r.stderr)")
         }
-        let outside = try await SwingmasterBinary.run(["sessions", "edit", "1", "--player", "0.5,0.5@400"], environment: env)
+        let outside = try await InProcess.run(["sessions", "edit", "1", "--player", "0.5,0.5@400"], environment: env)
         #expect(outside.status == 33 && outside.stderr.contains("outside the video"), "\(outside.status) \(outside.stderr)")
         await #expect(try Self.export(env).player == Doc.Mark(x: 0.41, y: 0.95, time: 7))
     }

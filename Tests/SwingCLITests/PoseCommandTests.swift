@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func imageJSONHas33LandmarksInPixelsAnd17Joints() async throws {
-        let out = try await SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--json"])
+        let out = try await InProcess.run(["pose", Self.fixture("astronaut.png"), "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let r = try JSONDecoder().decode(Report.self, from: out.data)
         #expect(r.width == 512 && r.height == 512 && r.frames.count == 1)
@@ -30,18 +30,18 @@ import Testing
     }
 
     @Test func imageWithoutPersonExitsWithNoPersonCode() async throws {
-        let out = try await SwingmasterBinary.run(["pose", Self.fixture("chelsea.png")])
+        let out = try await InProcess.run(["pose", Self.fixture("chelsea.png")])
         #expect(out.status == StatusCode.noPerson)
         #expect(out.stderr.contains("error: No person was found"))
     }
 
     @Test func missingSourceAndMissingModelsAreReportedClearly() async throws {
-        let missing = try await SwingmasterBinary.run(["pose", "/nonexistent/clip.mp4"])
+        let missing = try await InProcess.run(["pose", "/nonexistent/clip.mp4"])
         #expect(missing.status == StatusCode.fileNotFound)
-        let noModels = try await SwingmasterBinary.run(["pose", Self.fixture("astronaut.png"), "--models", "/nonexistent"])
+        let noModels = try await InProcess.run(["pose", Self.fixture("astronaut.png"), "--models", "/nonexistent"])
         #expect(noModels.status == StatusCode.modelUnreadable)
         #expect(noModels.stderr.contains("BlazePose models not found"))
-        let badRange = try await SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--duration", "-1"])
+        let badRange = try await InProcess.run(["pose", Self.fixture("pose_clip.mp4"), "--duration", "-1"])
         #expect(badRange.status != 0 && badRange.stderr.contains("--duration"))
     }
 
@@ -50,7 +50,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let saved = dir.appendingPathComponent("annotated.mp4").path
-        let out = try await SwingmasterBinary.run(["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5",
+        let out = try await InProcess.run(["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5",
                                              "--duration", "0.5", "--save", saved])
         #expect(out.status == 0, "\(out.stderr)")
         let r = try JSONDecoder().decode(Report.self, from: out.data)
@@ -65,12 +65,12 @@ import Testing
     /// view); a moment or a point outside the picture is one sentence and the usage code.
     @Test func playerPointsAtWhomToFollow() async throws {
         let args = ["pose", Self.fixture("pose_clip.mp4"), "--json", "--start", "0.5", "--duration", "0.3"]
-        let pointed = try await SwingmasterBinary.run(args + ["--player", "0.5,0.6"])
+        let pointed = try await InProcess.run(args + ["--player", "0.5,0.6"])
         #expect(pointed.status == 0, "\(pointed.stderr)")
         let frames = try JSONDecoder().decode(Report.self, from: pointed.data).frames
         #expect(!frames.isEmpty && frames.allSatisfy { $0.landmarks.count == 33 })
         for bad in ["0.5,0.6@2", "1.5,0.5", "a,b"] {
-            let out = try await SwingmasterBinary.run(args + ["--player", bad])
+            let out = try await InProcess.run(args + ["--player", bad])
             #expect(out.status == 64, "\(bad): \(out.status) \(out.stderr)")
             #expect(out.stderr.contains("--player") && out.stdout.isEmpty, "\(bad): \(out.stderr)")
         }

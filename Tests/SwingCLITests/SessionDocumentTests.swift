@@ -22,7 +22,7 @@ import SwingStore
         // Pose runs at half the display size: every image coordinate a user sees must still be in display pixels.
         // At the heard times (--sound-delay-ms 0): the demo's walkers swing no racket, and windows reaching
         // 0.3 s earlier would take in a walker crossing another, whose joined track the arc check below is not about.
-        let out = try await SwingmasterBinary.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path,
+        let out = try await InProcess.run(["analyze", Self.sample, "--hand", "right", "--json", json.path, "--csv", csv.path,
                                              "--max-pose-side", "640", "--save-video", annotated.path, "--sound-delay-ms", "0",
                                              "--save-highlights", highlights.path],
                                             environment: env)
@@ -31,7 +31,7 @@ import SwingStore
         let document = try SessionDocument.decode(analyzed)
         let id = try #require(document.session.id)
 
-        let exported = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--json"], environment: env)
+        let exported = try await InProcess.run(["sessions", "export", "\(id)", "--json"], environment: env)
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(exported.data == analyzed + Data("\n".utf8), "export --json differs from analyze --json")
         let db = try AppDatabase.open(home: home)
@@ -39,7 +39,7 @@ import SwingStore
         // Decoding and encoding again changes nothing (what a reader of the API gets is what was stored).
         #expect(try document.jsonData() == analyzed)
 
-        let exportedCSV = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--csv"], environment: env)
+        let exportedCSV = try await InProcess.run(["sessions", "export", "\(id)", "--csv"], environment: env)
         #expect(exportedCSV.stdout == (try String(contentsOf: csv, encoding: .utf8)))
         #expect(exportedCSV.stdout.split(separator: "\n").count == document.session.shots.count + 1)
 
@@ -57,7 +57,7 @@ import SwingStore
         // The pose for OpenSim: every posed frame of the stored track as markers, the measures over time;
         // OpenSim's own readers take both files. An export into a missing folder writes nothing.
         let trc = home.appendingPathComponent("s.trc"), mot = home.appendingPathComponent("s.mot")
-        let opensim = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", trc.path, "--mot", mot.path], environment: env)
+        let opensim = try await InProcess.run(["sessions", "export", "\(id)", "--trc", trc.path, "--mot", mot.path], environment: env)
         #expect(opensim.status == 0, "\(opensim.stderr)")
         let stored = try #require(try await db.sessionTrack(id: id))
         let posed = try TrackArchive.decode(stored.track).samples.filter(\.hasPose)
@@ -69,36 +69,36 @@ import SwingStore
         let measured = try #require(document.session.shots.firstIndex { $0.status == .ok }) + 1
         let swing = try #require(try await SessionArchive.shotView(id: id, number: measured, in: db)).frames
         let shotTRC = home.appendingPathComponent("shot.trc"), shotMOT = home.appendingPathComponent("shot.mot")
-        let oneShot = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "\(measured)", "--trc", shotTRC.path,
+        let oneShot = try await InProcess.run(["sessions", "export", "\(id)", "--shot", "\(measured)", "--trc", shotTRC.path,
                                                  "--mot", shotMOT.path], environment: env)
         #expect(oneShot.status == 0, "\(oneShot.stderr)")
         let readShot = try OpenSimReader.read(trc: shotTRC, mot: shotMOT)
         #expect(readShot.trc?.frames == swing.count && readShot.mot?.rows == swing.count && swing.count > 2)
         #expect(readShot.trc.map { abs($0.times[0] - (swing.first?.time ?? -1)) < 1e-6 && abs($0.times[1] - (swing.last?.time ?? -1)) < 1e-6 } == true)
         let noShot = home.appendingPathComponent("none.trc")
-        let past = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "99", "--trc", noShot.path], environment: env)
+        let past = try await InProcess.run(["sessions", "export", "\(id)", "--shot", "99", "--trc", noShot.path], environment: env)
         #expect(past.status == 41 && past.stderr.contains("no shot 99"), "\(past.status): \(past.stderr)")
         #expect(!FileManager.default.fileExists(atPath: noShot.path))
         // An export never overwrites what it reads: the session's video (a copy here, so a failure cannot cost
         // the checkout its sample), nor the database.
         let copy = home.appendingPathComponent("copy.mp4")
         try FileManager.default.copyItem(atPath: Self.sample, toPath: copy.path)
-        let second = try await SwingmasterBinary.run(["analyze", copy.path, "--hand", "right", "--duration", "6", "--min-duration", "5",
+        let second = try await InProcess.run(["analyze", copy.path, "--hand", "right", "--duration", "6", "--min-duration", "5",
                                                 "--json", home.appendingPathComponent("copy.json").path], environment: env)
         #expect(second.status == 0, "\(second.stderr)")
         let copyId = try #require(try SessionDocument.decode(Data(contentsOf: home.appendingPathComponent("copy.json"))).session.id)
         let videoBefore = try SHA256.hex(ofFile: copy.path)
         for (flag, path) in [("--trc", copy.path), ("--mot", home.appendingPathComponent("swingmaster.sqlite").path),
                              ("--highlights", copy.path)] {
-            let clash = try await SwingmasterBinary.run(["sessions", "export", "\(copyId)", flag, path], environment: env)
+            let clash = try await InProcess.run(["sessions", "export", "\(copyId)", flag, path], environment: env)
             #expect(clash.status == 64 && clash.stderr.contains("is the input"), "\(flag) \(path): \(clash.status) \(clash.stderr)")
         }
         #expect(try SHA256.hex(ofFile: copy.path) == videoBefore)
         #expect(try await SessionArchive.document(id: copyId, in: db) != nil, "the database was overwritten")
-        let alone = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--shot", "1", "--csv"], environment: env)
+        let alone = try await InProcess.run(["sessions", "export", "\(id)", "--shot", "1", "--csv"], environment: env)
         #expect(alone.status == 64 && alone.stderr.contains("--trc or --mot"), "\(alone.status): \(alone.stderr)")
         let missing = home.appendingPathComponent("no/such/folder/s.trc")
-        let refused = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--trc", missing.path], environment: env)
+        let refused = try await InProcess.run(["sessions", "export", "\(id)", "--trc", missing.path], environment: env)
         #expect(refused.status == 17 && refused.stderr.contains("no/such/folder"), "\(refused.status): \(refused.stderr)")
 
         // The highlights: a chapter per shot, named by number and stroke; `sessions export --highlights` cuts the
@@ -116,15 +116,15 @@ import SwingStore
         let clips = SessionHighlights.clips(document)
         #expect(abs((Double(reel.format.duration) ?? 0) - clips.reduce(0) { $0 + $1.end - $1.start }) < 0.25)
         let again = home.appendingPathComponent("again.mp4")
-        let exportedReel = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--highlights", again.path], environment: env)
+        let exportedReel = try await InProcess.run(["sessions", "export", "\(id)", "--highlights", again.path], environment: env)
         #expect(exportedReel.status == 0 && exportedReel.stdout.contains("Highlights of session \(id)"), "\(exportedReel.stderr)")
         #expect(try probe(again).chapters.map { $0.tags["title"] } == reel.chapters.map { $0.tags["title"] })
-        let moved = try await SwingmasterBinary.run(["sessions", "export", "\(id)", "--highlights", again.path, "--video", "/nonexistent/clip.mp4"],
+        let moved = try await InProcess.run(["sessions", "export", "\(id)", "--highlights", again.path, "--video", "/nonexistent/clip.mp4"],
                                               environment: env)
         #expect(moved.status == 10 && moved.stderr.contains("--video"), "\(moved.status): \(moved.stderr)")
 
         // `sessions show` is the same table as analyze's summary (without the timings).
-        let shown = try await SwingmasterBinary.run(["sessions", "show", "\(id)"], environment: env)
+        let shown = try await InProcess.run(["sessions", "show", "\(id)"], environment: env)
         #expect(out.stdout.hasPrefix(shown.stdout.trimmingCharacters(in: .newlines)), "show:\n\(shown.stdout)\nanalyze:\n\(out.stdout)")
 
         // The shot view: every shot with a person has posed frames whose dominant wrist brackets the

@@ -25,7 +25,7 @@ import Testing
     }
 
     static func export(_ id: String, _ env: [String: String]) async throws -> Doc.Session {
-        let out = try await SwingmasterBinary.run(["sessions", "export", id, "--json"], environment: env)
+        let out = try await InProcess.run(["sessions", "export", id, "--json"], environment: env)
         try #require(out.status == 0, "\(out.stderr)")
         return try JSONDecoder().decode(Doc.self, from: out.data).session
     }
@@ -36,7 +36,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let truth = try Self.truth()
-        let analysed = try await SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env)
+        let analysed = try await InProcess.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env)
         try #require(analysed.status == 0, "\(analysed.stderr)")
         #expect(analysed.stdout.contains("not shots"), "\(analysed.stdout)")
 
@@ -53,7 +53,7 @@ import Testing
 
         // Restore a rejected contact: it becomes a shot, confirmed, and the statistics count it.
         let first = try #require(rejected.first)
-        let restored = try await SwingmasterBinary.run(["sessions", "edit", "1", "--restore-contact", String(format: "%.2f", first.time)], environment: env)
+        let restored = try await InProcess.run(["sessions", "edit", "1", "--restore-contact", String(format: "%.2f", first.time)], environment: env)
         #expect(restored.status == 0, "\(restored.stderr)")
         s = try await Self.export("1", env)
         #expect(s.stats.shotCount == before.stats.shotCount + 1)
@@ -62,7 +62,7 @@ import Testing
 
         // Remove it again and add a hit the detector missed (its window is posed from the video).
         let missed = 11.0
-        let both = try await SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", String(first.time), "--add-contact", String(missed)],
+        let both = try await InProcess.run(["sessions", "edit", "1", "--remove-contact", String(first.time), "--add-contact", String(missed)],
                                              environment: env)
         #expect(both.status == 0, "\(both.stderr)")
         s = try await Self.export("1", env)
@@ -73,10 +73,10 @@ import Testing
         #expect(s.stats.shotCount == before.stats.shotCount + 1)
 
         // Undo twice: back to the restore; once more: the session as analysed.
-        for _ in 0..<2 { await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0) }
+        for _ in 0..<2 { await #expect(try await InProcess.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0) }
         s = try await Self.export("1", env)
         #expect(s.edits?.map(\.action) == ["restore"] && s.stats.shotCount == before.stats.shotCount + 1)
-        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0)
+        await #expect(try await InProcess.run(["sessions", "edit", "1", "--undo"], environment: env).status == 0)
         s = try await Self.export("1", env)
         #expect(s.shots.map(\.time) == before.shots.map(\.time) && s.stats.consistency == before.stats.consistency)
         #expect(s.rejectedContacts?.map(\.time) == before.rejectedContacts?.map(\.time) && s.edits == nil)
@@ -99,14 +99,14 @@ import Testing
             ([], StatusCode.usage, "--undo alone"),
         ]
         for (args, code, sentence) in cases {
-            let out = try await SwingmasterBinary.run(["sessions", "edit", "1"] + args, environment: env)
+            let out = try await InProcess.run(["sessions", "edit", "1"] + args, environment: env)
             #expect(out.status == code, "\(args.prefix(4)): \(out.status) \(out.stderr)")
             #expect(out.stderr.contains(sentence), "\(args.prefix(4)): \(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count <= 3, "more than one sentence: \(out.stderr)")
             let after = try await Self.export("1", env)
             #expect(after.shots.map(\.time) == s.shots.map(\.time) && after.edits == nil, "\(args.prefix(4)) changed the session")
         }
-        let gone = try await SwingmasterBinary.run(["sessions", "edit", "7", "--undo"], environment: env)
+        let gone = try await InProcess.run(["sessions", "edit", "7", "--undo"], environment: env)
         #expect(gone.status == StatusCode.notFound)
     }
 
@@ -115,7 +115,7 @@ import Testing
         let home = try TestFiles.temporaryDirectory("edit-race")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        try await #require(try SwingmasterBinary.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env).status == 0)
+        try await #require(try await InProcess.run(["analyze", AnalyzeCommandTests.sample, "--hand", "right"], environment: env).status == 0)
         let rejected = try await #require(try Self.export("1", env).rejectedContacts)
         try #require(rejected.count >= 2)
         let times = rejected.prefix(2).map { String($0.time) }
@@ -175,24 +175,24 @@ import Testing
         func near(_ times: [Double], _ expected: [Double]) -> Bool {
             times.count == expected.count && zip(times, expected).allSatisfy { abs($0 - $1) < 0.05 }
         }
-        let analysed = try await SwingmasterBinary.run(["analyze", clip.path, "--hand", "right", "--no-swing-check"], environment: env)
+        let analysed = try await InProcess.run(["analyze", clip.path, "--hand", "right", "--no-swing-check"], environment: env)
         try #require(analysed.status == 0, "\(analysed.stderr)")
         let normal = await heard(try Self.export("1", env))
         #expect(near(normal, [2.0, 7.1, 9.7]), "normal: \(normal)")
 
-        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "more"], environment: env).status == 0)
+        await #expect(try await InProcess.run(["sessions", "edit", "1", "--sensitivity", "more"], environment: env).status == 0)
         var s = try await Self.export("1", env)
         #expect(near(heard(s), [2.0, 4.6, 7.1, 9.7]), "more: \(heard(s))")
         #expect(s.stats.shotCount == 4)
 
         // Take out the medium hit, then listen for fewer: it is not heard any more, so the edit is let go, said.
-        await #expect(try SwingmasterBinary.run(["sessions", "edit", "1", "--remove-contact", "9.7"], environment: env).status == 0)
-        let fewer = try await SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "fewer"], environment: env)
+        await #expect(try await InProcess.run(["sessions", "edit", "1", "--remove-contact", "9.7"], environment: env).status == 0)
+        let fewer = try await InProcess.run(["sessions", "edit", "1", "--sensitivity", "fewer"], environment: env)
         #expect(fewer.status == 0, "\(fewer.stderr)")
         s = try await Self.export("1", env)
         #expect(near(heard(s), [2.0, 7.1]), "fewer: \(heard(s))")
         #expect(s.edits == nil && s.warnings.contains { $0.contains("let go") }, "\(s.warnings)")
-        let bad = try await SwingmasterBinary.run(["sessions", "edit", "1", "--sensitivity", "loud"], environment: env)
+        let bad = try await InProcess.run(["sessions", "edit", "1", "--sensitivity", "loud"], environment: env)
         #expect(bad.status == StatusCode.usage)
     }
 

@@ -11,7 +11,7 @@ import SwingStore
     struct Home {
         let url: URL
         var env: [String: String] { ["SWINGMASTER_HOME": url.path] }
-        func run(_ args: [String]) async throws -> SwingmasterBinary.Output { try await SwingmasterBinary.run(["sessions"] + args, environment: env) }
+        func run(_ args: [String]) async throws -> SwingmasterBinary.Output { try await InProcess.run(["sessions"] + args, environment: env) }
     }
 
     func makeHome() async throws -> (Home, [Int64]) {

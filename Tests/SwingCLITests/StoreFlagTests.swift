@@ -23,14 +23,14 @@ import SwingTestSupport
     func aHostileStoreFlagIsAUsageError(_ args: [String]) async throws {
         let home = try TestFiles.temporaryDirectory("store-flags")
         defer { try? FileManager.default.removeItem(at: home) }
-        let out = try await SwingmasterBinary.run(args, environment: ["SWINGMASTER_HOME": home.path])
+        let out = try await InProcess.run(args, environment: ["SWINGMASTER_HOME": home.path])
         #expect(out.status == StatusCode.usage, "\(args): \(out.status) \(out.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "\(args) created files")
     }
 
     @Test func anUnreachableServerIsOneSentenceAndExit40() async throws {
         let port = try TestFiles.freePort()
-        let out = try await SwingmasterBinary.run(["sessions", "list", "--database", "postgres://x@127.0.0.1:\(port)/db"])
+        let out = try await InProcess.run(["sessions", "list", "--database", "postgres://x@127.0.0.1:\(port)/db"])
         #expect(out.status == StatusCode.databaseError)
         let sentence = out.stderr.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "error: ", with: "")
         #expect(ErrorSentence.isWellFormed(sentence) && sentence.contains("connection refused"), "\(out.stderr)")
