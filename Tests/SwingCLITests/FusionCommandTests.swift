@@ -199,7 +199,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
         let truth = try Self.truth()
-        try await #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
+        try #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
         let (out, doc) = try await Self.analyze(["--detector", "standin"], home: home)
         #expect(out.status == 0, "\(out.stderr)")
         let session = try #require(doc)
@@ -220,7 +220,7 @@ import Testing
 
         // Stored preferences reach analyze too: above the stand-in's 0.9 nothing is seen, and --no-store
         // leaves the usage count alone.
-        try await #require(try await InProcess.run(["models", "set", "standin", "--conf", "0.95"], environment: env).status == 0)
+        try #require(try await InProcess.run(["models", "set", "standin", "--conf", "0.95"], environment: env).status == 0)
         let (strictOut, strict) = try await Self.analyze(["--detector", "standin", "--no-store"], home: home)
         #expect(strictOut.status == 0, "\(strictOut.stderr)")
         #expect(strict?.shots.map(\.source) == truth.events.filter(\.audible).map { _ in "audio" })
@@ -235,7 +235,7 @@ import Testing
         let env = ["SWINGMASTER_HOME": home.path]
         let garbage = home.appendingPathComponent("garbage.onnx")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }).write(to: garbage)
-        try await #require(try await InProcess.run(["models", "add", DetectCommandTests.affine, "--id", "not-yolo"], environment: env).status == 0)
+        try #require(try await InProcess.run(["models", "add", DetectCommandTests.affine, "--id", "not-yolo"], environment: env).status == 0)
 
         let cases: [(args: [String], status: Int32, message: String)] = [
             (["analyze", Self.clip, "--hand", "right", "--detector", "/nonexistent/racket.onnx"], StatusCode.modelUnreadable, "swingmaster models list"),
@@ -261,7 +261,7 @@ import Testing
         let home = try TestFiles.temporaryDirectory("fusion-sigint")
         defer { try? FileManager.default.removeItem(at: home) }
         let env = ["SWINGMASTER_HOME": home.path]
-        try await #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
+        try #require(try await InProcess.run(["models", "add", Self.model, "--id", "standin"], environment: env).status == 0)
         // The fixture loops four times (32 s) and every frame goes through the detector, so the run lasts
         // several seconds and Ctrl-C certainly lands while the detector or pose is working.
         let long = home.appendingPathComponent("fusion_long.mp4").path

@@ -210,7 +210,7 @@ import Testing
         #expect(try JSONDecoder().decode(Heard.self, from: document).session.contactModel?.contacts == heard.count - 1)
         let notAModel = try await InProcess.run(["sessions", "edit", "1", "--contact-model", video.path], environment: home)
         #expect(notAModel.status == 21 && notAModel.stderr.contains("not a contact model"), "\(notAModel.stderr)")
-        await #expect(try await InProcess.run(["sessions", "export", "1", "--json"], environment: home).data == document)
+        #expect(try await InProcess.run(["sessions", "export", "1", "--json"], environment: home).data == document)
 
         let missing = try await InProcess.run(["learn-contacts", "--session", "9", "--out", model.path], environment: home)
         #expect(missing.status == 41 && missing.stderr.contains("There is no session with id 9"), "\(missing.stderr)")
