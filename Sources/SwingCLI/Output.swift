@@ -8,7 +8,7 @@ import SwingCore
 /// error with the output-error code instead of the trap of the non-throwing `FileHandle.write(_:)`.
 enum Console {
     /// Where a command run inside another process writes instead of the process's stdout and stderr
-    /// (``SwingmasterCommand/run(arguments:environment:)``); `nil`: the process's own.
+    /// (``SwingmasterCommand/run(arguments:environment:capture:)``); `nil`: the process's own.
     @TaskLocal static var capture: ConsoleCapture?
 
     /// Writes `data` (and a newline) to standard output.
