@@ -1,8 +1,9 @@
 import Foundation
 import SwingCore
 
-/// The one way tests and benchmarks run another program (ffmpeg, Python, our own binary): output goes to
-/// temporary files, so a chatty child can never fill a pipe and deadlock us, and a time limit kills a hang.
+/// The one way tests and benchmarks run another program to its end (ffmpeg, Python, our own binary), on
+/// ``Child``: output goes to temporary files, so a chatty child can never fill a pipe and deadlock us, and a
+/// time limit kills a hang.
 package enum Subprocess {
     /// How a run ended and what it printed.
     package struct Outcome: Sendable {
@@ -28,84 +29,91 @@ package enum Subprocess {
         package var description: String
     }
 
-    /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`.
+    /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`, blocking the calling
+    /// thread: for synchronous callers (sweeps run on threads of their own); async code uses the async form.
     /// - Parameters:
     ///   - environment: Variables to set on top of this process's environment.
     ///   - input: Bytes for its standard input (none: it reads an empty stdin).
     ///   - standardOutput: Where its stdout goes instead of being collected (e.g. `/dev/full`).
-    ///   - timeout: Seconds before it is sent SIGTERM, then SIGKILL.
+    ///   - timeout: Seconds before it is sent SIGTERM, then (5 s later) SIGKILL.
     ///   - currentDirectory: Where it runs (default: this process's), so relative outputs land there.
     /// - Throws: When it cannot be started.
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            input: Data? = nil, standardOutput: FileHandle? = nil,
                            timeout: Double = 600, currentDirectory: URL? = nil) throws -> Outcome {
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swingmaster-subprocess-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
-        // A file that cannot be made fails just below, where it is opened.
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-        defer { try? outHandle.close(); try? errHandle.close() }
-
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = standardOutput ?? outHandle
-        process.standardError = errHandle
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let files = try Captured()
+        defer { files.remove() }
         let start = Date()
-        try process.run()
-        if let input {
-            // A writer thread, so a child that prints before it has read everything cannot block us.
-            let writer = stdin.fileHandleForWriting
-            Thread.detachNewThread {
-                try? writer.write(contentsOf: input)
-                try? writer.close()
-            }
-        }
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            if exited.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                exited.wait()
-            }
-        }
-        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                       timedOut: timedOut, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
-                       stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
-                       seconds: Date().timeIntervalSince(start))
+        let child = try files.start(executable, arguments, environment: environment, input: input,
+                                    standardOutput: standardOutput, currentDirectory: currentDirectory)
+        if let end = child.waitBlocking(seconds: timeout) { return files.outcome(end, timedOut: false, since: start) }
+        child.signal(SIGTERM)
+        if let end = child.waitBlocking(seconds: 5) { return files.outcome(end, timedOut: true, since: start) }
+        child.signal(SIGKILL)
+        let end = child.waitBlocking(seconds: .infinity) ?? Child.Termination(status: SIGKILL, signalled: true)
+        return files.outcome(end, timedOut: true, since: start)
     }
 
-    /// ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` from async code: the wait
-    /// holds a thread of its own, never one of the cooperative pool's (one per core, shared by every test
-    /// of the process), and at most ``concurrentChildren`` programs run at once this way, so a suite of
-    /// parallel tests cannot start dozens of analyses together.
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           input: Data? = nil, standardOutput: FileHandle? = nil,
-                           timeout: Double = 600, currentDirectory: URL? = nil) async throws -> Outcome {
+    /// ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` from async code: waiting holds
+    /// no thread (``Child`` hears the end from Foundation), the time limit runs on `clock` (a ``ManualClock`` in
+    /// the tests of the limit itself), and at most ``concurrentChildren`` programs run at once this way, so a
+    /// suite of parallel tests cannot start dozens of analyses together.
+    package static func run<C: Clock>(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                                      input: Data? = nil, standardOutput: FileHandle? = nil,
+                                      timeout: Double = 600, currentDirectory: URL? = nil,
+                                      clock: C = ContinuousClock()) async throws -> Outcome where C.Duration == Duration {
         let output = standardOutput.map(SendableHandle.init)
         return try await slots.holding {
-            try await BlockingWork.run("swingmaster.subprocess") {
-                try run(executable, arguments, environment: environment, input: input, standardOutput: output?.handle,
-                        timeout: timeout, currentDirectory: currentDirectory)
+            let files = try Captured()
+            defer { files.remove() }
+            let start = Date()
+            let child = try files.start(executable, arguments, environment: environment, input: input,
+                                        standardOutput: output?.handle, currentDirectory: currentDirectory)
+            if let end = await child.exit(within: .seconds(timeout), clock: clock) {
+                return files.outcome(end, timedOut: false, since: start)
             }
+            let end = await child.stop(SIGTERM, grace: .seconds(5), clock: clock)
+            return files.outcome(end, timedOut: true, since: start)
+        }
+    }
+
+    /// The temporary files a run's stdout and stderr go to (a chatty child never fills a pipe), removed after.
+    private struct Captured {
+        let folder: URL, out: URL, err: URL
+        let outHandle: FileHandle, errHandle: FileHandle
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-subprocess-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            out = folder.appendingPathComponent("stdout")
+            err = folder.appendingPathComponent("stderr")
+            // A file that cannot be made fails just below, where it is opened.
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            outHandle = try FileHandle(forWritingTo: out)
+            errHandle = try FileHandle(forWritingTo: err)
+        }
+
+        func start(_ executable: String, _ arguments: [String], environment: [String: String], input: Data?,
+                   standardOutput: FileHandle?, currentDirectory: URL?) throws -> Child {
+            let child = try Child(executable, arguments, environment: environment, input: input == nil ? .empty : .pipe,
+                                  output: .handle(standardOutput ?? outHandle), errors: .handle(errHandle),
+                                  currentDirectory: currentDirectory)
+            if let input { child.send(input) }
+            return child
+        }
+
+        func outcome(_ end: Child.Termination, timedOut: Bool, since start: Date) -> Outcome {
+            Outcome(status: end.status, signalled: end.signalled, timedOut: timedOut,
+                    stdout: (try? Data(contentsOf: out)) ?? Data(),
+                    stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self),
+                    seconds: Date().timeIntervalSince(start))
+        }
+
+        func remove() {
+            try? outHandle.close()
+            try? errHandle.close()
+            try? FileManager.default.removeItem(at: folder)
         }
     }
 
@@ -115,8 +123,8 @@ package enum Subprocess {
         try await slots.holding(work)
     }
 
-    /// Programs the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)`` runs at
-    /// once: one per core, as many as the blocking waits it replaced could hold.
+    /// Programs the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:clock:)`` runs at
+    /// once: one per core.
     package static let concurrentChildren = max(2, ProcessInfo.processInfo.activeProcessorCount)
     static let slots = Slots(concurrentChildren)
 
@@ -148,7 +156,7 @@ package enum Subprocess {
         try succeeded(try run(executable, arguments, environment: environment, input: input, timeout: timeout), executable, arguments)
     }
 
-    /// ``output(_:_:environment:input:timeout:)`` from async code, through the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:)``.
+    /// ``output(_:_:environment:input:timeout:)`` from async code, through the async ``run(_:_:environment:input:standardOutput:timeout:currentDirectory:clock:)``.
     package static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                               input: Data? = nil, timeout: Double = 600) async throws -> Data {
         try succeeded(try await run(executable, arguments, environment: environment, input: input, timeout: timeout), executable, arguments)

@@ -66,60 +66,19 @@ package enum SwingmasterBinary {
     package struct Interrupted: Sendable { package var status: Int32; package var stderr: String; package var wasRunning: Bool }
 
     /// Runs the binary with `arguments` and sends it SIGINT (Ctrl-C) once `ready()` holds (polled every
-    /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C.
-    package static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
-                          ready: () -> Bool = { true }) throws -> Interrupted {
-        let (p, stderr) = try launch(arguments, environment: environment, stdout: FileHandle.nullDevice)
-        let deadline = Date().addingTimeInterval(60)
-        while !ready(), p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        let wasRunning = p.isRunning
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
-        return Interrupted(status: p.terminationStatus, stderr: String(decoding: stderr.wait(), as: UTF8.self),
-                           wasRunning: wasRunning)
-    }
-
-    /// ``interrupt(_:environment:delay:ready:)`` from async code: the run waits its turn among the async
-    /// ``Subprocess`` runs and holds a thread of its own, never one of the cooperative pool's.
+    /// 50 ms for up to 60 s) and `delay` seconds more have passed — the one way the tests press Ctrl-C. The
+    /// run waits its turn among the async ``Subprocess`` runs; waiting holds no thread.
     package static func interrupt(_ arguments: [String], environment: [String: String] = [:], delay: Double = 0,
                                   ready: @escaping @Sendable () -> Bool = { true }) async throws -> Interrupted {
-        try await Subprocess.slots.holding {
-            try await BlockingWork.run("swingmaster.interrupt") {
-                try interrupt(arguments, environment: environment, delay: delay, ready: ready)
-            }
-        }
-    }
-
-    /// Starts the binary with `arguments` (the test's environment plus `environment`) for ``interrupt``, which
-    /// must signal it while it runs; its stderr is read on a background thread.
-    private static func launch(_ arguments: [String], environment: [String: String], stdout: Any) throws -> (Process, StderrReader) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let err = Pipe()
-        p.standardOutput = stdout
-        p.standardError = err
-        try p.run()
-        return (p, StderrReader(err.fileHandleForReading))
-    }
-
-    /// Reads a pipe to its end on its own thread.
-    final class StderrReader: @unchecked Sendable {   // `data` is written before `done` is signalled, read after
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-        init(_ handle: FileHandle) {
-            Thread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }.start()
-        }
-        func wait() -> Data {
-            done.wait()
-            return data
+        try await Subprocess.holdingSlot {
+            let child = try Child(path, arguments, environment: environment, errors: .pipe)
+            async let stderr = child.errorsToEnd()
+            _ = await Poll.holds(within: .seconds(60)) { ready() || !child.isRunning }
+            if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+            let wasRunning = child.isRunning
+            child.signal(SIGINT)
+            let end = await child.exit()
+            return Interrupted(status: end.status, stderr: String(decoding: await stderr, as: UTF8.self), wasRunning: wasRunning)
         }
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import SwingTestSupport
+import Testing
+
+/// The limits of the one process helper (``Child``, ``Subprocess``, ``Poll``), on a ``ManualClock``: a child
+/// that outlives its limit is ended when the limit passes on the clock (not on the wall clock), one that ends in
+/// time is left alone, a child that ignores SIGTERM gets SIGKILL after its grace, and a poll gives up when its
+/// limit passes. Every test ends in seconds of real time whatever limit it sets.
+@Suite struct ChildTests {
+    /// Real seconds since `start`.
+    private func elapsed(_ start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    @Test func aRunThatOutlivesItsLimitIsEndedWhenTheClockPassesIt() async throws {
+        let clock = ManualClock(), start = ContinuousClock.now
+        async let run = Subprocess.run("sleep", ["60"], timeout: 600, clock: clock)
+        #expect(await clock.waitForSleepers(), "the run never waited on the clock")
+        #expect(elapsed(start) < 30)
+        clock.advance(by: .seconds(599))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(clock.sleeping == 1, "the run ended before its limit")
+        clock.advance(by: .seconds(1))
+        let outcome = try await run
+        #expect(outcome.timedOut && outcome.signalled && outcome.status == SIGTERM, "\(outcome)")
+        #expect(!outcome.succeeded)
+        #expect(elapsed(start) < 30, "the limit was kept on the wall clock")
+    }
+
+    @Test func aRunThatEndsInTimeIsNotTimedOut() async throws {
+        let clock = ManualClock()
+        let outcome = try await Subprocess.run("sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: 1, clock: clock)
+        #expect(!outcome.timedOut && !outcome.signalled && outcome.status == 3)
+        #expect(String(decoding: outcome.stdout, as: UTF8.self) == "out\n" && outcome.stderr == "err\n")
+        clock.advance(by: .seconds(10))
+        #expect(clock.sleeping == 0, "a finished run left a sleeper on the clock")
+    }
+
+    @Test func aChildThatIgnoresSIGTERMIsKilledAfterItsGrace() async throws {
+        let clock = ManualClock()
+        // The shell ignores SIGTERM, and so does the `sleep` it starts (an ignored signal stays ignored across exec).
+        let child = try Child("sh", ["-c", "trap '' TERM; echo ready; while :; do sleep 1; done"], output: .pipe)
+        #expect(await child.line(within: .seconds(30)) == "ready")
+        async let end = child.stop(SIGTERM, grace: .seconds(30), clock: clock)
+        #expect(await clock.waitForSleepers())
+        #expect(child.isRunning, "SIGTERM ended a child that ignores it")
+        clock.advance(by: .seconds(30))
+        let termination = await end
+        #expect(termination == Child.Termination(status: SIGKILL, signalled: true), "\(termination)")
+        #expect(!child.isRunning)
+    }
+
+    @Test func aServerThatNeverSaysItsPortIsGivenUpOnAtTheLimit() async throws {
+        let clock = ManualClock()
+        let child = try Child("sleep", ["60"], output: .pipe)
+        async let line = child.line(within: .seconds(30), clock: clock)
+        #expect(await clock.waitForSleepers())
+        clock.advance(by: .seconds(30))
+        #expect(await line == nil)
+        #expect(await child.stop(grace: .seconds(10)).signalled)
+    }
+
+    @Test func aPollReturnsTheFirstValueItFinds() async {
+        let clock = ManualClock(), calls = Counter()
+        async let found = Poll.until(within: .seconds(60), every: .seconds(1), clock: clock) { calls.next() == 3 ? "third" : nil }
+        for _ in 0..<2 {
+            #expect(await clock.waitForSleepers())
+            clock.advance(by: .seconds(1))
+        }
+        #expect(await found == "third")
+        #expect(calls.value == 3)
+        #expect(clock.sleeping == 0)
+    }
+
+    @Test func aPollGivesUpWhenItsLimitPassesAndNeverSleepsPastIt() async {
+        let clock = ManualClock(), calls = Counter()
+        async let found = Poll.until(within: .seconds(10), every: .seconds(4), clock: clock) { () -> Int? in
+            _ = calls.next()
+            return nil
+        }
+        // Checks at 0, 4 and 8 s, then the last sleep is cut to the 2 s left, and the check at 10 s is the last.
+        for step in [4, 4, 2] {
+            #expect(await clock.waitForSleepers())
+            clock.advance(by: .seconds(step))
+        }
+        #expect(await found == nil)
+        #expect(calls.value == 4)
+        #expect(clock.sleeping == 0)
+    }
+}
+
+/// A count shared with a `@Sendable` check.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    /// Counts one more call and returns the new count.
+    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    var value: Int { count.withLock { $0 } }
+}
