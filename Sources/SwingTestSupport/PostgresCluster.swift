@@ -1,4 +1,5 @@
 import Foundation
+import SwingCore
 
 /// A throw-away PostgreSQL server for tests: `initdb` into a temporary folder, `pg_ctl start` on
 /// 127.0.0.1 and a free port (no other address, trust authentication for its one local user), and
@@ -94,12 +95,15 @@ package final class PostgresCluster: @unchecked Sendable {   // mutable state gu
         "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
-    /// Stops the server (fast shutdown: connections are closed) and starts it again on the same port.
-    package func restart(downFor seconds: Double = 0) throws {
-        try pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
-        lock.withLock { running = false }
-        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
-        try startServer()
+    /// Stops the server (fast shutdown: connections are closed) and starts it again on the same port, after
+    /// `seconds` down; PostgreSQL's programs run on threads of their own.
+    package func restart(downFor seconds: Double = 0) async throws {
+        try await BlockingWork.run("swingmaster.pg") { [self] in
+            try pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
+            lock.withLock { running = false }
+        }
+        if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
+        try await BlockingWork.run("swingmaster.pg") { [self] in try startServer() }
     }
 
     /// Stops the server and removes its folder.

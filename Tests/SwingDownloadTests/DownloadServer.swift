@@ -1,8 +1,5 @@
 import Foundation
 import SwingTestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import SwingVision
 
 /// `Fixtures/download_server.py`, a misbehaving HTTP server on 127.0.0.1, run as a child process for one
@@ -14,32 +11,19 @@ final class DownloadServer: @unchecked Sendable {
     struct Request: Sendable, Equatable { var path: String; var range: String? }
 
     let port: Int
-    private let process = Process()
-    private let stdin = Pipe()
+    private let child: Child
     private let log: URL
 
     /// Starts the server, serving `file` as the body of its routes.
-    /// - Throws: When python3 cannot start or does not print its port.
+    /// - Throws: When python3 cannot start or does not print its port within 30 s.
     init(serving file: URL, lifetime: Double = 600) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-dlserver-\(UUID().uuidString).log")
-        let stdout = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestFiles.package("Tests/SwingDownloadTests/Fixtures/download_server.py").path,
-                             "--file", file.path, "--log", log.path, "--lifetime", "\(lifetime)", "--exit-on-stdin-eof"]
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        let reader = stdout.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }   // it exited
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        child = try Child("python3", [TestFiles.package("Tests/SwingDownloadTests/Fixtures/download_server.py").path,
+                                      "--file", file.path, "--log", log.path, "--lifetime", "\(lifetime)", "--exit-on-stdin-eof"],
+                          input: .pipe, output: .pipe)
+        let text = child.lineBlocking(seconds: 30) ?? ""
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-            process.terminate()
+            child.closeInputAndEnd()
             throw DownloadServerError(message: "download_server.py did not start: \(text)")
         }
         self.port = port
@@ -62,13 +46,10 @@ final class DownloadServer: @unchecked Sendable {
         }
     }
 
-    /// Ends the server (our child) and removes its log: closing its stdin ends it; SIGKILL to its PID if
-    /// it is still there after 5 s (never a blocking wait: this runs on the test's cooperative threads).
+    /// Ends the server (our child) and removes its log: closing its stdin ends it at once; SIGKILL to its PID
+    /// if it is still there after 5 s.
     func stop() {
-        try? stdin.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        child.closeInputAndEnd()
         try? FileManager.default.removeItem(at: log)
     }
 }

@@ -436,8 +436,7 @@ import Testing
 /// stdin closes (``stop()``, or this process dying), so a failed test leaves no server behind.
 final class StaticHTTPServer: @unchecked Sendable {
     let port: Int
-    private let process = Process()
-    private let input = Pipe()
+    private let child: Child
 
     static let script = """
         import functools, http.server, os, sys, threading
@@ -450,30 +449,16 @@ final class StaticHTTPServer: @unchecked Sendable {
         """
 
     init(directory: URL) throws {
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, directory.path]
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        child = try Child("python3", ["-c", Self.script, directory.path], input: .pipe, output: .pipe)
+        let text = child.lineBlocking(seconds: 30) ?? ""
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-            process.terminate()
+            child.closeInputAndEnd()
             throw CocoaError(.fileReadUnknown)
         }
         self.port = port
     }
 
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { child.closeInputAndEnd() }
 }
 
 /// Reads a studio socket's text messages one at a time, each decoded as the message the test expects next
