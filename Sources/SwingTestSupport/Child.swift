@@ -14,13 +14,20 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         package var status: Int32
         /// Whether a signal ended it.
         package var signalled: Bool
+        /// The CPU seconds the child used (user and system, from `wait4`; nil only for an end not heard from the
+        /// kernel). Unlike its wall-clock time this does not grow with the load of the machine.
+        package var cpuSeconds: Double?
         /// Exited by itself with status 0.
         package var succeeded: Bool { status == 0 && !signalled }
 
-        package init(status: Int32, signalled: Bool) {
+        package init(status: Int32, signalled: Bool, cpuSeconds: Double? = nil) {
             self.status = status
             self.signalled = signalled
+            self.cpuSeconds = cpuSeconds
         }
+
+        /// Equal in how it ended (the CPU time aside).
+        package static func == (a: Termination, b: Termination) -> Bool { a.status == b.status && a.signalled == b.signalled }
     }
 
     /// What the child reads.
@@ -41,65 +48,113 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         case pipe
     }
 
-    private let process = Process()
+    /// The child's process id.
+    package let pid: Int32
+    /// Set when the child has ended, by a thread of its own blocked in `wait4` on exactly this child.
     private let ended = Latch<Termination>()
-    private let inputPipe: Pipe?
-    private let outputPipe: Pipe?
-    private let errorPipe: Pipe?
+    /// Our ends of the child's pipes.
+    private let inputHandle: FileHandle?
+    private let outputHandle: FileHandle?
+    private let errorHandle: FileHandle?
 
     /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
+    ///
+    /// Spawned with `posix_spawn` and waited for with `wait4`, not with Foundation's `Process`, whose Linux version
+    /// starts children with the spawning thread's signal mask (async code's threads block SIGTERM and SIGINT:
+    /// swift-corelibs-foundation #4772) and hears an end only when a socket it gave the child closes, which the
+    /// child's own children keep open (#4795: a run that failed at once looked 9.6 s long in CI). Here the child
+    /// starts with no signal blocked or ignored, only its three standard streams are ours, and its end, status and
+    /// CPU time come from the kernel.
     /// - Parameters:
     ///   - environment: Variables set on top of this process's environment.
     ///   - currentDirectory: Where it runs (default: this process's working folder).
-    /// - Throws: When it cannot be started.
+    /// - Throws: ``Subprocess/Failure`` when it cannot be started.
     package init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                  input: Input = .empty, output: Output = .discard, errors: Output = .discard,
                  currentDirectory: URL? = nil) throws {
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
+        var argv = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        if let currentDirectory {
+            argv = ["/bin/sh", "-c", "cd -- \"$1\" && shift && exec \"$@\"", "sh", currentDirectory.path] + argv
         }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+
+        // Descriptors: ours are close-on-exec; each is duplicated onto the child's 0, 1 or 2, which clears that.
+        var opened: [Int32] = []   // closed once the child has its copies
+        defer { for fd in opened { close(fd) } }
+        func devNull() throws -> Int32 {
+            let fd = open("/dev/null", O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw Subprocess.Failure(description: "cannot open /dev/null: errno \(errno)") }
+            opened.append(fd)
+            return fd
         }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        inputPipe = input == .pipe ? Pipe() : nil
-        process.standardInput = inputPipe ?? FileHandle.nullDevice
-        func attach(_ output: Output) -> (Any, Pipe?) {
+        /// A pipe: (the child's end, ours as a handle).
+        func pipeEnds(childReads: Bool) throws -> (Int32, FileHandle) {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw Subprocess.Failure(description: "cannot make a pipe: errno \(errno)") }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            let (theirs, ours) = childReads ? (fds[0], fds[1]) : (fds[1], fds[0])
+            opened.append(theirs)
+            return (theirs, FileHandle(fileDescriptor: ours, closeOnDealloc: true))
+        }
+        func attach(_ output: Output) throws -> (Int32, FileHandle?) {
             switch output {
-            case .discard: return (FileHandle.nullDevice, nil)
-            case .handle(let h): return (h, nil)
-            case .pipe: let p = Pipe(); return (p, p)
+            case .discard: return (try devNull(), nil)
+            case .handle(let h): return (h.fileDescriptor, nil)
+            case .pipe: let (fd, h) = try pipeEnds(childReads: false); return (fd, h)
             }
         }
-        let (out, outPipe) = attach(output), (err, errPipe) = attach(errors)
-        process.standardOutput = out
-        process.standardError = err
-        outputPipe = outPipe
-        errorPipe = errPipe
-        let latch = ended
-        process.terminationHandler = { p in
-            latch.set(Termination(status: p.terminationStatus, signalled: p.terminationReason == .uncaughtSignal))
-        }
-        try Self.withSignalsUnblocked { try process.run() }
-    }
+        let stdin: Int32
+        if input == .pipe { let (fd, h) = try pipeEnds(childReads: true); stdin = fd; inputHandle = h } else { stdin = try devNull(); inputHandle = nil }
+        let (stdout, outHandle) = try attach(output), (stderr, errHandle) = try attach(errors)
+        outputHandle = outHandle
+        errorHandle = errHandle
 
-    /// Runs `body` (a spawn) with no signal blocked on this thread. A child inherits its parent thread's signal
-    /// mask, and the threads async code runs on block SIGTERM, SIGINT and most others: a child spawned from one
-    /// would never feel the SIGTERM of a time limit or a stop (`ChildTests` caught exactly that).
-    private static func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t(), previous = sigset_t()
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?, attributes: posix_spawnattr_t?
+        #else
+        var actions = posix_spawn_file_actions_t(), attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
+        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] { posix_spawn_file_actions_adddup2(&actions, fd, target) }
+        // Nothing else of this process's (on Darwin, POSIX_SPAWN_CLOEXEC_DEFAULT below): a pipe another part of it
+        // made without close-on-exec (Foundation's, for its own children), held open by our child, would keep its
+        // reader from seeing the end.
+        #if !canImport(Darwin)
+        _ = Self.closeFrom?(&actions, 3)
+        #endif
+        var none = sigset_t(), all = sigset_t()
         sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
-    }
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        #if canImport(Darwin)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #endif
 
-    /// The child's process id.
-    package var pid: Int32 { process.processIdentifier }
+        let cArgs = argv.map { strdup($0) } + [nil], cEnv = env.map { strdup($0) } + [nil]
+        defer { for p in cArgs + cEnv { free(p) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, argv[0], &actions, &attributes, cArgs, cEnv)
+        guard status == 0 else {
+            throw Subprocess.Failure(description: "cannot start \(argv[0]): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        let ended = ended, id = child
+        let waiter = Thread {
+            var raw: Int32 = 0, usage = rusage()
+            while wait4(id, &raw, 0, &usage) == -1 && errno == EINTR {}
+            let signal = raw & 0x7f
+            let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+            ended.set(Termination(status: signal == 0 ? (raw >> 8) & 0xff : signal, signalled: signal != 0, cpuSeconds: cpu))
+        }
+        waiter.name = "swingmaster.child.wait"
+        waiter.start()
+    }
 
     /// How it ended, or nil while it runs.
     package var termination: Termination? { ended.value }
@@ -112,10 +167,17 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         if isRunning { kill(pid, signal) }
     }
 
+    #if !canImport(Darwin)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its Swift module does not show.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private nonisolated(unsafe) static let closeFrom: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+    #endif
+
     /// Writes `data` to the child's standard input (``Input/pipe``) on a thread of its own, then closes it, so a
     /// child that prints before it has read everything cannot block us.
     package func send(_ data: Data) {
-        guard let writer = inputPipe?.fileHandleForWriting else { return }
+        guard let writer = inputHandle else { return }
         Thread.detachNewThread {
             try? writer.write(contentsOf: data)
             try? writer.close()
@@ -124,7 +186,7 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
 
     /// Closes the child's standard input (``Input/pipe``): a child that reads to the end now sees it.
     package func closeInput() {
-        try? inputPipe?.fileHandleForWriting.close()
+        try? inputHandle?.close()
     }
 
     /// Waits for the end.
@@ -188,7 +250,7 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
     /// Reads the first line of the standard output on a thread of its own.
     private func readLine() -> Latch<String?> {
         let read = Latch<String?>()
-        guard let reader = outputPipe?.fileHandleForReading else { read.set(nil); return read }
+        guard let reader = outputHandle else { read.set(nil); return read }
         let handle = Subprocess.SendableHandle(handle: reader)
         Thread.detachNewThread {
             var line = Data()
@@ -216,7 +278,7 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
     /// Everything the child writes on its standard error (``Output/pipe``) until it closes it, read on a
     /// thread of its own.
     package func errorsToEnd() async -> Data {
-        guard let reader = errorPipe?.fileHandleForReading else { return Data() }
+        guard let reader = errorHandle else { return Data() }
         let handle = Subprocess.SendableHandle(handle: reader)
         return (try? await BlockingWork.run("swingmaster.child.stderr") { handle.handle.readDataToEndOfFile() }) ?? Data()
     }
@@ -271,9 +333,13 @@ package final class Latch<Value: Sendable>: @unchecked Sendable {   // state gua
 
     /// Waits for the value, blocking the calling thread, for at most `seconds`; nil when it is not set by then.
     package func waitBlocking(seconds: Double) -> Value? {
-        let deadline = seconds.isFinite ? Date().addingTimeInterval(seconds) : Date.distantFuture
         lock.lock()
         defer { lock.unlock() }
+        guard seconds.isFinite else {
+            while stored == nil { lock.wait() }   // (a distant-future deadline traps in Foundation's NSCondition)
+            return stored
+        }
+        let deadline = Date().addingTimeInterval(seconds)
         while stored == nil, lock.wait(until: deadline) {}
         return stored
     }

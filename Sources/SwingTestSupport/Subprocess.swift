@@ -19,6 +19,8 @@ package enum Subprocess {
         package var stderr: String
         /// Wall-clock seconds from start to exit.
         package var seconds: Double
+        /// CPU seconds it used (``Child/Termination/cpuSeconds``): nil where the system does not say.
+        package var cpuSeconds: Double? = nil
 
         /// Exited by itself with status 0.
         package var succeeded: Bool { status == 0 && !signalled && !timedOut }
@@ -107,7 +109,7 @@ package enum Subprocess {
             Outcome(status: end.status, signalled: end.signalled, timedOut: timedOut,
                     stdout: (try? Data(contentsOf: out)) ?? Data(),
                     stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self),
-                    seconds: Date().timeIntervalSince(start))
+                    seconds: Date().timeIntervalSince(start), cpuSeconds: end.cpuSeconds)
         }
 
         func remove() {

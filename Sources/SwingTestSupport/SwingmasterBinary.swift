@@ -26,11 +26,14 @@ package enum SwingmasterBinary {
         package var status: Int32; package var stdout: String; package var stderr: String; package var data: Data
         /// Wall-clock seconds from the binary's start to its exit (not counting a wait for a free slot).
         package var seconds: Double
+        /// CPU seconds the binary used, where the system says (``Child/Termination/cpuSeconds``): what a test that
+        /// compares two runs' costs compares, since wall-clock time grows with whatever else the machine runs.
+        package var cpuSeconds: Double?
 
         /// An outcome (what a command run inside the test process gave, too).
-        package init(status: Int32, stdout: Data, stderr: String, seconds: Double) {
+        package init(status: Int32, stdout: Data, stderr: String, seconds: Double, cpuSeconds: Double? = nil) {
             self.status = status; self.stdout = String(decoding: stdout, as: UTF8.self); self.stderr = stderr
-            self.data = stdout; self.seconds = seconds
+            self.data = stdout; self.seconds = seconds; self.cpuSeconds = cpuSeconds
         }
     }
 
@@ -38,14 +41,14 @@ package enum SwingmasterBinary {
     /// ``Subprocess`` (the one runner: output to files, stdin empty, killed after `timeout` seconds).
     package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) throws -> Output {
         let o = try Subprocess.run(path, arguments, environment: environment, timeout: timeout)
-        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds)
+        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds, cpuSeconds: o.cpuSeconds)
     }
 
     /// ``run(_:environment:timeout:)`` from async code, through the async ``Subprocess`` (no thread of the
     /// cooperative pool held while the binary runs).
     package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600) async throws -> Output {
         let o = try await Subprocess.run(path, arguments, environment: environment, timeout: timeout)
-        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds)
+        return Output(status: o.status, stdout: o.stdout, stderr: o.stderr, seconds: o.seconds, cpuSeconds: o.cpuSeconds)
     }
 
     /// Runs the binary with `arguments` in `home` (as `SWINGMASTER_HOME` and the working folder), its output

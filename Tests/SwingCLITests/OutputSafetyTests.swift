@@ -62,20 +62,21 @@ import Testing
     @Test func anOutputInAMissingFolderFailsBeforeTheAnalysis() async throws {
         let ws = try Workspace()
         defer { try? FileManager.default.removeItem(at: ws.dir) }
-        // The analysis itself, timed on this machine as it is loaded now: failing first takes a fraction of it.
-        // Both are timed from the binary's start (`seconds`), not from the call, which may first wait for one
-        // of the runner's slots while other suites' analyses hold them.
+        // The analysis itself: failing first costs a fraction of it. Compared in CPU time where the system says
+        // (Linux): wall-clock time grows with whatever else the machine runs, and CI runs other suites' analyses
+        // beside this one (a run that fails at once took 9.6 s of wall clock there against a 2.4-s analysis).
         let work = try await SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", "--json", ws.path("out.json")],
                                              environment: ws.env)
-        let analysis = work.seconds
+        func cost(_ run: SwingmasterBinary.Output) -> Double { run.cpuSeconds ?? run.seconds }
+        let analysis = cost(work)
         #expect(work.status == 0, "\(work.stderr)")
         for flag in ["--json", "--csv", "--save-video"] {
             let out = try await SwingmasterBinary.run(["analyze", ws.path("video.mp4"), "--hand", "right", flag, ws.path("missing/out.x")],
                                                 environment: ws.env)
             #expect(out.status == StatusCode.outputWriteFailed, "\(flag): \(out.stderr)")
             #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
-            let failed = out.seconds
-            #expect(failed < 0.5 * analysis, "\(flag) failed after \(failed) s, the analysis takes \(analysis) s")
+            let failed = cost(out)
+            #expect(failed < 0.5 * analysis, "\(flag) failed after \(failed) s (CPU where known), the analysis takes \(analysis) s")
             #expect(try await ws.sessions() == 1, "only the timed analysis is stored")
         }
     }

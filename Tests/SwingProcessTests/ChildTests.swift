@@ -62,6 +62,43 @@ import Testing
         #expect(await child.stop(grace: .seconds(10)).signalled)
     }
 
+    /// Foundation on Linux hears a child's end when a socket it gave the child closes, and the child's own children
+    /// inherit it: a shell that starts something in the background and exits looked alive for as long as that ran.
+    @Test func theEndIsHeardWhenTheChildExitsThoughItsOwnChildLivesOn() async throws {
+        let start = ContinuousClock.now
+        let outcome = try await Subprocess.run("sh", ["-c", "sleep 60 & echo $!; exit 3"], timeout: 120)
+        let grandchild = Int32(String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        if let grandchild, grandchild > 1 { kill(grandchild, SIGTERM) }   // the `sleep` this test started, by its PID
+        #expect(outcome.status == 3 && !outcome.signalled && !outcome.timedOut, "\(outcome)")
+        #expect(elapsed(start) < 30, "the end was heard after \(elapsed(start)) s, with the background sleep")
+        #expect(grandchild != nil)
+    }
+
+    /// A child holds its three standard streams and nothing else of ours: an open pipe of this process's (made
+    /// without close-on-exec, as Foundation's are) in a child's hands keeps that pipe's reader from seeing its end.
+    @Test func aChildHoldsOnlyItsStandardStreams() async throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)   // inheritable, as another part of the process might leave one
+        defer { close(fds[0]); close(fds[1]) }
+        let out = try await Subprocess.output("sh", ["-c", "ls /proc/$$/fd"])
+        let open = Set(String(decoding: out, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init))
+        #if os(Linux)
+        #expect(open == ["0", "1", "2"], "the child holds \(open.sorted())")
+        #endif
+    }
+
+    /// A child's CPU time is its own work, not the wall clock: a second of sleep costs almost none, a busy loop a lot.
+    @Test func aChildsCPUTimeIsItsWorkNotTheWallClock() async throws {
+        let idle = try await Subprocess.run("sleep", ["1"])
+        let busy = try await Subprocess.run("sh", ["-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"])
+        #expect(idle.succeeded && busy.succeeded)
+        #if os(Linux)
+        let idleCPU = try #require(idle.cpuSeconds), busyCPU = try #require(busy.cpuSeconds)
+        #expect(idle.seconds >= 1 && idleCPU < 0.5, "sleep 1: \(idle.seconds) s wall, \(idleCPU) s CPU")
+        #expect(busyCPU > idleCPU + 0.1, "the busy loop used \(busyCPU) s CPU, the sleep \(idleCPU) s")
+        #endif
+    }
+
     @Test func aPollReturnsTheFirstValueItFinds() async {
         let clock = ManualClock(), calls = Counter()
         async let found = Poll.until(within: .seconds(60), every: .seconds(1), clock: clock) { calls.next() == 3 ? "third" : nil }
