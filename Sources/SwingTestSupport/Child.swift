@@ -99,7 +99,8 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         func attach(_ output: Output) throws -> (Int32, FileHandle?) {
             switch output {
             case .discard: return (try devNull(), nil)
-            case .handle(let h): return (h.fileDescriptor, nil)
+            // Foundation's `FileHandle.nullDevice` has no descriptor (-1) on Linux: it means "thrown away".
+            case .handle(let h): return (h.fileDescriptor >= 0 ? h.fileDescriptor : try devNull(), nil)
             case .pipe: let (fd, h) = try pipeEnds(childReads: false); return (fd, h)
             }
         }
@@ -117,7 +118,10 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         posix_spawn_file_actions_init(&actions)
         posix_spawnattr_init(&attributes)
         defer { posix_spawn_file_actions_destroy(&actions); posix_spawnattr_destroy(&attributes) }
-        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] { posix_spawn_file_actions_adddup2(&actions, fd, target) }
+        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
+            let status = posix_spawn_file_actions_adddup2(&actions, fd, target)
+            guard status == 0 else { throw Subprocess.Failure(description: "cannot give descriptor \(fd) to a child: \(String(cString: strerror(status)))") }
+        }
         // Nothing else of this process's (on Darwin, POSIX_SPAWN_CLOEXEC_DEFAULT below): a pipe another part of it
         // made without close-on-exec (Foundation's, for its own children), held open by our child, would keep its
         // reader from seeing the end.

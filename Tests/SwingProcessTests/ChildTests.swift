@@ -87,6 +87,17 @@ import Testing
         #endif
     }
 
+    /// Output sent to `FileHandle.nullDevice` (which has no descriptor on Linux) is thrown away, not left on ours.
+    @Test func outputSentToTheNullDeviceIsThrownAway() async throws {
+        // (Python, not a shell: dash moves its own descriptors around for a redirection.)
+        let written = try await Subprocess.run("python3", ["-c", "import os, sys; print('out'); sys.stderr.write(os.readlink('/proc/self/fd/1'))"],
+                                               standardOutput: .nullDevice)
+        #expect(written.succeeded && written.stdout.isEmpty)
+        #if os(Linux)
+        #expect(written.stderr.contains("/dev/null"), "the child's stdout: \(written.stderr)")
+        #endif
+    }
+
     /// A child's CPU time is its own work, not the wall clock: a second of sleep costs almost none, a busy loop a lot.
     @Test func aChildsCPUTimeIsItsWorkNotTheWallClock() async throws {
         let idle = try await Subprocess.run("sleep", ["1"])
