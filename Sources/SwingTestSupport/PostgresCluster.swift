@@ -124,9 +124,10 @@ package final class PostgresCluster: @unchecked Sendable {   // mutable state gu
     private func pg(_ program: String, _ arguments: [String]) throws -> Subprocess.Outcome {
         let path = bin.appendingPathComponent(program).path
         let command = (getuid() == 0 ? ["runuser", "-u", "postgres", "--"] : []) + [path] + arguments
-        // Foundation learns that a child exited when every holder of a descriptor it gave the child has
-        // closed it; the server `pg_ctl start` leaves behind would hold it for its whole life. Python's
-        // subprocess closes every descriptor but the three standard ones in the child.
+        // Through Python's subprocess, which closes every descriptor but the three standard ones in the child: it
+        // was needed while Foundation's `Process` heard an end only when a socket given to the child closed, which
+        // the server `pg_ctl start` leaves behind held for its whole life. `Child` passes only those three and
+        // waits with `wait4`, so it is belt and braces now.
         let outcome = try Subprocess.run("python3", ["-c", Self.closingFDs] + command, timeout: 120, currentDirectory: directory)
         guard outcome.succeeded else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
