@@ -2,12 +2,12 @@ import Foundation
 import SwingCore
 
 /// A program this test process started and owns: a server or worker that runs while a test talks to it, a
-/// stand-in HTTP server, a command to interrupt, or one run of ``Subprocess``. Its end is observed through
-/// Foundation's termination handler, so waiting for it holds no thread; every wait with a limit takes a
-/// `Clock`, so tests of the limits themselves run on a ``ManualClock`` instead of the wall clock.
+/// stand-in HTTP server, a command to interrupt, or one run of ``Subprocess``. Its end is heard by a thread of its
+/// own blocked in `wait4`, so an async wait for it holds no thread of the cooperative pool; every wait with a limit
+/// takes a `Clock`, so tests of the limits themselves run on a ``ManualClock`` instead of the wall clock.
 ///
-/// Only this object signals its process, by its PID (never by name).
-package final class Child: @unchecked Sendable {   // `process` is configured before `run()`, then only read
+/// Only this object signals its process, by its PID (never by name), and only while it has not ended.
+package final class Child: @unchecked Sendable {   // every stored property is set in `init`, then only read
     /// How a child ended.
     package struct Termination: Sendable, Equatable {
         /// The exit status, or the signal number when ``signalled``.
@@ -44,7 +44,7 @@ package final class Child: @unchecked Sendable {   // `process` is configured be
         case discard
         /// Written to this handle (a file, `/dev/full`).
         case handle(FileHandle)
-        /// A pipe this object reads (``line(within:clock:)``, ``readToEnd()``).
+        /// A pipe this object reads (standard output: ``line(within:clock:)``; standard error: ``errorsToEnd()``).
         case pipe
     }
 
