@@ -27,10 +27,8 @@ struct WindowPoser: Sendable {
     var player = PersonChoice.largest
     /// With parameters, a window whose first person does not swing around its contacts is posed again following
     /// each other person in view of about their size (``alternatives(_:)``), and the one who swings hardest is
-    /// kept: the hitter, not the partner waiting nearer the camera. When nobody else was in view at the window's
-    /// start, whoever has arrived where its contact's swing would start (``FirstPose/arrivals``) is posed from there
-    /// and kept from there on if they swing harder than the person followed: players taking turns. `nil` (the player
-    /// said where they are) poses each window once.
+    /// kept: the hitter, not the partner waiting nearer the camera. `nil` (the player said where they are) poses
+    /// each window once.
     var chooseBySwing: BiomechParameters?
 
     /// Heard times (media clock) of the contacts loud enough to be the player's: only their pieces look for another
@@ -51,14 +49,6 @@ struct WindowPoser: Sendable {
         return a < b ? a...b : nil
     }
 
-    /// When to look for people who arrived after `range` began: the swing check's window before the first of `spans`
-    /// (where a swing at them starts), if that is inside the piece and after its start; else nil.
-    static func arrivalTime(_ spans: [ClosedRange<Double>], in range: ClosedRange<Double>, parameters p: BiomechParameters) -> Double? {
-        guard let first = spans.map(\.lowerBound).min() else { return nil }
-        let t = first - p.swingWindow * max(1, p.slowMotion)
-        return t > range.lowerBound && t < range.upperBound ? t : nil
-    }
-
     /// Keep each piece's ``FirstPose`` in the output (the pieces posed while measuring the sound delay, which may be
     /// looked at again at the instants).
     var recordFirstPoses = false
@@ -77,13 +67,8 @@ struct WindowPoser: Sendable {
         /// in its tiles).
         var picture: ImageBuffer?
         var largestTooSmall: Double?
-        /// People in view where a loud contact's swing would start (``arrivalTime(_:in:parameters:)``) who were not there
-        /// when the piece's person was chosen: recorded when nobody else was in view at the start. People come
-        /// and go — players take turns, a partner walks off — and someone who arrived since was never compared.
-        var arrivals: [PersonCandidate] = []
 
-        /// Nobody else could be posed through the piece from its start: nobody followed, or nobody of about their size
-        /// beside them (``arrivals`` may come later).
+        /// Nobody else could be posed through the piece: nobody followed, or nobody of about their size beside them.
         var alone: Bool { followed.map { first in people.map { WindowPoser.alternatives(to: first, among: $0).isEmpty } ?? false } ?? true }
     }
 
@@ -158,16 +143,14 @@ struct WindowPoser: Sendable {
                 times.prePost = tracking - times.inference
                 state.add(times)
             }
-            // One piece posed following `choice`: its frames, its first frame's picture, whom the tracker followed, and
-            // with `arrivalsAt` the people who arrived by then (``FirstPose/arrivals``).
-            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool, arrivalsAt: Double? = nil) throws
-                -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?, arrivals: [PersonCandidate]?) {
+            // One piece posed following `choice`: its frames, its first frame's picture, and whom the tracker followed.
+            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool) throws
+                -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?) {
                 inference += tracker.inferenceTime
                 tracker.reset()
                 tracker.choice = choice
                 var frames: [WindowFrame] = []
                 var first: ImageBuffer?
-                var arrivals: [PersonCandidate]?, looked = arrivalsAt == nil
                 try reader.frames(from: range.lowerBound, to: range.upperBound,
                                   where: { t, index in schedule.wants(time: t, index: index) }) { frame in
                     if watchCancellation && Cancellation.isRequested { state.stop() }
@@ -175,59 +158,35 @@ struct WindowPoser: Sendable {
                     if first == nil { first = frame.image }
                     let pose = try tracking.measure { try tracker.process(frame: frame.image, time: frame.time, index: frame.index) }
                     frames.append(WindowFrame(index: frame.index, time: frame.time, pose: pose))
-                    if !looked, let at = arrivalsAt, frame.time >= at {
-                        looked = true
-                        arrivals = try tracking.measure { try Self.arrivals(in: frame.image, posed: pose, tracker: tracker, estimator: estimator) }
-                    }
                     if counted { progress?(.runningPose, state.framePosed()) }
                     return true
                 }
-                return (frames, first, tracker.followed, arrivals)
+                return (frames, first, tracker.followed)
             }
             while let i = state.takeSegment() {
                 let range = segments[i]
                 var runs = 0
                 let start: FirstPose
-                let loud = searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter })
-                let judged = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
                 if let prior = reuse[range] {
                     start = prior
                 } else {
-                    // Where a loud contact's swing is judged, when that is after the piece began, see who has arrived.
-                    let lookAt = chooseBySwing.flatMap { biomech in loud ? Self.arrivalTime(judged, in: range, parameters: biomech) : nil }
-                    let (frames, firstImage, followed, arrivals) = try pose(range, choice: player, counted: true, arrivalsAt: lookAt)
+                    let (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
                     var big: Bool?
                     if let followed, let firstImage { big = PoseTracker.seenWhole(size: followed.size, in: firstImage) }
                     start = FirstPose(frames: frames, followed: followed, people: big == true ? tracker.peopleAtStart : nil,
-                                      picture: big == false ? firstImage : nil, largestTooSmall: tracker.largestTooSmall,
-                                      arrivals: arrivals ?? [])
-                    runs = tracker.detectorRuns + (arrivals == nil ? 0 : 1)
+                                      picture: big == false ? firstImage : nil, largestTooSmall: tracker.largestTooSmall)
+                    runs = tracker.detectorRuns
                 }
                 var frames = start.frames, small = start.largestTooSmall
-                if let biomech = chooseBySwing, let first = start.followed, loud,
-                   let core = Self.core(of: judged, in: range, parameters: biomech) {
-                    let spans = judged
+                // The person followed does not swing around a contact loud enough to be the player's: pose the others
+                // in view through the contact's core, and the whole piece again for one who swings, hardest first
+                // (someone else who does not swing either is no better a measurement, and posing the piece again
+                // for them cost the walkers of the phone bench a fifth of the pose stage).
+                if let biomech = chooseBySwing, let first = start.followed, !start.alone,
+                   searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
+                    let spans = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
                     var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
-                    // Someone who arrived after the piece began and swings harder at the contact than the person followed
-                    // is the hitter: the piece is posed again for them from where they were seen (not before: they were
-                    // not there, and one piece never switches people).
-                    var arrived: PersonCandidate?
-                    let since = (Self.arrivalTime(spans, in: range, parameters: biomech) ?? core.lowerBound)...core.upperBound
-                    for other in start.arrivals.prefix(Self.maxPeoplePerWindow - 1) where since.lowerBound < since.upperBound {
-                        let again = try pose(since, choice: .like(position: other.position, size: other.sizeFraction), counted: false)
-                        runs += tracker.detectorRuns
-                        let evidence = Self.swingEvidence(again.frames, spans: spans, parameters: biomech)
-                        if let evidence, evidence >= biomech.swingMinSpeedCmS, evidence > (best ?? -1) { arrived = other; best = evidence }
-                    }
-                    if let arrived {
-                        frames = try pose(since.lowerBound...range.upperBound, choice: .like(position: arrived.position, size: arrived.sizeFraction),
-                                          counted: false).frames
-                        runs += tracker.detectorRuns; small = tracker.largestTooSmall
-                    } else if !start.alone, (best ?? 0) < biomech.swingMinSpeedCmS {
-                        // The person followed does not swing around a contact loud enough to be the player's: pose the
-                        // others in view through the contact's core, and the whole piece again for one who swings,
-                        // hardest first (someone else who does not swing either is no better a measurement, and posing
-                        // the piece again for them cost the walkers of the phone bench a fifth of the pose stage).
+                    if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
                         // The whole frame's people when the first person is big enough to be seen there, else its tiles'.
                         var people = start.people ?? []
                         if let picture = start.picture {
@@ -261,24 +220,6 @@ struct WindowPoser: Sendable {
     static func alternatives(to first: PersonCandidate, among people: [PersonCandidate]) -> [PersonCandidate] {
         Array(people.filter { !$0.isSameBody(as: first) && $0.size >= minAlternativeSize * first.size }
             .sorted { $0.size > $1.size }.prefix(maxPeoplePerWindow - 1))
-    }
-
-    /// The people in `image` who were not in view when `tracker` chose its person, when nobody else was then and that
-    /// person is big enough for the whole frame (``FirstPose/alone``): everyone the whole frame shows now, at least
-    /// ``minAlternativeSize`` of the person posed here (`posed`, or the person chosen when nobody is posed), but not
-    /// them. `nil` when the tracker chose among others, or is following nobody (no detector run then).
-    static func arrivals(in image: ImageBuffer, posed: PoseFrame?, tracker: PoseTracker, estimator: PoseEstimator) throws
-        -> [PersonCandidate]? {
-        guard let chosen = tracker.followed, PoseTracker.seenWhole(size: chosen.size, in: image),
-              alternatives(to: chosen, among: tracker.peopleAtStart).isEmpty else { return nil }
-        var here = chosen
-        if let posed, posed.landmarks.count > 24 {
-            let l = posed.landmarks[23], r = posed.landmarks[24]
-            here = PersonCandidate(score: chosen.score, center: Point2(x: (l.nx + r.nx) / 2 * Double(image.width),
-                                                                       y: (l.ny + r.ny) / 2 * Double(image.height)),
-                                   size: chosen.size, width: image.width, height: image.height)
-        }
-        return alternatives(to: here, among: tracker.followable(try estimator.detectPeople(in: image, tiles: false), in: image))
     }
 
     /// The swing evidence of one posed piece (``BiomechAnalyzer/swingEvidence(track:spans:parameters:)``).
