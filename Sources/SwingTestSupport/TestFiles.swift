@@ -10,6 +10,23 @@ package enum TestFiles {
     /// A file or folder of the package, e.g. `"Samples/demo_session.mp4"`.
     package static func package(_ relativePath: String) -> URL { packageRoot.appendingPathComponent(relativePath) }
 
+    /// ``temporaryDirectory(_:)`` for a fixture that lives as long as the test process (made once in a `static let`,
+    /// or handed to an object nobody closes): removed with everything in it when the process exits.
+    package static func processDirectory(_ tag: String) throws -> URL {
+        let url = try temporaryDirectory(tag)
+        let first = exitLock.withLock { removedAtExit.append(url); return removedAtExit.count == 1 }
+        if first {
+            atexit {
+                for url in TestFiles.exitLock.withLock({ TestFiles.removedAtExit }) { try? FileManager.default.removeItem(at: url) }
+            }
+        }
+        return url
+    }
+
+    /// The folders ``processDirectory(_:)`` made, guarded by `exitLock`.
+    private nonisolated(unsafe) static var removedAtExit: [URL] = []
+    private static let exitLock = NSLock()
+
     /// A new, empty, uniquely named temporary folder; the caller removes it.
     package static func temporaryDirectory(_ tag: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("swingmaster-\(tag)-\(UUID().uuidString)")

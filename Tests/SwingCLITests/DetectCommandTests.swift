@@ -21,7 +21,7 @@ import Testing
 
     /// Encodes a test pattern with the ffmpeg CLI (installed by `make setup`).
     static func media(_ name: String, _ arguments: [String]) throws -> String {
-        let dir = try TestFiles.temporaryDirectory("detect")
+        let dir = try TestFiles.processDirectory("detect")
         let path = dir.appendingPathComponent(name).path
         try TestFiles.ffmpeg(["-f", "lavfi"] + arguments + [path])
         return path

@@ -11,7 +11,7 @@ import SwingMedia
 /// names and the frames the annotated video outlines — must be the frame shown at the contact.
 @Suite(.serialized) struct VariableFrameRateAnalysisTests {
     static let demo = TestFiles.package("Samples/demo_session.mp4").path
-    static let dir: Result<URL, any Error> = Result { try TestFiles.temporaryDirectory("vfr-analysis") }
+    static let dir: Result<URL, any Error> = Result { try TestFiles.processDirectory("vfr-analysis") }
 
     /// The clip (30 fps, two runs dropped, one before the first contact at 2.0 s), a 60 fps
     /// .mov slowed down around a contact, and a 24 fps clip at another size, both over the first two contacts.

@@ -14,7 +14,7 @@ import Testing
 
     /// A 1.5-s 30-fps video of `frame`.
     static func video(_ frame: ImageBuffer, name: String) throws -> String {
-        let path = try TestFiles.temporaryDirectory("window-person").appendingPathComponent(name).path
+        let path = try TestFiles.processDirectory("window-person").appendingPathComponent(name).path
         let writer = try VideoWriter(path: path, width: frame.width, height: frame.height, fps: 30)
         for _ in 0..<45 { try writer.append(frame) }
         try writer.finish()

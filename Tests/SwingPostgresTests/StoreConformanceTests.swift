@@ -21,7 +21,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func make() async throws -> any Store {
         switch self {
         case .sqlite:
-            return try AppDatabase.open(file: try TestFiles.temporaryDirectory("conformance").appendingPathComponent("s.sqlite"))
+            return try AppDatabase.open(file: try TestFiles.processDirectory("conformance").appendingPathComponent("s.sqlite"))
         case .postgres:
             return try await PostgresStore.connect(url: try PostgresCluster.shared().newDatabase())
         }

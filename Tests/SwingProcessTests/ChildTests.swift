@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwingTestSupport
 import Testing
 
@@ -140,9 +139,10 @@ import Testing
 }
 
 /// A count shared with a `@Sendable` check.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
+private final class Counter: @unchecked Sendable {   // `count` guarded by `lock`
+    private let lock = NSLock()
+    private var count = 0
     /// Counts one more call and returns the new count.
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
-    var value: Int { count.withLock { $0 } }
+    func next() -> Int { lock.withLock { count += 1; return count } }
+    var value: Int { lock.withLock { count } }
 }

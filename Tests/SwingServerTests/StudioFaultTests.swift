@@ -17,7 +17,7 @@ import Testing
 
     /// The hostile inputs, made once into a temporary folder.
     static let inputs: Result<URL, any Error> = Result {
-        let dir = try TestFiles.temporaryDirectory("studio-hostile")
+        let dir = try TestFiles.processDirectory("studio-hostile")
         _ = try Subprocess.output("python3", [root.appendingPathComponent("tools/make_hostile_inputs.py").path, dir.path])
         return dir
     }
