@@ -14,8 +14,7 @@ import SwingPose
 
     /// Made once per test run with the ffmpeg CLI from the bundled sample.
     static let clip: Result<String, any Error> = Result {
-        let out = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swingmaster-sampling-\(ProcessInfo.processInfo.processIdentifier).mp4").path
+        let out = try TestFiles.processDirectory("sampling").appendingPathComponent("clip.mp4").path
         try TestFiles.ffmpeg(["-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
                               "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", out])
         return out
@@ -23,8 +22,7 @@ import SwingPose
 
     /// The same footage encoded with B-frames (x264 veryfast), which are not referenced by other frames.
     static let bFrameClip: Result<String, any Error> = Result {
-        let out = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swingmaster-sampling-b-\(ProcessInfo.processInfo.processIdentifier).mp4").path
+        let out = try TestFiles.processDirectory("sampling-b").appendingPathComponent("clip.mp4").path
         try TestFiles.ffmpeg(["-i", repo.appendingPathComponent("Samples/demo_session.mp4").path,
                               "-t", "6", "-vf", "fps=30", "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-c:a", "aac", out])
         return out

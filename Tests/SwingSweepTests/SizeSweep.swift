@@ -62,12 +62,9 @@ struct SizeSweep: Decodable {
         return sweep
     }
 
-    /// A fresh folder for outputs, removed when the process ends is not possible from a suite, so
-    /// it lives under the system temp folder with the process id.
+    /// A fresh folder for outputs, removed when the test process exits.
     static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swing-sweep-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        try TestFiles.processDirectory("sweep")
     }
 
     /// The generator's picture: the same integer formula as `picture()` in the script.

@@ -7,6 +7,7 @@ desktop (1440 px) widths go to .build/screenshots/ — look at them.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,7 @@ class WebAppTests(PageHelpers, unittest.TestCase):
         self.driver = browser(*DESKTOP)
         self.expected_statuses = ()
         self.tmp = tempfile.mkdtemp(prefix="swing-browser-files-")
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def tearDown(self):
         try:
