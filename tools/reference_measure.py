@@ -32,7 +32,9 @@ Definitions (MediaPipe world landmarks: metres, x right, y down, z away from the
   |mean rel(B) - mean rel(A)| / (mean t(B) - mean t(A)) * 100, A / B = the posed frames within 0.04 s of
   t_j - 0.1 / t_j + 0.1, rel = W - P in world axes (j skipped when A or B is empty); reported on ok shots as
   "peakWristSpeedCmS". An ok contact with a peak below 140 cm/s (and not "confirmed") is no shot: it goes
-  to "rejectedContacts" [{"time", "peakWristSpeedCmS"}], and the shots are numbered after the check.
+  to "rejectedContacts" [{"time", "peakWristSpeedCmS", "kind": "noSwing"}]. One swing, one hit: of the ok,
+  unconfirmed shots left, any closer than 0.6 s to a more confident one (ties: the higher wristSpeedCmS, then the
+  earlier) goes there too as "tooSoon"; the shots are numbered after both.
   Late < 20 cm, early > 60 cm, else optimal (serves: late < 0 cm, early > 60 cm), each limit times T / 0.5 m
   (the limits are stated for a 50-cm trunk and scale with the body's, issue #39). Stats over ok shots:
   mean, population SD (ddof 0), consistency = 100 exp(-0.5 (sdF^2 + sdL^2 + sdH^2)), SDs in decimetres;
@@ -67,6 +69,7 @@ BACKSWING = (0.6, 0.15)
 SERVE_LATE_BELOW_CM, SERVE_EARLY_ABOVE_CM = 0.0, 60.0
 THRESHOLD_TRUNK_CM = 50.0  # the limits above are for this trunk; they scale with the body's
 SWING_MIN_CM_S, SWING_WINDOW, SWING_SPAN, SWING_AVERAGING = 140.0, 0.25, 0.1, 0.04
+MIN_HIT_INTERVAL_S = 0.6  # one swing, one hit (BiomechParameters.minHitIntervalS)
 
 
 def peak_swing_speed(tp, rel, tc):
@@ -162,7 +165,7 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
         t = float(c["time"])
         tc = t - delay_ms / 1000.0
         shot = {"index": len(shots) + 1, "time": t, "contactTime": tc, "confidence": c.get("confidence", 1.0),
-                "status": "noPerson"}
+                "status": "noPerson", "confirmed": bool(c.get("confirmed", False))}
         shots.append(shot)
         if len(times) == 0 or tc < times[0] or tc > times[-1]:
             continue
@@ -202,9 +205,14 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
                      "wristSpeedCmS": speed, "classification": cls, "groundCm": g * 100, "stroke": stroke})
         peak = peak_swing_speed(tp, rel, tc)
         shot["peakWristSpeedCmS"] = peak
-        if peak is not None and peak < SWING_MIN_CM_S and not c.get("confirmed", False):
+        if peak is not None and peak < SWING_MIN_CM_S and not shot["confirmed"]:
             shots.pop()
-            rejected.append({"time": t, "peakWristSpeedCmS": peak})
+            rejected.append({"time": t, "peakWristSpeedCmS": peak, "kind": "noSwing"})
+    shots, too_soon = one_swing_one_hit(shots)
+    rejected = sorted(rejected + too_soon, key=lambda r: r["time"])
+    for n, shot in enumerate(shots):
+        shot["index"] = n + 1
+        del shot["confirmed"]
     ok = [s for s in shots if s["status"] == "ok"]
     stats = statistics(ok)
     by = {k: statistics([s for s in ok if s["stroke"] == k]) for k in ("forehand", "backhand", "serve")
@@ -212,6 +220,19 @@ def measure(track_path, contacts_path, hand="right", delay_ms=0.0, mode="interpo
     if by:
         stats["byStroke"] = by
     return {"shots": shots, "rejectedContacts": rejected, "stats": stats}
+
+
+def one_swing_one_hit(shots):
+    """Of ok, unconfirmed shots closer than MIN_HIT_INTERVAL_S, the most confident stays (ties: the faster wrist,
+    then the earlier); the others go to rejectedContacts as "tooSoon". Confirmed and no-person shots stay."""
+    open_ = [s for s in shots if s["status"] == "ok" and not s["confirmed"]]
+    order = sorted(open_, key=lambda s: (-s["confidence"], -(s["wristSpeedCmS"] or 0.0), s["time"]))
+    kept, dropped = [], []
+    for s in order:
+        (dropped if any(abs(k["time"] - s["time"]) < MIN_HIT_INTERVAL_S for k in kept) else kept).append(s)
+    gone = {id(s) for s in dropped}
+    return ([s for s in shots if id(s) not in gone],
+            [{"time": s["time"], "peakWristSpeedCmS": s["peakWristSpeedCmS"], "kind": "tooSoon"} for s in dropped])
 
 
 def statistics(ok):

@@ -47,8 +47,9 @@ package struct MeasuredShot: Sendable, Equatable {
 ///   ``BiomechParameters/swingMinSpeedCmS`` is not a shot but a ``RejectedContact``, unless the player
 ///   confirmed it (``ContactEvent/confirmed``) or the check is off; a contact whose peak cannot be taken
 ///   (too few posed frames around it) is not counted either (``RejectionKind/unmeasured``), and a much
-///   quieter contact without the player hitting at its instant is the opponent's (``turnDown``). Shots are
-///   numbered after the check.
+///   quieter contact without the player hitting at its instant is the opponent's (``turnDown``), and of two
+///   shots closer than ``BiomechParameters/minHitIntervalS`` only the one the wrist was faster at is counted
+///   (``OneSwingOneHit``). Shots are numbered after the check.
 package enum BiomechAnalyzer {
     /// Measures every contact in `contacts` on `track`.
     /// - Parameters:
@@ -92,6 +93,12 @@ package enum BiomechAnalyzer {
             }
             m.shot.index = kept.count + 1
             kept.append(m)
+        }
+        if parameters.swingCheck, parameters.minHitIntervalS > 0 {
+            let split = OneSwingOneHit.apply(kept, interval: parameters.minHitIntervalS)
+            kept = split.kept
+            rejected = (rejected + split.turnedDown).sorted { $0.time < $1.time }
+            for i in kept.indices { kept[i].shot.index = i + 1 }
         }
         return MeasureResult(measured: kept, rejected: rejected, soundDelay: delay)
     }

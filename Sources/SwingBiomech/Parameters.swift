@@ -90,6 +90,15 @@ package struct BiomechParameters: Sendable, Equatable {
     /// (``ContactEvent/loudnessDb``) is the opponent's unless the player's wrist peaks at its instant. On the
     /// real phone recording the player's hits peak 0–10 dB below the loudest, everything else 15.5–22.8.
     package var opponentQuieterDb = 12.0
+    /// One swing, one hit: two shots closer than this, s (on the real clock), are not both the player's. The
+    /// ball has to cross to the other side and come back (about 2 s between a player's hits from the
+    /// baseline, 1 s and more in a drill fed from a basket), and the arm swings back and through in
+    /// between; a squeak, a grunt or a bounce just before or after a hit is not. Of the two, the surer hit
+    /// sound stays (``OneSwingOneHit``). Two real hits this close (reflex
+    /// volleys at the net) count once; the other is listed and one tap counts it. 0 = off. On the real
+    /// broadcast clips a squeak 0.49 s after Federer's backhand and two sounds 0.33 s apart before another
+    /// were counted as shots.
+    package var minHitIntervalS = 0.6
 
     /// A measured sound delay lies in this range, ms: sound travel (3 ms a metre) plus a phone's or a
     /// broadcast's own audio/video offset (40–220 ms on real recordings); a swing peak outside it is not
@@ -181,6 +190,7 @@ package struct BiomechParameters: Sendable, Equatable {
             return "The sound delay's swing speed must be zero or more cm/s."
         }
         if !(opponentQuieterDb.isFinite && opponentQuieterDb > 0) { return "The opponent's loudness gap must be more than 0 dB." }
+        if !(minHitIntervalS.isFinite && minHitIntervalS >= 0) { return "The shortest time between two hits must be zero or more seconds." }
         if soundDelayMinShots < 1 { return "A measured sound delay needs at least 1 shot." }
         if !(serveFallWithin.isFinite && serveFallWithin >= 0) { return "The serve's fall must be zero or more seconds." }
         if !(viewNoseDepthM.isFinite && viewNoseDepthM >= 0) { return "The camera view's nose depth must be zero or more metres." }

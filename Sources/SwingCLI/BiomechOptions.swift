@@ -38,6 +38,9 @@ struct BiomechOptions: ParsableArguments {
     @Option(name: .customLong("swing-min-speed"),
             help: "Swing check: the wrist's peak speed within 0.25 s of a contact must reach this, cm/s (default 140).")
     var swingMinSpeed: Double?
+    @Option(name: .customLong("min-hit-interval"),
+            help: "One swing, one hit: of two contacts closer than this, s, only the surer hit sound is counted (default 0.6; 0 = off, e.g. for reflex volleys).")
+    var minHitInterval: Double?
 
     func validate() throws {
         if case .ms(let ms) = soundDelay { try OptionCheck.number(ms, "--sound-delay-ms", -10_000...10_000) }
@@ -49,6 +52,7 @@ struct BiomechOptions: ParsableArguments {
         try OptionCheck.number(serveLateBelowCm, "--serve-late-below-cm", -1_000...1_000)
         try OptionCheck.number(serveEarlyAboveCm, "--serve-early-above-cm", -1_000...1_000)
         try OptionCheck.number(swingMinSpeed, "--swing-min-speed", 0...100_000)
+        try OptionCheck.number(minHitInterval, "--min-hit-interval", 0...10)
         try OptionCheck.number(thresholdTrunkCm, "--threshold-trunk-cm", 0...500)
         try OptionCheck.number(slowMotion, "--slow-motion", 1...BiomechParameters.maximumSlowMotion)
         _ = try parameters(hand: .right)   // combinations (late ≤ early)
@@ -73,6 +77,7 @@ struct BiomechOptions: ParsableArguments {
         if let thresholdTrunkCm { p.thresholdTrunkCm = thresholdTrunkCm }
         if noSwingCheck { p.swingCheck = false }
         if let swingMinSpeed { p.swingMinSpeedCmS = swingMinSpeed }
+        if let minHitInterval { p.minHitIntervalS = minHitInterval }
         if let problem = p.problem { throw ValidationError(problem) }
         return p
     }

@@ -40,6 +40,9 @@ package enum RejectionKind: String, Sendable, Codable, CaseIterable {
     /// ground or beyond any reach, an impossible speed): usually another
     /// person or a mis-detected pose, so its numbers are not shown (``BodyCheck`` in SwingBiomech).
     case implausible
+    /// Too soon after (or before) a surer hit sound: one swing makes one hit, so this sound was a squeak, a
+    /// grunt or a bounce (``BiomechParameters/minHitIntervalS`` in SwingBiomech).
+    case tooSoon
     /// The player removed it.
     case removed
 }

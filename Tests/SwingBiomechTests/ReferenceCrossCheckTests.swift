@@ -25,7 +25,7 @@ import SwingCore
         var stroke: String?
         var peakWristSpeedCmS: Double?
     }
-    struct RefRejected: Decodable { var time: Double; var peakWristSpeedCmS: Double }
+    struct RefRejected: Decodable { var time: Double; var peakWristSpeedCmS: Double; var kind: String }
     struct RefAxis: Decodable { var meanCm, sdCm: Double }
     struct RefSpeed: Decodable { var minCmS, maxCmS, meanCmS: Double }
     struct RefStats: Decodable {
@@ -65,7 +65,7 @@ import SwingCore
         let reports = try JSONDecoder().decode([RefReport].self, from: data)
         try #require(reports.count == cases.count)
 
-        var okShots = 0, noPerson = 0, rejectedCount = 0
+        var okShots = 0, noPerson = 0, rejectedCount = 0, tooSoon = 0
         for (n, (c, ref)) in zip(cases, reports).enumerated() {
             let track = try MeasureIO.decodeTrack(try Data(contentsOf: dir.appendingPathComponent("track\(n).json")))
             let contacts = try MeasureIO.decodeContacts(try Data(contentsOf: dir.appendingPathComponent("contacts\(n).json")))
@@ -76,10 +76,11 @@ import SwingCore
             try #require(ours.shots.count == ref.shots.count)
             try #require(ours.rejected.count == ref.rejectedContacts.count, "case \(n): rejected contacts differ")
             for (a, b) in zip(ours.rejected, ref.rejectedContacts) {
-                #expect(a.time == b.time && a.kind == .noSwing, "case \(n)")
+                #expect(a.time == b.time && a.kind.rawValue == b.kind, "case \(n)")
                 #expect(abs((a.peakWristSpeedCmS ?? .nan) - b.peakWristSpeedCmS) < 1e-3, "case \(n)")
             }
             rejectedCount += ours.rejected.count
+            tooSoon += ours.rejected.filter { $0.kind == .tooSoon }.count
             for (a, b) in zip(ours.shots, ref.shots) {
                 let where_ = "case \(n) shot \(a.index) (\(c.hand), \(c.contactFrame))"
                 #expect(a.status.rawValue == b.status, "\(where_)")
@@ -112,7 +113,8 @@ import SwingCore
             }
         }
         // The generated cases must exercise both outcomes, or the comparison proves little.
-        print("cross-check: \(okShots) ok shots, \(noPerson) no-person shots, \(rejectedCount) rejected (no swing)")
-        #expect(okShots >= 30 && noPerson >= 3, "ok \(okShots), no person \(noPerson)")
+        print("cross-check: \(okShots) ok shots, \(noPerson) no-person shots, \(rejectedCount) rejected (\(tooSoon) too soon after another)")
+        #expect(okShots >= 30 && noPerson >= 3 && tooSoon >= 1 && rejectedCount > tooSoon,
+                "ok \(okShots), no person \(noPerson), rejected \(rejectedCount), too soon \(tooSoon)")
     }
 }
