@@ -4,7 +4,8 @@ import SwingCore
 
 /// The words the web pages share with the program (`GET /api/vocabulary`), so no page keeps its own copy of
 /// a list the program owns: the analysis stages a job reports, the job states and which are final, the
-/// stroke types, the sensitivity levels with the thresholds each sets, and the body measures.
+/// stroke types, the sensitivity levels with the thresholds each sets, the body measures, and why a contact
+/// is not a shot.
 package struct Vocabulary: Codable, Sendable, Equatable {
     /// A stroke type as the pages name it.
     package struct Stroke: Codable, Sendable, Equatable {
@@ -27,6 +28,14 @@ package struct Vocabulary: Codable, Sendable, Equatable {
         /// The detector's thresholds at this level (the expert fields' placeholders).
         package var peakThresholdFactor: Double
         package var minRelativeAmplitude: Double
+    }
+
+    /// Why a contact is not a shot, as the results page marks it (``RejectionKind``).
+    package struct Rejection: Codable, Sendable, Equatable {
+        /// ``RejectionKind``'s raw value, as a rejected contact's `kind` carries it.
+        package var id: String
+        /// The mark's words ("Not counted: no swing"); the contact's own `reason` says more.
+        package var label: String
     }
 
     /// A body measure as the pages show it (``BodyMeasure``).
@@ -56,6 +65,8 @@ package struct Vocabulary: Codable, Sendable, Equatable {
     package var defaultSensitivity: String
     /// The body measures, in the order the pages list them.
     package var bodyMeasures: [Measure]
+    /// Every reason a contact is not a shot.
+    package var rejections: [Rejection]
 
     /// The program's vocabulary.
     package init() {
@@ -69,6 +80,7 @@ package struct Vocabulary: Codable, Sendable, Equatable {
                          peakThresholdFactor: p.peakThresholdFactor, minRelativeAmplitude: p.minRelativeAmplitude)
         }
         defaultSensitivity = ContactSensitivity.normal.rawValue
+        rejections = RejectionKind.allCases.map { Rejection(id: $0.rawValue, label: Self.label(of: $0)) }
         bodyMeasures = BodyMeasure.allCases.map { m in
             let rows = Hand.allCases.compactMap { hand -> (String, [Int])? in
                 guard let joints = m.joints(for: hand) else { return nil }
@@ -93,6 +105,17 @@ package struct Vocabulary: Codable, Sendable, Equatable {
         case .fewer: "Fewer hits"
         case .normal: "Normal"
         case .more: "More hits"
+        }
+    }
+
+    static func label(of kind: RejectionKind) -> String {
+        switch kind {
+        case .noSwing: "Not counted: no swing"
+        case .unmeasured: "Not counted: you could not be seen"
+        case .opponent: "Not counted: probably your opponent"
+        case .implausible: "Not measured: not a pose a body takes"
+        case .tooSoon: "Not counted: too soon after a hit"
+        case .removed: "Taken out by you"
         }
     }
 

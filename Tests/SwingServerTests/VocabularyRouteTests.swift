@@ -40,6 +40,9 @@ import Testing
             let knee = try #require(words.bodyMeasures.first { $0.id == "kneeFlexionOtherSide" }?.joints)
             #expect(knee["right"].map { $0.map { SkeletonJoints.names[$0] } } == ["leftHip", "leftKnee", "leftAnkle"])
             #expect(words.bodyMeasures.first { $0.id == "stanceWidth" }?.joints == nil)
+            // Every reason a contact can be turned down, each with its own words.
+            #expect(words.rejections.map(\.id) == RejectionKind.allCases.map(\.rawValue))
+            #expect(Set(words.rejections.map(\.label)).count == RejectionKind.allCases.count)
         }
     }
 }

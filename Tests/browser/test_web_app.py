@@ -420,6 +420,10 @@ class WebAppTests(PageHelpers, unittest.TestCase):
              "the timeline did not show every contact over the sound")
         self.assertEqual(len(d.find_elements(By.CSS_SELECTOR, "#rejected li")), len(rejected))
         self.assertIn("No swing", self.by_id("rejected").text)
+        # Each mark says why it is not a shot in the program's words for its kind, not one label for all.
+        labels = {r["id"]: r["label"] for r in SERVER.api("/api/vocabulary")["rejections"]}
+        said = [m.get_attribute("aria-label") for m in marks(d, "rejected")]
+        self.assertEqual(sorted(said), sorted(f"{labels[r['kind']]} at {r['time']:.2f} s" for r in rejected if r["kind"] != "removed"))
         self.assertIn("not counted", self.by_id("stats").text)
         self.assertFalse(self.by_id("undo").is_enabled(), "undo offered before any change")
         screenshot(d, "results-contacts")

@@ -3,7 +3,9 @@
 // answer with the re-measured session, which the page shows at once.
 import { api, el, fmt, vocabulary } from './api.js';
 
-const { sensitivity: LEVELS, defaultSensitivity } = await vocabulary();
+const { sensitivity: LEVELS, defaultSensitivity, rejections } = await vocabulary();
+/** A turned-down contact's mark, by its kind ("Not counted: no swing"). */
+const REJECTED = Object.fromEntries(rejections.map((r) => [r.id, r.label]));
 
 const W = 1000, H = 96, TOP = 30;
 const NS = 'http://www.w3.org/2000/svg';
@@ -165,5 +167,6 @@ export class ContactTimeline {
 }
 
 function describe(c) {
-  return { shot: `Shot ${c.shot?.index}`, added: `Shot ${c.shot?.index}, added by you`, rejected: 'Not counted, no swing', removed: 'Taken out by you' }[c.state];
+  if (c.rejected) return REJECTED[c.rejected.kind] ?? 'Not counted';
+  return { shot: `Shot ${c.shot?.index}`, added: `Shot ${c.shot?.index}, added by you` }[c.state];
 }
