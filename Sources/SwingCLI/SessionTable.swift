@@ -29,7 +29,7 @@ enum SessionTable {
         lines.append("\(idText) — \(URL(fileURLWithPath: s.file).lastPathComponent), \(String(format: "%.1f", s.duration)) s at \(String(format: "%.0f", s.fps)) fps, \(s.hand.rawValue)-handed, \(SessionsFormat.date(s.createdAt))")
         let notShots = s.rejectedContacts?.count ?? 0
         lines.append("  contacts heard: \(s.contactsHeard), measured shots: \(st.shotCount)"
-                     + (notShots > 0 ? ", not shots: \(notShots) (no swing or removed)" : ""))
+                     + (notShots > 0 ? ", not shots: \(notShots) (listed below with why)" : ""))
         if let d = s.soundDelay { lines.append("  sound:    \(d.summary)") }
         if let p = s.player { lines.append("  player:   \(playerLine(p))") }
         if let v = s.visualDetector { lines += visualLines(v) }
