@@ -203,11 +203,24 @@ enum DetectionTiles {
     /// Neighbouring tiles overlap by this fraction of a side, so a person cut by one tile's edge is whole in the next.
     static let overlap = 0.25
 
-    /// The tiles covering a `width × height` frame (pixels, unrotated squares), row by row.
-    static func regions(width: Int, height: Int) -> [PoseRegion] {
+    /// A tile's side for finding a person about `personSize` pixels tall whom the whole frame missed (cut by an edge,
+    /// or too small in the frame shrunk to the detector's input): one and a half times their size, so they fit in a
+    /// tile with the overlap to spare, at most the frame's shorter side. `nil` when that is no coarser than the
+    /// small-person tiles (``fraction``), which are then the search.
+    static func fittingSide(personSize: Double, width: Int, height: Int) -> Double? {
+        let short = Double(min(width, height))
+        let side = min(short, (1.5 * personSize).rounded())
+        guard personSize.isFinite, short >= 2, side >= 1.5 * (short * fraction).rounded() else { return nil }
+        return side
+    }
+
+    /// The tiles covering a `width × height` frame (pixels, unrotated squares), row by row: of `side` pixels, by
+    /// default ``fraction`` of the shorter side.
+    static func regions(width: Int, height: Int, side requested: Double? = nil) -> [PoseRegion] {
         let short = Double(min(width, height))
         guard short >= 2 else { return [] }
-        let side = (short * fraction).rounded()
+        let side = min(short, requested ?? (short * fraction).rounded())
+        guard side >= 1 else { return [] }
         let step = side * (1 - overlap)
         func starts(_ length: Double) -> [Double] {
             guard length > side else { return [0] }

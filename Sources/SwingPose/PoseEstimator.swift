@@ -64,14 +64,24 @@ package final class PoseEstimator: Sendable {
     }
 
     func detectPeople(in image: ImageBuffer, tiles: Bool, inference: inout StageTime) throws -> [PersonCandidate] {
+        try detectPeople(in: image, tiles: tiles ? DetectionTiles.regions(width: image.width, height: image.height) : [],
+                         inference: &inference)
+    }
+
+    /// ``detectPeople(in:tiles:)`` with tiles of `tileSide` pixels (``DetectionTiles/regions(width:height:side:)``).
+    func detectPeople(in image: ImageBuffer, tileSide: Double, inference: inout StageTime) throws -> [PersonCandidate] {
+        try detectPeople(in: image, tiles: DetectionTiles.regions(width: image.width, height: image.height, side: tileSide),
+                         inference: &inference)
+    }
+
+    /// Every person found in the whole frame and in `tiles`.
+    private func detectPeople(in image: ImageBuffer, tiles: [PoseRegion], inference: inout StageTime) throws -> [PersonCandidate] {
         let side = Double(max(image.width, image.height))
         let full = PoseRegion(centerX: Double(image.width) / 2, centerY: Double(image.height) / 2,
                               width: side, height: side, rotation: 0)
         var raw = try detect(in: image, square: full, inference: &inference)
-        if tiles {
-            for tile in DetectionTiles.regions(width: image.width, height: image.height) {
-                raw += try detect(in: image, square: tile, inference: &inference)
-            }
+        for tile in tiles {
+            raw += try detect(in: image, square: tile, inference: &inference)
         }
         let people = DetectorDecoder.weightedNMS(raw, iou: options.nmsIoU)
             .map { PersonCandidate($0, width: image.width, height: image.height) }

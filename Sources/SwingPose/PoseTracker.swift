@@ -57,6 +57,9 @@ package final class PoseTracker {
     /// Frames whose tiles were searched for small people since the last reset (each costs a detector run per tile:
     /// 28 in 720p).
     package private(set) var tiledSearches = 0
+    /// Detector runs on tiles since the last reset (a search's tiles: 28 small ones in 720p, or fewer of a pointed
+    /// person's size).
+    package private(set) var tileRuns = 0
     /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
     package private(set) var inferenceTime = StageTime()
@@ -80,7 +83,7 @@ package final class PoseTracker {
         peopleAtStart = []
         followed = nil
         resetFilters()
-        framesProcessed = 0; detectorRuns = 0; tiledSearches = 0; frameCounter = 0; inferenceTime = StageTime()
+        framesProcessed = 0; detectorRuns = 0; tiledSearches = 0; tileRuns = 0; frameCounter = 0; inferenceTime = StageTime()
     }
 
     private func resetFilters() {
@@ -159,7 +162,20 @@ package final class PoseTracker {
             // Pointed at someone big enough for the whole frame, and seen there: tiles would only add people much smaller.
             return (whole, wholeFollowable)
         } else if choice.isPointed {
-            // The player said where they are: look for everyone, however small, before choosing.
+            // The player said where they are: look for everyone, however small, before choosing. Someone of a known
+            // size the whole frame missed (cut by an edge, or small in the shrunken frame) is looked for first in
+            // tiles of about their size: 6 detector runs in 720p for a player of 380 px, where the small-person
+            // tiles take 28; the small tiles follow only when those do not show them.
+            if case .like(let position, let size) = choice,
+               let side = DetectionTiles.fittingSide(personSize: size * Double(frame.height), width: frame.width, height: frame.height) {
+                tiledSearches += 1
+                tileRuns += DetectionTiles.regions(width: frame.width, height: frame.height, side: side).count
+                let fitted = try estimator.detectPeople(in: frame, tileSide: side, inference: &inferenceTime)
+                let fittedFollowable = followable(fitted)
+                if fittedFollowable.contains(where: { Self.isLike($0, position: position, size: size, in: frame) }) {
+                    return (fitted, fittedFollowable)
+                }
+            }
         } else {
             // Someone big enough for the whole frame, and seen there with confidence (a small person seen whole
             // is often a faint, wrongly sized guess): no need to look closer.
@@ -175,6 +191,7 @@ package final class PoseTracker {
             }
         }
         tiledSearches += 1
+        tileRuns += DetectionTiles.regions(width: frame.width, height: frame.height).count
         let tiled = try estimator.detectPeople(in: frame, tiles: true, inference: &inferenceTime)
         return (tiled, followable(tiled))
     }

@@ -148,6 +148,55 @@ import Testing
         }
     }
 
+    /// Pointed at someone of a known size whom the whole frame misses: a whole body a third to a half of the
+    /// picture's height, which the frame shrunk to the detector's 224 px leaves too coarse, or someone cut by the
+    /// bottom edge (the phone bench's walker at 57.5 s, hips at 0.95 of the height; on this photo the whole frame
+    /// finds those, and they are skipped). They are looked for in tiles of about their size before the small-person
+    /// tiles, and found and posed there with fewer detector runs than the small tiles take.
+    @Test(arguments: [(1280, 720), (1920, 1080)])
+    func someoneOfAKnownSizeTheWholeFrameMissesIsFoundInTilesOfTheirSize(width: Int, height: Int) throws {
+        let estimator = try PoseFixtures.estimator.get()
+        let w = Double(width), h = Double(height)
+        let small = DetectionTiles.regions(width: width, height: height).count
+        var checked = 0
+        for (size, hipsY) in [(0.5, 0.97), (0.55, 0.93), (0.6, 0.98), (0.4, 0.96), (0.65, 0.99), (0.45, 0.62), (0.5, 0.6), (0.35, 0.6)] {
+            let pasted = try Self.paste(into: Self.court(width: width, height: height, seed: 3), height: size * h, hips: Point2(x: 0.45 * w, y: hipsY * h))
+            let hips = Point2(x: pasted.hips.x / w, y: pasted.hips.y / h)
+            let like = PersonChoice.like(position: hips, size: size)
+            // Only where the whole frame does miss them is this the case under test.
+            let whole = try estimator.detectPeople(in: pasted.frame, tiles: false)
+            guard !whole.contains(where: { PoseTracker.isLike($0, position: hips, size: size, in: pasted.frame) }) else { continue }
+            checked += 1
+            let tracker = PoseTracker(estimator: estimator)
+            tracker.findSmallPeople = true
+            tracker.uprightOnly = true
+            tracker.choice = like
+            let pose = try tracker.process(frame: pasted.frame, time: 0, index: 0)
+            let place = "\(width)×\(height), \(Int(size * h)) px, hips at \(hipsY) of the height"
+            let p = try #require(pose, "\(place): nobody posed")
+            let posedHips = Point2(x: (p.landmarks[23].x + p.landmarks[24].x) / 2, y: (p.landmarks[23].y + p.landmarks[24].y) / 2)
+            #expect(abs(posedHips.x - pasted.hips.x) < 0.15 * size * h && abs(posedHips.y - pasted.hips.y) < 0.15 * size * h,
+                    "\(place): posed at \(Int(posedHips.x)),\(Int(posedHips.y)), the person's hips are at \(Int(pasted.hips.x)),\(Int(pasted.hips.y))")
+            // Their size's tiles alone found them: fewer detector runs than the small tiles would have taken.
+            let side = try #require(DetectionTiles.fittingSide(personSize: size * h, width: width, height: height))
+            let fitted = DetectionTiles.regions(width: width, height: height, side: side).count
+            #expect(tracker.tileRuns == fitted && fitted < small, "\(place): \(tracker.tileRuns) tile runs (their size's tiles \(fitted), the small ones \(small))")
+        }
+        #expect(checked >= 2, "only \(checked) placements were missed by the whole frame: the case is not exercised")
+    }
+
+    /// The tiles of a person's size: one and a half times their size, at most the frame's shorter side, and none
+    /// where that is not coarser than the small-person tiles.
+    @Test func tilesOfAPersonsSize() {
+        #expect(DetectionTiles.fittingSide(personSize: 380, width: 1280, height: 720) == 570)
+        #expect(DetectionTiles.fittingSide(personSize: 580, width: 1920, height: 1080) == 870)
+        #expect(DetectionTiles.fittingSide(personSize: 900, width: 1280, height: 720) == 720)
+        #expect(DetectionTiles.fittingSide(personSize: 200, width: 1280, height: 720) == nil, "300 px is about the small tiles' 240")
+        #expect(DetectionTiles.fittingSide(personSize: .nan, width: 1280, height: 720) == nil)
+        #expect(DetectionTiles.fittingSide(personSize: 380, width: 1, height: 720) == nil)
+        #expect(DetectionTiles.regions(width: 1280, height: 720, side: 570).count == 6)
+    }
+
     // MARK: - The pieces, exhaustively
 
     /// Tiles cover every pixel of frames of any shape, lie inside them, and overlap their neighbours by a quarter.
@@ -155,8 +204,10 @@ import Testing
         var rng = SplitMix64(seed: 11)
         for _ in 0..<300 {
             let w = rng.int(2...4000), h = rng.int(2...4000)
-            let tiles = DetectionTiles.regions(width: w, height: h)
-            let side = (Double(min(w, h)) * DetectionTiles.fraction).rounded()
+            // The small-person tiles, or tiles of a requested side (up to beyond the frame's shorter side).
+            let requested: Double? = rng.int(0...1) == 0 ? nil : rng.uniform(2, 1.3 * Double(min(w, h)) + 2)
+            let tiles = DetectionTiles.regions(width: w, height: h, side: requested)
+            let side = min(Double(min(w, h)), requested ?? (Double(min(w, h)) * DetectionTiles.fraction).rounded())
             #expect(!tiles.isEmpty)
             for t in tiles {
                 #expect(t.width == side && t.height == side && t.rotation == 0)
