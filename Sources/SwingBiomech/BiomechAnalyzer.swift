@@ -48,7 +48,7 @@ package struct MeasuredShot: Sendable, Equatable {
 ///   confirmed it (``ContactEvent/confirmed``) or the check is off; a contact whose peak cannot be taken
 ///   (too few posed frames around it) is not counted either (``RejectionKind/unmeasured``), and a much
 ///   quieter contact without the player hitting at its instant is the opponent's (``turnDown``), and of two
-///   shots closer than ``BiomechParameters/minHitIntervalS`` only the one the wrist was faster at is counted
+///   shots closer than ``BiomechParameters/minHitIntervalS`` only the surer hit sound is counted
 ///   (``OneSwingOneHit``). Shots are numbered after the check.
 package enum BiomechAnalyzer {
     /// Measures every contact in `contacts` on `track`.

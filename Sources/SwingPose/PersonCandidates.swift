@@ -205,8 +205,8 @@ enum DetectionTiles {
 
     /// A tile's side for finding a person about `personSize` pixels tall whom the whole frame missed (cut by an edge,
     /// or too small in the frame shrunk to the detector's input): one and a half times their size, so they fit in a
-    /// tile with the overlap to spare, at most the frame's shorter side. `nil` when that is no coarser than the
-    /// small-person tiles (``fraction``), which are then the search.
+    /// tile with the overlap to spare, at most the frame's shorter side. `nil` when that is under one and a half
+    /// times the small-person tiles' side (``fraction``): too close to them to save runs, so they are the search.
     static func fittingSide(personSize: Double, width: Int, height: Int) -> Double? {
         let short = Double(min(width, height))
         let side = min(short, (1.5 * personSize).rounded())

@@ -60,6 +60,9 @@ package final class PoseTracker {
     /// Detector runs on tiles since the last reset (a search's tiles: 28 small ones in 720p, or fewer of a pointed
     /// person's size).
     package private(set) var tileRuns = 0
+    /// The tiles of a pointed person's size did not show them since the last reset: the small tiles alone are
+    /// searched from then on, so a person who is not there costs those 6 or so runs once, not on every frame.
+    private var fittedTilesMissed = false
     /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
     package private(set) var inferenceTime = StageTime()
@@ -83,7 +86,7 @@ package final class PoseTracker {
         peopleAtStart = []
         followed = nil
         resetFilters()
-        framesProcessed = 0; detectorRuns = 0; tiledSearches = 0; tileRuns = 0; frameCounter = 0; inferenceTime = StageTime()
+        framesProcessed = 0; detectorRuns = 0; tiledSearches = 0; tileRuns = 0; fittedTilesMissed = false; frameCounter = 0; inferenceTime = StageTime()
     }
 
     private func resetFilters() {
@@ -165,8 +168,8 @@ package final class PoseTracker {
             // The player said where they are: look for everyone, however small, before choosing. Someone of a known
             // size the whole frame missed (cut by an edge, or small in the shrunken frame) is looked for first in
             // tiles of about their size: 6 detector runs in 720p for a player of 380 px, where the small-person
-            // tiles take 28; the small tiles follow only when those do not show them.
-            if case .like(let position, let size) = choice,
+            // tiles take 28; the small tiles follow only when those do not show them (and alone from then on).
+            if case .like(let position, let size) = choice, !fittedTilesMissed,
                let side = DetectionTiles.fittingSide(personSize: size * Double(frame.height), width: frame.width, height: frame.height) {
                 tiledSearches += 1
                 tileRuns += DetectionTiles.regions(width: frame.width, height: frame.height, side: side).count
@@ -175,6 +178,7 @@ package final class PoseTracker {
                 if fittedFollowable.contains(where: { Self.isLike($0, position: position, size: size, in: frame) }) {
                     return (fitted, fittedFollowable)
                 }
+                fittedTilesMissed = true
             }
         } else {
             // Someone big enough for the whole frame, and seen there with confidence (a small person seen whole

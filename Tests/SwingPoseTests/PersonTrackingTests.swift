@@ -183,6 +183,16 @@ import Testing
             #expect(tracker.tileRuns == fitted && fitted < small, "\(place): \(tracker.tileRuns) tile runs (their size's tiles \(fitted), the small ones \(small))")
         }
         #expect(checked >= 2, "only \(checked) placements were missed by the whole frame: the case is not exercised")
+        // Pointed at someone who is not there: their size's tiles are tried once, then the small tiles alone.
+        let empty = Self.court(width: width, height: height, seed: 4)
+        let tracker = PoseTracker(estimator: estimator)
+        tracker.findSmallPeople = true
+        tracker.uprightOnly = true
+        tracker.choice = .like(position: Point2(x: 0.5, y: 0.6), size: 0.5)
+        for k in 0..<4 { #expect(try tracker.process(frame: empty, time: Double(k) / 30, index: k) == nil) }
+        let side = try #require(DetectionTiles.fittingSide(personSize: 0.5 * h, width: width, height: height))
+        let fitted = DetectionTiles.regions(width: width, height: height, side: side).count
+        #expect(tracker.tileRuns == fitted + 4 * small, "\(tracker.tileRuns) tile runs over 4 frames (their size's \(fitted), small \(small))")
     }
 
     /// The tiles of a person's size: one and a half times their size, at most the frame's shorter side, and none
