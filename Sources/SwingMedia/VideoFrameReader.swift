@@ -22,7 +22,7 @@ package final class VideoFrameReader {
     /// Frames decoded since the start of the stream while no seek intervened (`nil` after a seek).
     private var decodedSinceStart: Int? = 0
     /// Timestamps closer than this to a window edge count as inside (float noise, far below a frame).
-    static let timeEpsilon = 1e-4
+    package static let timeEpsilon = 1e-4
     /// Longest gap (seconds) between windows that is decoded through rather than seeked over:
     /// about one phone-camera GOP, i.e. what a keyframe seek would decode anyway.
     package static let maxForwardDecode = 1.0

@@ -72,6 +72,9 @@ struct WindowPoser: Sendable {
         var alone: Bool { followed.map { first in people.map { WindowPoser.alternatives(to: first, among: $0).isEmpty } ?? false } ?? true }
     }
 
+    /// The most picture bytes a worker holds of one piece for a second look at it (``PieceFrames``).
+    var heldFrameBudget = PieceFrames.defaultBudgetBytes
+
     /// At most this many people are posed through one window.
     static let maxPeoplePerWindow = 2
     /// Someone much smaller than the first person is at the far end of the court (about five times further away
@@ -143,16 +146,17 @@ struct WindowPoser: Sendable {
                 times.prePost = tracking - times.inference
                 state.add(times)
             }
-            // One piece posed following `choice`: its frames, its first frame's picture, and whom the tracker followed.
-            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool) throws
-                -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?) {
+            // One piece (or part of it) posed following `choice`: its frames, its first frame's picture, and whom the
+            // tracker followed. The frames come from `held` when it has them all, else from the decoder; `keep`
+            // holds the decoded ones for the piece's next look.
+            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool, held: PieceFrames? = nil,
+                      keep: inout PieceFrames?) throws -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?) {
                 inference += tracker.inferenceTime
                 tracker.reset()
                 tracker.choice = choice
                 var frames: [WindowFrame] = []
                 var first: ImageBuffer?
-                try reader.frames(from: range.lowerBound, to: range.upperBound,
-                                  where: { t, index in schedule.wants(time: t, index: index) }) { frame in
+                func take(_ frame: VideoFrame) throws -> Bool {
                     if watchCancellation && Cancellation.isRequested { state.stop() }
                     if state.isStopped { return false }
                     if first == nil { first = frame.image }
@@ -161,16 +165,36 @@ struct WindowPoser: Sendable {
                     if counted { progress?(.runningPose, state.framePosed()) }
                     return true
                 }
+                if let kept = held?.frames(in: range) {
+                    for frame in kept { guard try take(frame) else { break } }
+                } else {
+                    try reader.frames(from: range.lowerBound, to: range.upperBound,
+                                      where: { t, index in schedule.wants(time: t, index: index) }) { frame in
+                        keep?.keep(frame)
+                        return try take(frame)
+                    }
+                    if !state.isStopped { keep?.finish() }
+                }
                 return (frames, first, tracker.followed)
+            }
+            func pose(_ range: ClosedRange<Double>, choice: PersonChoice, counted: Bool, held: PieceFrames? = nil) throws
+                -> (frames: [WindowFrame], first: ImageBuffer?, followed: PersonCandidate?) {
+                var none: PieceFrames?
+                return try pose(range, choice: choice, counted: counted, held: held, keep: &none)
             }
             while let i = state.takeSegment() {
                 let range = segments[i]
                 var runs = 0
                 let start: FirstPose
+                // Whether the hitter may be looked for among the others in view through this piece (below).
+                let searched = chooseBySwing != nil
+                    && searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter })
+                var held: PieceFrames? = searched ? PieceFrames(range: range, expectedFrames: expectedFrames([range]), budgetBytes: heldFrameBudget) : nil
                 if let prior = reuse[range] {
                     start = prior
+                    held = nil
                 } else {
-                    let (frames, firstImage, followed) = try pose(range, choice: player, counted: true)
+                    let (frames, firstImage, followed) = try pose(range, choice: player, counted: true, keep: &held)
                     var big: Bool?
                     if let followed, let firstImage { big = PoseTracker.seenWhole(size: followed.size, in: firstImage) }
                     start = FirstPose(frames: frames, followed: followed, people: big == true ? tracker.peopleAtStart : nil,
@@ -182,8 +206,7 @@ struct WindowPoser: Sendable {
                 // in view through the contact's core, and the whole piece again for one who swings, hardest first
                 // (someone else who does not swing either is no better a measurement, and posing the piece again
                 // for them cost the walkers of the phone bench a fifth of the pose stage).
-                if let biomech = chooseBySwing, let first = start.followed, !start.alone,
-                   searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter }) {
+                if let biomech = chooseBySwing, let first = start.followed, !start.alone, searched {
                     let spans = (judgeAt ?? schedule.spans).filter { $0.upperBound >= range.lowerBound && $0.lowerBound <= range.upperBound }
                     var best = Self.swingEvidence(frames, spans: spans, parameters: biomech)
                     if (best ?? 0) < biomech.swingMinSpeedCmS, let core = Self.core(of: spans, in: range, parameters: biomech) {
@@ -195,13 +218,15 @@ struct WindowPoser: Sendable {
                         }
                         var winner: PersonCandidate?
                         for other in Self.alternatives(to: first, among: people) {
-                            let again = try pose(core, choice: .like(position: other.position, size: other.sizeFraction), counted: false)
+                            let again = try pose(core, choice: .like(position: other.position, size: other.sizeFraction), counted: false,
+                                                 held: held)
                             runs += tracker.detectorRuns
                             let evidence = Self.swingEvidence(again.frames, spans: spans, parameters: biomech)
                             if let evidence, evidence >= biomech.swingMinSpeedCmS, evidence > (best ?? -1) { winner = other; best = evidence }
                         }
                         if let winner {
-                            frames = try pose(range, choice: .like(position: winner.position, size: winner.sizeFraction), counted: false).frames
+                            frames = try pose(range, choice: .like(position: winner.position, size: winner.sizeFraction), counted: false,
+                                              held: held).frames
                             runs += tracker.detectorRuns; small = tracker.largestTooSmall
                         }
                     }

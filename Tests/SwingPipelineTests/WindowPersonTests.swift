@@ -75,6 +75,35 @@ import Testing
         #expect(again.times.framesDecoded == 0 && again.detectorRuns == 0 && again.frames.map(\.time) == out.frames.map(\.time))
     }
 
+    /// Looking through a piece again for someone who swings reads the frames its first pose decoded instead of
+    /// decoding them again (``PieceFrames``), and poses exactly what decoding them again posed; a piece whose frames
+    /// do not fit the budget is decoded again.
+    @Test func aSecondLookAtAPieceReadsItsFramesAgainWithoutDecoding() throws {
+        let source = try Self.source.get()
+        var frame = PastedPerson.court(width: 1280, height: 720, seed: 4)
+        for (k, h) in [380.0, 320].enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
+        let path = try Self.video(frame, name: "second-look.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func run(search: Bool, budget: Int) throws -> WindowPoser.Output {
+            var poser = try Self.poser(path, player: .largest, biomech: search ? BiomechParameters(hand: .right) : nil)
+            poser.searchNear = [1.0]
+            poser.heldFrameBudget = budget
+            return try poser.run(segments: [0...1.5], progress: nil)
+        }
+        let firstOnly = try run(search: false, budget: PieceFrames.defaultBudgetBytes)
+        let held = try run(search: true, budget: PieceFrames.defaultBudgetBytes)
+        let decoded = try run(search: true, budget: 0)
+        // Nobody swings in a still picture, so the second person is posed through the contact's core: from the
+        // held frames, nothing more is decoded; without them the core is decoded again.
+        #expect(held.times.framesDecoded == firstOnly.times.framesDecoded,
+                "\(held.times.framesDecoded) frames decoded with the piece held, \(firstOnly.times.framesDecoded) for its first pose")
+        #expect(decoded.times.framesDecoded > firstOnly.times.framesDecoded, "the search decoded nothing again: it did not run")
+        #expect(held.frames.count == decoded.frames.count && !held.frames.isEmpty)
+        for (a, b) in zip(held.frames, decoded.frames) {
+            #expect(a.time == b.time && a.pose?.landmarks == b.pose?.landmarks, "frame at \(a.time) posed differently from held frames")
+        }
+    }
+
     /// A person found but smaller than the floor is not measured, and the stage says how big they were (the floor
     /// raised to 200 px here, so a 140-px person the detector surely finds is under it).
     @Test func peopleTooSmallAreNotMeasuredAndTheirSizeIsSaid() throws {
