@@ -148,9 +148,10 @@ package final class PoseTracker {
     /// could take — no one of ``smallPersonFraction`` or more seen with ``confidentScore`` (looked for in tiles on the
     /// first four frames, then on every fourth until someone is found: a picture with nobody in it costs a quarter
     /// of the tiles; not on the first frame when its whole picture shows nobody to follow), or not the person it follows when that person is small (in tiles on the first four frames
-    /// they are lost, then on every fourth; a big one is looked for in the whole frame) — and always when choosing
-    /// the person nearest a point, unless that is someone of a known size big enough for the whole frame
-    /// (``PersonChoice/like(position:size:)``) whom the whole frame shows near that point.
+    /// they are lost, then on every fourth; a big one is looked for in the whole frame) — and when choosing the
+    /// person nearest a point (on the first four frames, then on every fourth until someone is followed), unless
+    /// that is someone of a known size big enough for the whole frame (``PersonChoice/like(position:size:)``) whom
+    /// the whole frame shows near that point.
     private func find(in frame: ImageBuffer, time: Double) throws -> (found: [PersonCandidate], followable: [PersonCandidate]) {
         func followable(_ people: [PersonCandidate]) -> [PersonCandidate] { self.followable(people, in: frame) }
         let whole = try estimator.detectPeople(in: frame, tiles: false, inference: &inferenceTime)
@@ -165,6 +166,9 @@ package final class PoseTracker {
             // Pointed at someone big enough for the whole frame, and seen there: tiles would only add people much smaller.
             return (whole, wholeFollowable)
         } else if choice.isPointed {
+            // Not found on the first four frames: the tiles on every fourth from then on, as for anyone not found (a
+            // small person pointed at who is not there cost 28 detector runs on every frame).
+            guard framesProcessed <= 4 || framesProcessed % 4 == 0 else { return (whole, wholeFollowable) }
             // The player said where they are: look for everyone, however small, before choosing. Someone of a known
             // size the whole frame missed (cut by an edge, or small in the shrunken frame) is looked for first in
             // tiles of about their size: 6 detector runs in 720p for a player of 380 px, where the small-person

@@ -195,6 +195,34 @@ import Testing
         #expect(tracker.tileRuns == fitted + 4 * small, "\(tracker.tileRuns) tile runs over 4 frames (their size's \(fitted), small \(small))")
     }
 
+    /// Pointed at someone who is not there (a point the player tapped, or a person of a known size from a window's
+    /// start): the tiles are searched on the first four frames and then on every fourth, as on an empty court, not on
+    /// every frame (a broadcast window looking for a 95-px person who had left took 420 detector runs for 0.6 s); a
+    /// small person who then walks in there is still found within four frames.
+    @Test(arguments: [PersonChoice.nearest(Point2(x: 0.5, y: 0.6)), .like(position: Point2(x: 0.5, y: 0.6), size: 0.18)])
+    func aPointedPersonWhoIsNotThereIsLookedForEveryFourthFrame(choice: PersonChoice) throws {
+        let estimator = try PoseFixtures.estimator.get()
+        let empty = Self.court(width: 1280, height: 720, seed: 12)
+        let small = DetectionTiles.regions(width: 1280, height: 720).count
+        let fitted = DetectionTiles.fittingSide(personSize: 0.18 * 720, width: 1280, height: 720)
+            .map { DetectionTiles.regions(width: 1280, height: 720, side: $0).count } ?? 0
+        let tracker = PoseTracker(estimator: estimator)
+        tracker.findSmallPeople = true
+        tracker.uprightOnly = true
+        tracker.choice = choice
+        for k in 0..<20 { #expect(try tracker.process(frame: empty, time: Double(k) / 30, index: k) == nil) }
+        let once = { if case .like = choice { return fitted } else { return 0 } }()
+        #expect(tracker.tileRuns == once + (4 + 4) * small, "\(choice): \(tracker.tileRuns) tile runs over 20 frames (frames 1-4, 8, 12, 16, 20: \(8 * small) small, \(once) of their size)")
+        // A 130-px player walks in at the point on frame 21.
+        let player = try Self.paste(into: empty, height: 130, hips: Point2(x: 640, y: 0.6 * 720))
+        var firstPose: Int?
+        for k in 20..<32 where firstPose == nil {
+            if try tracker.process(frame: player.frame, time: Double(k) / 30, index: k) != nil { firstPose = k }
+        }
+        let found = try #require(firstPose, "\(choice): the player was never found")
+        #expect(found < 24, "\(choice): found on frame \(found + 1), more than four frames after walking in")
+    }
+
     /// The tiles of a person's size: one and a half times their size, at most the frame's shorter side, and none
     /// where that is not coarser than the small-person tiles.
     @Test func tilesOfAPersonsSize() {
