@@ -240,10 +240,13 @@ struct WindowPoser: Sendable {
     }
 
     /// The other people worth posing through a window whose first person did not swing: not that person (nor a
-    /// second view of their body, ``PersonCandidate/sameBody``), at least ``minAlternativeSize`` of their size,
-    /// biggest first, at most ``maxPeoplePerWindow`` in all.
+    /// second view of their body, ``PersonCandidate/sameBody``), at least ``minAlternativeSize`` of their size, and
+    /// with their hips in the picture when the first person's are (``PersonCandidate/hipsInFrame``: every measure is
+    /// taken from the pelvis, so a camera operator cut by the bottom edge below the hips could not be measured if
+    /// they swung; on the broadcast clips such searches were an eighth of the analyses' time), biggest first, at
+    /// most ``maxPeoplePerWindow`` in all.
     static func alternatives(to first: PersonCandidate, among people: [PersonCandidate]) -> [PersonCandidate] {
-        Array(people.filter { !$0.isSameBody(as: first) && $0.size >= minAlternativeSize * first.size }
+        Array(people.filter { !$0.isSameBody(as: first) && $0.size >= minAlternativeSize * first.size && ($0.hipsInFrame || !first.hipsInFrame) }
             .sorted { $0.size > $1.size }.prefix(maxPeoplePerWindow - 1))
     }
 
