@@ -78,8 +78,8 @@ package struct FrameTimeline: Sendable {
         times.indices.contains(n + 1) ? times[n + 1] : end
     }
 
-    /// The first position whose time is ≥ `time` (binary search).
-    private func firstIndex(atOrAfter time: Double) -> Int {
+    /// The first position whose time is ≥ `time` (``count`` when none is), by binary search.
+    package func firstIndex(atOrAfter time: Double) -> Int {
         var lo = 0, hi = times.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -256,12 +256,16 @@ struct WindowPoser: Sendable {
         return BiomechAnalyzer.swingEvidence(track: track, spans: spans, parameters: parameters)
     }
 
-    /// How many frames the schedule will pose (for the progress fraction).
+    /// How many frames the schedule will pose in `segments` (for the progress fraction, and a piece's held frames),
+    /// at least 1; each segment's frames found by binary search, not by walking the whole file's.
     private func expectedFrames(_ segments: [ClosedRange<Double>]) -> Int {
+        let times = timeline.times
         var n = 0
         for s in segments {
-            for (index, t) in timeline.times.enumerated() where s.contains(t) && schedule.wants(time: t, index: index) {
-                n += 1
+            var index = timeline.firstIndex(atOrAfter: s.lowerBound)
+            while index < times.count, times[index] <= s.upperBound {
+                if schedule.wants(time: times[index], index: index) { n += 1 }
+                index += 1
             }
         }
         return max(n, 1)

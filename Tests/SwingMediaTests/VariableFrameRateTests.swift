@@ -73,6 +73,20 @@ import Testing
         #expect(abs(written.end - clip.duration) < 1e-3, "\(out) ends at \(written.end), the source at \(clip.duration)")
     }
 
+    /// Over random variable-rate timelines: the first frame at or after a time is the one a walk through every
+    /// frame finds, before the first frame, between frames, on a frame and after the last.
+    @Test(arguments: 0..<6)
+    func theFirstFrameAtOrAfterATimeIsFoundBySearch(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var t = rng.uniform(0, 1), times: [Double] = []
+        for _ in 0..<rng.int(0...400) { times.append(t); t += rng.uniform(0.001, 0.1) }
+        let timeline = FrameTimeline(times: times, end: t)
+        for _ in 0..<200 {
+            let probe = rng.int(0...3) == 0 && !times.isEmpty ? times[rng.int(0...(times.count - 1))] : rng.uniform(-0.5, t + 0.5)
+            #expect(timeline.firstIndex(atOrAfter: probe) == (times.firstIndex { $0 >= probe } ?? times.count), "\(probe) in \(times.count) frames")
+        }
+    }
+
     @Test func framesWithoutTimesAreEvenlySpacedAndTimesMustBeFinite() throws {
         let out = Fixtures.shared.dir.appendingPathComponent("timed-even.mp4").path
         let writer = try VideoWriter(path: out, width: 64, height: 48, fps: 25, frameTimes: true)
