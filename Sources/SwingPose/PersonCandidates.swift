@@ -214,6 +214,16 @@ enum DetectionTiles {
         return side
     }
 
+    /// The one small-person tile (``fraction`` of the shorter side) centred on `point` (pixels), moved inside the
+    /// frame where it would cross an edge; `nil` for a frame too small for tiles or a point that is not finite.
+    static func around(_ point: Point2, width: Int, height: Int) -> PoseRegion? {
+        let short = Double(min(width, height))
+        guard short >= 2, point.x.isFinite, point.y.isFinite else { return nil }
+        let side = min(short, max(1, (short * fraction).rounded()))
+        let x = min(max(point.x, side / 2), Double(width) - side / 2), y = min(max(point.y, side / 2), Double(height) - side / 2)
+        return PoseRegion(centerX: x, centerY: y, width: side, height: side, rotation: 0)
+    }
+
     /// The tiles covering a `width × height` frame (pixels, unrotated squares), row by row: of `side` pixels, by
     /// default ``fraction`` of the shorter side.
     static func regions(width: Int, height: Int, side requested: Double? = nil) -> [PoseRegion] {

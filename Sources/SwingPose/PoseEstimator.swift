@@ -74,6 +74,13 @@ package final class PoseEstimator: Sendable {
                          inference: &inference)
     }
 
+    /// ``detectPeople(in:tiles:)`` with one small-person tile centred on `point` (pixels;
+    /// ``DetectionTiles/around(_:width:height:)``).
+    func detectPeople(in image: ImageBuffer, around point: Point2, inference: inout StageTime) throws -> [PersonCandidate] {
+        try detectPeople(in: image, tiles: [DetectionTiles.around(point, width: image.width, height: image.height)].compactMap { $0 },
+                         inference: &inference)
+    }
+
     /// Every person found in the whole frame and in `tiles`.
     private func detectPeople(in image: ImageBuffer, tiles: [PoseRegion], inference: inout StageTime) throws -> [PersonCandidate] {
         let side = Double(max(image.width, image.height))

@@ -58,10 +58,11 @@ package final class PoseTracker {
     /// 28 in 720p).
     package private(set) var tiledSearches = 0
     /// Detector runs on tiles since the last reset (a search's tiles: 28 small ones in 720p, or fewer of a pointed
-    /// person's size).
+    /// person's size, or the one around a small pointed person).
     package private(set) var tileRuns = 0
-    /// The tiles of a pointed person's size did not show them since the last reset: the small tiles alone are
-    /// searched from then on, so a person who is not there costs those 6 or so runs once, not on every frame.
+    /// A pointed person's own tiles (of their size, or for someone small the one tile around where they were) did
+    /// not show them since the last reset: the small tiles alone are searched from then on, so a person who is not
+    /// there costs those 1 to 6 or so runs once, not on every frame.
     private var fittedTilesMissed = false
     /// Time spent inside ONNX Runtime since the last reset (the rest of ``process(frame:time:index:)``
     /// is our pre/post-processing).
@@ -173,11 +174,18 @@ package final class PoseTracker {
             // size the whole frame missed (cut by an edge, or small in the shrunken frame) is looked for first in
             // tiles of about their size: 6 detector runs in 720p for a player of 380 px, where the small-person
             // tiles take 28; the small tiles follow only when those do not show them (and alone from then on).
-            if case .like(let position, let size) = choice, !fittedTilesMissed,
-               let side = DetectionTiles.fittingSide(personSize: size * Double(frame.height), width: frame.width, height: frame.height) {
+            // Someone small of a known size is looked for first in the one small tile centred where they were.
+            if case .like(let position, let size) = choice, !fittedTilesMissed {
+                let fitted: [PersonCandidate]
                 tiledSearches += 1
-                tileRuns += DetectionTiles.regions(width: frame.width, height: frame.height, side: side).count
-                let fitted = try estimator.detectPeople(in: frame, tileSide: side, inference: &inferenceTime)
+                if let side = DetectionTiles.fittingSide(personSize: size * Double(frame.height), width: frame.width, height: frame.height) {
+                    tileRuns += DetectionTiles.regions(width: frame.width, height: frame.height, side: side).count
+                    fitted = try estimator.detectPeople(in: frame, tileSide: side, inference: &inferenceTime)
+                } else {
+                    tileRuns += 1
+                    let point = Point2(x: position.x * Double(frame.width), y: position.y * Double(frame.height))
+                    fitted = try estimator.detectPeople(in: frame, around: point, inference: &inferenceTime)
+                }
                 let fittedFollowable = followable(fitted)
                 if fittedFollowable.contains(where: { Self.isLike($0, position: position, size: size, in: frame) }) {
                     return (fitted, fittedFollowable)

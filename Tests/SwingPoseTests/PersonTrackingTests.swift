@@ -204,8 +204,9 @@ import Testing
         let estimator = try PoseFixtures.estimator.get()
         let empty = Self.court(width: 1280, height: 720, seed: 12)
         let small = DetectionTiles.regions(width: 1280, height: 720).count
+        // Their own tiles first, once: of their size, or for someone this small the one tile around the point.
         let fitted = DetectionTiles.fittingSide(personSize: 0.18 * 720, width: 1280, height: 720)
-            .map { DetectionTiles.regions(width: 1280, height: 720, side: $0).count } ?? 0
+            .map { DetectionTiles.regions(width: 1280, height: 720, side: $0).count } ?? 1
         let tracker = PoseTracker(estimator: estimator)
         tracker.findSmallPeople = true
         tracker.uprightOnly = true
@@ -221,6 +222,60 @@ import Testing
         }
         let found = try #require(firstPose, "\(choice): the player was never found")
         #expect(found < 24, "\(choice): found on frame \(found + 1), more than four frames after walking in")
+    }
+
+    /// Pointed at someone small of a known size (a window's own person again, or the next one tried for who hits):
+    /// the one small tile centred where they were finds them, anywhere in the picture, edges and corners included
+    /// (one detector run on a tile instead of 28); they are posed where they are.
+    @Test(arguments: [(1280, 720), (1920, 1080), (720, 1280)])
+    func someoneSmallOfAKnownSizeIsFoundInTheTileAroundThem(width: Int, height: Int) throws {
+        let estimator = try PoseFixtures.estimator.get()
+        let w = Double(width), h = Double(height), short = Double(min(width, height))
+        var rng = SplitMix64(seed: UInt64(width))
+        var found = 0, placed = 0
+        for k in 0..<8 {
+            let size = rng.uniform(0.14, 0.2) * short
+            // Hips anywhere the whole body stays in the picture, the first two at corners.
+            let x = k == 0 ? 0.3 * size : k == 1 ? w - 0.3 * size : rng.uniform(0.3 * size, w - 0.3 * size)
+            let y = k < 2 ? h - 0.55 * size : rng.uniform(0.55 * size, h - 0.55 * size)
+            let pasted = try Self.paste(into: Self.court(width: width, height: height, seed: UInt64(k)), height: size, hips: Point2(x: x, y: y))
+            // Only someone the whole frame misses (too small for it) is the case under test.
+            let whole = try estimator.detectPeople(in: pasted.frame, tiles: false)
+            let hips = Point2(x: pasted.hips.x / w, y: pasted.hips.y / h)
+            guard !whole.contains(where: { PoseTracker.isLike($0, position: hips, size: size / h, in: pasted.frame) }) else { continue }
+            placed += 1
+            let tracker = PoseTracker(estimator: estimator)
+            tracker.findSmallPeople = true
+            tracker.uprightOnly = true
+            tracker.minimumPersonFraction = 80.0 / 720
+            tracker.choice = .like(position: hips, size: size / h)
+            guard let pose = try tracker.process(frame: pasted.frame, time: 0, index: 0) else { continue }
+            found += 1
+            #expect(Self.error(pose, pasted) < 0.08, "\(width)×\(height), \(Int(size)) px at \(Int(x)),\(Int(y)): posed someone else")
+            #expect(tracker.tileRuns == 1, "\(width)×\(height), \(Int(size)) px at \(Int(x)),\(Int(y)): \(tracker.tileRuns) tile runs")
+        }
+        #expect(placed >= 4 && found == placed, "\(width)×\(height): found \(found) of \(placed) small people in the tile around them")
+    }
+
+    /// The tile around a point: the small tiles' side, inside the frame, centred on the point unless an edge is nearer
+    /// than half a side.
+    @Test func theTileAroundAPointStaysInTheFrame() {
+        var rng = SplitMix64(seed: 9)
+        for _ in 0..<500 {
+            let width = rng.int(2...4000), height = rng.int(2...4000)
+            let point = Point2(x: rng.uniform(-100, Double(width) + 100), y: rng.uniform(-100, Double(height) + 100))
+            guard let tile = DetectionTiles.around(point, width: width, height: height) else {
+                Issue.record("no tile in \(width)×\(height)"); continue
+            }
+            let side = tile.width, short = Double(min(width, height))
+            #expect(side == tile.height && side == min(short, max(1, (short / 3).rounded())))
+            #expect(tile.centerX - side / 2 >= -1e-9 && tile.centerX + side / 2 <= Double(width) + 1e-9)
+            #expect(tile.centerY - side / 2 >= -1e-9 && tile.centerY + side / 2 <= Double(height) + 1e-9)
+            if point.x >= side / 2, point.x <= Double(width) - side / 2 { #expect(abs(tile.centerX - point.x) < 1e-9) }
+            if point.y >= side / 2, point.y <= Double(height) - side / 2 { #expect(abs(tile.centerY - point.y) < 1e-9) }
+        }
+        #expect(DetectionTiles.around(Point2(x: .nan, y: 0), width: 100, height: 100) == nil)
+        #expect(DetectionTiles.around(Point2(x: 0, y: 0), width: 1, height: 100) == nil)
     }
 
     /// The tiles of a person's size: one and a half times their size, at most the frame's shorter side, and none
