@@ -189,10 +189,10 @@ struct WindowPoser: Sendable {
                 // Whether the hitter may be looked for among the others in view through this piece (below).
                 let searched = chooseBySwing != nil
                     && searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter })
-                var held: PieceFrames? = searched ? PieceFrames(range: range, expectedFrames: expectedFrames([range]), budgetBytes: heldFrameBudget) : nil
+                var held: PieceFrames? = searched && reuse[range] == nil
+                    ? PieceFrames(range: range, expectedFrames: expectedFrames([range]), budgetBytes: heldFrameBudget) : nil
                 if let prior = reuse[range] {
                     start = prior
-                    held = nil
                 } else {
                     let (frames, firstImage, followed) = try pose(range, choice: player, counted: true, keep: &held)
                     var big: Bool?
