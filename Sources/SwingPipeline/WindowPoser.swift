@@ -105,38 +105,60 @@ struct WindowPoser: Sendable {
     /// Poses every window in `segments` (sorted, non-overlapping).
     /// - Throws: the first decoding / inference error of any worker, `PipelineError.cancelled` on cancellation.
     func run(segments: [ClosedRange<Double>], progress: AnalysisProgress?) throws -> Output {
-        let state = State(segmentCount: segments.count, expected: expectedFrames(segments))
-        let workers = max(1, min(estimators.count, segments.count))
+        try Self.run([(self, segments)], progress: progress)[0]
+    }
+
+    /// Poses several passes' pieces with one set of workers pulling from one queue (the first pass's pieces first),
+    /// each piece with its own pass's schedule and choices, so that a pass with few pieces does not leave cores idle
+    /// while another waits for it (the last pass's pieces and the measuring passes' pieces looked at again). The
+    /// passes share the first one's file, estimators, timeline, frame size and decoder settings.
+    /// - Returns: One output per pass; the stage's times are all in the first (the workers' decoders serve every pass).
+    /// - Throws: the first decoding / inference error of any worker, `PipelineError.cancelled` on cancellation.
+    static func run(_ passes: [(poser: WindowPoser, segments: [ClosedRange<Double>])], progress: AnalysisProgress?) throws -> [Output] {
+        guard let first = passes.first?.poser else { return [] }
+        let items = passes.indices.flatMap { p in passes[p].segments.indices.map { Item(pass: p, range: passes[p].segments[$0]) } }
+        let state = State(items: items, passes: passes.count,
+                          expected: passes.reduce(0) { $0 + $1.poser.expectedFrames($1.segments) })
+        let posers = passes.map(\.poser)
+        let workers = max(1, min(first.estimators.count, items.count))
         let group = DispatchGroup()
         for w in 1..<max(workers, 1) {
-            let estimator = estimators[w]
+            let estimator = first.estimators[w]
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                work(estimator: estimator, parallel: true, segments: segments, state: state, progress: progress)
+                first.work(estimator: estimator, parallel: true, passes: posers, items: items, state: state, progress: progress)
             }
         }
-        work(estimator: estimators[0], parallel: workers > 1, segments: segments, state: state, progress: progress,
-             watchCancellation: true)
+        first.work(estimator: first.estimators[0], parallel: workers > 1, passes: posers, items: items, state: state, progress: progress,
+                   watchCancellation: true)
         while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if Cancellation.isRequested { state.stop() }
         }
         if Cancellation.isRequested { state.stop() }
-        var output = try state.output()
-        output.workers = workers
-        return output
+        return try state.outputs().map { output in
+            var output = output
+            output.workers = workers
+            return output
+        }
     }
 
-    private func work(estimator: PoseEstimator, parallel: Bool, segments: [ClosedRange<Double>], state: State,
+    /// One piece to pose: its pass and its time range.
+    private struct Item: Sendable {
+        let pass: Int
+        let range: ClosedRange<Double>
+    }
+
+    private func work(estimator: PoseEstimator, parallel: Bool, passes: [WindowPoser], items: [Item], state: State,
                       progress: AnalysisProgress?, watchCancellation: Bool = false) {
         do {
             let reader = try VideoFrameReader(path: path, targetSize: targetSize, decoderThreads: parallel ? 1 : 0,
                                               timeline: timeline)
-            if skipUnposed { reader.wanted = { [schedule] t, index in schedule.wants(time: t, index: index) } }
             reader.skipDeblocking = skipDeblocking
             let tracker = PoseTracker(estimator: estimator)
             tracker.findSmallPeople = true
             tracker.uprightOnly = true
-            tracker.minimumPersonFraction = minimumPerson
             var tracking = StageTime(), inference = StageTime()
+            // The piece's pass's schedule (set per piece below).
+            var schedule = self.schedule
             defer {
                 var times = PoseStageTimes()
                 times.framesDecoded = reader.framesDecoded
@@ -182,15 +204,19 @@ struct WindowPoser: Sendable {
                 var none: PieceFrames?
                 return try pose(range, choice: choice, counted: counted, held: held, keep: &none)
             }
-            while let i = state.takeSegment() {
-                let range = segments[i]
+            while let i = state.takeItem() {
+                let range = items[i].range, pass = passes[items[i].pass]
+                schedule = pass.schedule
+                reader.wanted = pass.skipUnposed ? { [schedule] t, index in schedule.wants(time: t, index: index) } : nil
+                tracker.minimumPersonFraction = pass.minimumPerson
+                let chooseBySwing = pass.chooseBySwing, reuse = pass.reuse, player = pass.player, judgeAt = pass.judgeAt
                 var runs = 0
                 let start: FirstPose
                 // Whether the hitter may be looked for among the others in view through this piece (below).
                 let searched = chooseBySwing != nil
-                    && searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter })
+                    && pass.searchNear.contains(where: { $0 >= range.lowerBound && $0 <= range.upperBound + Self.searchAfter })
                 var held: PieceFrames? = searched && reuse[range] == nil
-                    ? PieceFrames(range: range, expectedFrames: expectedFrames([range]), budgetBytes: heldFrameBudget) : nil
+                    ? PieceFrames(range: range, expectedFrames: pass.expectedFrames([range]), budgetBytes: pass.heldFrameBudget) : nil
                 if let prior = reuse[range] {
                     start = prior
                 } else {
@@ -231,8 +257,8 @@ struct WindowPoser: Sendable {
                         }
                     }
                 }
-                state.finish(segment: i, frames: frames, detectorRuns: runs, tooSmall: small,
-                             first: recordFirstPoses ? (range, start) : nil)
+                state.finish(item: i, frames: frames, detectorRuns: runs, tooSmall: small,
+                             first: pass.recordFirstPoses ? start : nil)
             }
         } catch {
             state.fail(error)
@@ -275,25 +301,26 @@ struct WindowPoser: Sendable {
     private final class State: @unchecked Sendable {
         private let lock = NSLock()
         private var next = 0
+        private let items: [Item]
         private var results: [[WindowFrame]?]
-        private var detectorRuns = 0
-        private var tooSmall: Double?
-        private var firstPoses: [ClosedRange<Double>: FirstPose] = [:]
+        private var perPass: [Output]
         private var posed = 0
         private var times = PoseStageTimes()
         private let expected: Int
         private var error: (any Error)?
         private var stopped = false
 
-        init(segmentCount: Int, expected: Int) {
-            results = Array(repeating: nil, count: segmentCount)
+        init(items: [Item], passes: Int, expected: Int) {
+            self.items = items
+            results = Array(repeating: nil, count: items.count)
+            perPass = Array(repeating: Output(frames: [], detectorRuns: 0, workers: 1, times: PoseStageTimes()), count: passes)
             self.expected = expected
         }
 
         var isStopped: Bool { lock.withLock { stopped } }
         func stop() { lock.withLock { stopped = true } }
 
-        func takeSegment() -> Int? {
+        func takeItem() -> Int? {
             lock.withLock {
                 guard !stopped, next < results.count else { return nil }
                 defer { next += 1 }
@@ -309,13 +336,13 @@ struct WindowPoser: Sendable {
             }
         }
 
-        func finish(segment: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?,
-                    first: (ClosedRange<Double>, FirstPose)?) {
+        func finish(item: Int, frames: [WindowFrame], detectorRuns runs: Int, tooSmall small: Double?, first: FirstPose?) {
             lock.withLock {
-                results[segment] = frames
-                if let first { firstPoses[first.0] = first.1 }
-                detectorRuns += runs
-                if let small { tooSmall = max(tooSmall ?? 0, small) }
+                results[item] = frames
+                let pass = items[item].pass
+                if let first { perPass[pass].firstPoses[items[item].range] = first }
+                perPass[pass].detectorRuns += runs
+                if let small { perPass[pass].largestTooSmall = max(perPass[pass].largestTooSmall ?? 0, small) }
             }
         }
 
@@ -330,16 +357,22 @@ struct WindowPoser: Sendable {
             }
         }
 
-        func output() throws -> Output {
+        /// Each pass's output, the stage's times in the first.
+        func outputs() throws -> [Output] {
             try lock.withLock {
                 if let error { throw error }
                 if stopped { throw PipelineError.cancelled() }
-                // Adjacent pieces of a split window share their boundary; a frame exactly on it was
-                // posed by both, and the earlier piece's pose is kept.
-                var frames: [WindowFrame] = []
-                for f in results.compactMap({ $0 }).joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
-                return Output(frames: frames, detectorRuns: detectorRuns, largestTooSmall: tooSmall,
-                              firstPoses: firstPoses, workers: 1, times: times)
+                var done = perPass
+                for pass in done.indices {
+                    // Adjacent pieces of a split window share their boundary; a frame exactly on it was
+                    // posed by both, and the earlier piece's pose is kept.
+                    var frames: [WindowFrame] = []
+                    let posed = items.indices.filter { items[$0].pass == pass }.compactMap { results[$0] }
+                    for f in posed.joined() where frames.last.map({ f.time > $0.time }) ?? true { frames.append(f) }
+                    done[pass].frames = frames
+                }
+                if !done.isEmpty { done[0].times = times }
+                return done
             }
         }
     }

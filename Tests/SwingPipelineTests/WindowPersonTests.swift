@@ -21,10 +21,11 @@ import Testing
         return path
     }
 
-    static func poser(_ path: String, player: PersonChoice, biomech: BiomechParameters? = nil, minimum: Double = WindowPoser.minimumPersonFraction) throws -> WindowPoser {
-        let estimator = try PoseEstimator(modelsDirectory: TestFiles.package("Models"))
-        let schedule = PoseSchedule(spans: [0.9...1.0], frameRate: 30, sampling: PoseSampling(), biomech: BiomechParameters(hand: .right))
-        var poser = WindowPoser(path: path, targetSize: nil, estimators: [estimator], schedule: schedule,
+    static func poser(_ path: String, player: PersonChoice, biomech: BiomechParameters? = nil, minimum: Double = WindowPoser.minimumPersonFraction,
+                      spans: [ClosedRange<Double>] = [0.9...1.0], estimators: [PoseEstimator]? = nil) throws -> WindowPoser {
+        let estimators = try estimators ?? [PoseEstimator(modelsDirectory: TestFiles.package("Models"))]
+        let schedule = PoseSchedule(spans: spans, frameRate: 30, sampling: PoseSampling(), biomech: BiomechParameters(hand: .right))
+        var poser = WindowPoser(path: path, targetSize: nil, estimators: estimators, schedule: schedule,
                                 timeline: try FrameTimeline(path: path), player: player, chooseBySwing: biomech)
         poser.minimumPerson = minimum
         return poser
@@ -101,6 +102,45 @@ import Testing
         #expect(held.frames.count == decoded.frames.count && !held.frames.isEmpty)
         for (a, b) in zip(held.frames, decoded.frames) {
             #expect(a.time == b.time && a.pose?.landmarks == b.pose?.landmarks, "frame at \(a.time) posed differently from held frames")
+        }
+    }
+
+    /// Passes posed together by one set of workers (the last pass beside the pieces looked at again) pose each
+    /// piece as that pass alone poses it: its own schedule (also the frames the decoder may drop), its own choice of
+    /// person and its own record, whichever worker took it and whatever it read before; the stage's times are
+    /// counted once, in the first pass's output.
+    @Test func passesPosedTogetherPoseWhatEachPosesAlone() throws {
+        let source = try Self.source.get()
+        var frame = PastedPerson.court(width: 1280, height: 720, seed: 5)
+        for (k, h) in [380.0, 300].enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
+        let path = try Self.video(frame, name: "together.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let estimators = try (0..<2).map { _ in try PoseEstimator(modelsDirectory: TestFiles.package("Models")) }
+        func passes(workers: Int) throws -> [(poser: WindowPoser, segments: [ClosedRange<Double>])] {
+            var looked = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right), estimators: Array(estimators.prefix(workers)))
+            looked.recordFirstPoses = true
+            looked.skipUnposed = true
+            var rest = try Self.poser(path, player: .nearest(Point2(x: 960.0 / 1280, y: 420.0 / 720)), spans: [0.3...0.35],
+                                      estimators: Array(estimators.prefix(workers)))
+            rest.skipUnposed = true
+            return [(looked, [0...0.6, 0.6...1.5]), (rest, [0.2...0.9, 1.0...1.4])]
+        }
+        for workers in [1, 2] {
+            let together = try WindowPoser.run(try passes(workers: workers), progress: nil)
+            #expect(together.count == 2)
+            var decoded = 0
+            for (k, pass) in try passes(workers: 1).enumerated() {
+                let alone = try pass.poser.run(segments: pass.segments, progress: nil)
+                decoded += alone.times.framesDecoded
+                #expect(together[k].frames.map(\.time) == alone.frames.map(\.time), "pass \(k), \(workers) workers")
+                #expect(together[k].frames.map { $0.pose?.landmarks } == alone.frames.map { $0.pose?.landmarks }, "pass \(k), \(workers) workers")
+                #expect(together[k].detectorRuns == alone.detectorRuns && Set(together[k].firstPoses.keys) == Set(alone.firstPoses.keys))
+            }
+            #expect(Set(together[0].firstPoses.keys) == [0...0.6, 0.6...1.5] && together[1].firstPoses.isEmpty)
+            #expect(together[0].frames.compactMap(\.pose).allSatisfy { abs(($0.landmarks[23].x + $0.landmarks[24].x) / 2 - 300) < 60 })
+            #expect(together[1].frames.compactMap(\.pose).allSatisfy { abs(($0.landmarks[23].x + $0.landmarks[24].x) / 2 - 960) < 60 })
+            #expect(together[1].times.framesDecoded == 0 && together[0].times.framesDecoded > 0)
+            if workers == 1 { #expect(together[0].times.framesDecoded <= decoded) }
         }
     }
 
