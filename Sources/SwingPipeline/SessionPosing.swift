@@ -102,8 +102,6 @@ extension SessionAnalyzer {
         let posedWhileMeasuring = posed
         let measuredRanges = posed.sorted().map { layout[$0].range }
         let restInstants = zip(heard, instants).filter { h, _ in !measuredRanges.contains { $0.contains(h) } }.map(\.1)
-        try poser.pose(segments: pieces(contactTimes: restInstants, reachBack: false, clip: clip, excluding: measuredRanges).map(\.range),
-                       schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech))
         // A piece posed while measuring was judged on its delay range, where someone walking can move as fast as a
         // swing: where its loud contact shows no swing at the instant, look again for the hitter there.
         let track = try poser.track()
@@ -114,11 +112,15 @@ extension SessionAnalyzer {
                     < biomech.swingMinSpeedCmS
         }.map(\.0.time))
         let again = posedWhileMeasuring.sorted().filter { layout[$0].contacts.contains(where: unswung.contains) }
-        // The same frames as before (the delay ranges), and the person judged at the instants.
-        try poser.lookAgain(segments: again.map { layout[$0].range },
-                            schedule: PoseSchedule(spans: reachSpans + spans, frameRate: frameRate, sampling: options.poseSampling,
+        // The rest, and beside them those pieces again with the same frames as before (the delay ranges) and the
+        // person judged at the instants (decided above on the measuring passes' own frames, so neither waits for
+        // the other).
+        try poser.pose(segments: pieces(contactTimes: restInstants, reachBack: false, clip: clip, excluding: measuredRanges).map(\.range),
+                       schedule: PoseSchedule(spans: spans, frameRate: frameRate, sampling: options.poseSampling, biomech: biomech),
+                       lookingAgainAt: again.map { layout[$0].range },
+                       againSchedule: PoseSchedule(spans: reachSpans + spans, frameRate: frameRate, sampling: options.poseSampling,
                                                    biomech: biomech),
-                            judgeAt: spans)
+                       judgeAt: spans)
         return delay
     }
 
@@ -222,17 +224,34 @@ extension SessionAnalyzer {
 
         private mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]?,
                                    measuring: Bool = false, reuse: [ClosedRange<Double>: WindowPoser.FirstPose] = [:]) throws {
-            guard !segments.isEmpty else { return }
-            let seconds: Double = segments.reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) }
+            try pose([(poser(schedule: schedule, judgeAt: judgeAt, measuring: measuring, reuse: reuse), segments, schedule)])
+        }
+
+        /// Poses each pass's segments with one set of workers (``WindowPoser/run(_:progress:)``), adding their frames in
+        /// the order given.
+        private mutating func pose(_ passes: [(poser: WindowPoser, segments: [ClosedRange<Double>], schedule: PoseSchedule)]) throws {
+            let passes = passes.filter { !$0.segments.isEmpty }
+            guard !passes.isEmpty else { return }
+            let seconds: Double = passes.flatMap(\.segments).reduce(0.0) { $0 + ($1.upperBound - $1.lowerBound) }
             let scaled = Self.scaled(progress, start: done, share: seconds, total: max(expected, done + seconds))
-            let poser = WindowPoser(path: path, targetSize: target, estimators: estimators, schedule: schedule,
-                                    timeline: timeline, skipUnposed: analyzer.options.poseSampling.skipUnposedFrames,
-                                    skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
-                                    player: player,
-                                    chooseBySwing: player == .largest ? analyzer.options.biomech : nil,
-                                    searchNear: searchNear, judgeAt: judgeAt, recordFirstPoses: measuring, reuse: reuse)
-            let posed = try poser.run(segments: segments, progress: scaled)
+            let outputs = try WindowPoser.run(passes.map { ($0.poser, $0.segments) }, progress: scaled)
             done += seconds
+            for (posed, pass) in zip(outputs, passes) { add(posed, schedule: pass.schedule) }
+        }
+
+        /// A pass's ``WindowPoser``.
+        private func poser(schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]?, measuring: Bool,
+                           reuse: [ClosedRange<Double>: WindowPoser.FirstPose]) -> WindowPoser {
+            WindowPoser(path: path, targetSize: target, estimators: estimators, schedule: schedule,
+                        timeline: timeline, skipUnposed: analyzer.options.poseSampling.skipUnposedFrames,
+                        skipDeblocking: analyzer.options.poseSampling.skipDeblocking,
+                        player: player,
+                        chooseBySwing: player == .largest ? analyzer.options.biomech : nil,
+                        searchNear: searchNear, judgeAt: judgeAt, recordFirstPoses: measuring, reuse: reuse)
+        }
+
+        /// Adds a pass's poses to the output.
+        private mutating func add(_ posed: WindowPoser.Output, schedule: PoseSchedule) {
             // Pieces are disjoint but for split points, where the earlier pass's pose is kept.
             let tagged = output.frames.map { ($0, 0) } + posed.frames.map { ($0, 1) }
             output.frames = tagged.sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }.map(\.0)
@@ -244,18 +263,25 @@ extension SessionAnalyzer {
         }
 
         mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
-            guard player == .largest, !segments.isEmpty else { return }
-            // The first person posed already on the frames `schedule` picks is not posed again: the search starts there
-            // (and a piece where that person was alone keeps its poses without decoding a frame).
+            try pose(segments: [], schedule: schedule, lookingAgainAt: segments, againSchedule: schedule, judgeAt: judgeAt)
+        }
+
+        mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, lookingAgainAt again: [ClosedRange<Double>],
+                           againSchedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
+            let again = player == .largest ? again : []
+            // The first person posed already on the frames `againSchedule` picks is not posed again: the search starts
+            // there (and a piece where that person was alone keeps its poses without decoding a frame).
             var reuse: [ClosedRange<Double>: WindowPoser.FirstPose] = [:]
-            for segment in segments {
+            for segment in again {
                 guard let before = firstPoses[segment], !timeline.times.indices.contains(where: { i in
-                    segment.contains(timeline.times[i]) && before.schedule.wants(time: timeline.times[i], index: i) != schedule.wants(time: timeline.times[i], index: i)
+                    segment.contains(timeline.times[i]) && before.schedule.wants(time: timeline.times[i], index: i) != againSchedule.wants(time: timeline.times[i], index: i)
                 }) else { continue }
                 reuse[segment] = before.pose
             }
-            output.frames.removeAll { frame in segments.contains { $0.contains(frame.time) } }
-            try pose(segments: segments, schedule: schedule, judgeAt: judgeAt, reuse: reuse)
+            output.frames.removeAll { frame in again.contains { $0.contains(frame.time) } }
+            // The pieces looked at again first: they are the ones that may search for the hitter.
+            try pose([(poser(schedule: againSchedule, judgeAt: judgeAt, measuring: false, reuse: reuse), again, againSchedule),
+                      (poser(schedule: schedule, judgeAt: nil, measuring: false, reuse: [:]), segments, schedule)])
         }
     }
 }
@@ -275,11 +301,22 @@ protocol PassPosing {
     /// player said where they are. A piece whose first person was posed while measuring on the frames `schedule`
     /// picks is not posed again for that person.
     mutating func lookAgain(segments: [ClosedRange<Double>], schedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws
+    /// ``pose(segments:schedule:measuring:)`` of the last pass's `segments` and ``lookAgain(segments:schedule:judgeAt:)``
+    /// of `again` with `againSchedule`, which may run side by side (the video's pose stage shares its workers).
+    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, lookingAgainAt again: [ClosedRange<Double>],
+                       againSchedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws
 }
 
 extension PassPosing {
     /// ``pose(segments:schedule:measuring:)`` for pieces nobody looks at again.
     mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule) throws {
         try pose(segments: segments, schedule: schedule, measuring: false)
+    }
+
+    /// One after the other.
+    mutating func pose(segments: [ClosedRange<Double>], schedule: PoseSchedule, lookingAgainAt again: [ClosedRange<Double>],
+                       againSchedule: PoseSchedule, judgeAt: [ClosedRange<Double>]) throws {
+        try pose(segments: segments, schedule: schedule)
+        try lookAgain(segments: again, schedule: againSchedule, judgeAt: judgeAt)
     }
 }
