@@ -21,6 +21,14 @@ import Testing
         return path
     }
 
+    /// A video of people `heights` px tall standing side by side (hips 660 px apart from x 300) on a generated court.
+    static func video(heights: [Double], seed: UInt64, name: String) throws -> String {
+        let source = try Self.source.get()
+        var frame = PastedPerson.court(width: 1280, height: 720, seed: seed)
+        for (k, h) in heights.enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
+        return try video(frame, name: name)
+    }
+
     static func poser(_ path: String, player: PersonChoice, biomech: BiomechParameters? = nil, minimum: Double = WindowPoser.minimumPersonFraction,
                       spans: [ClosedRange<Double>] = [0.9...1.0], estimators: [PoseEstimator]? = nil) throws -> WindowPoser {
         let estimators = try estimators ?? [PoseEstimator(modelsDirectory: TestFiles.package("Models"))]
@@ -57,10 +65,7 @@ import Testing
     /// Given back, the record is the piece: nothing is decoded or posed again.
     @Test(arguments: [([380.0], true), ([380, 300], false), ([380, 150], true), ([200], false)])
     func aPieceRecordsWhomItCouldSearch(heights: [Double], alone: Bool) throws {
-        let source = try Self.source.get()
-        var frame = PastedPerson.court(width: 1280, height: 720, seed: 3)
-        for (k, h) in heights.enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
-        let path = try Self.video(frame, name: "alone-\(heights.count)-\(Int(heights[0])).mp4")
+        let path = try Self.video(heights: heights, seed: 3, name: "alone-\(heights.count)-\(Int(heights[0])).mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var poser = try Self.poser(path, player: .largest, biomech: BiomechParameters(hand: .right))
         poser.recordFirstPoses = true
@@ -80,10 +85,7 @@ import Testing
     /// decoding them again (``PieceFrames``), and poses exactly what decoding them again posed; a piece whose frames
     /// do not fit the budget is decoded again.
     @Test func aSecondLookAtAPieceReadsItsFramesAgainWithoutDecoding() throws {
-        let source = try Self.source.get()
-        var frame = PastedPerson.court(width: 1280, height: 720, seed: 4)
-        for (k, h) in [380.0, 320].enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
-        let path = try Self.video(frame, name: "second-look.mp4")
+        let path = try Self.video(heights: [380.0, 320], seed: 4, name: "second-look.mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
         func run(search: Bool, budget: Int) throws -> WindowPoser.Output {
             var poser = try Self.poser(path, player: .largest, biomech: search ? BiomechParameters(hand: .right) : nil)
@@ -110,10 +112,7 @@ import Testing
     /// person and its own record, whichever worker took it and whatever it read before; the stage's times are
     /// counted once, in the first pass's output.
     @Test func passesPosedTogetherPoseWhatEachPosesAlone() throws {
-        let source = try Self.source.get()
-        var frame = PastedPerson.court(width: 1280, height: 720, seed: 5)
-        for (k, h) in [380.0, 300].enumerated() { frame = PastedPerson.paste(source, into: frame, height: h, hips: Point2(x: 300 + 660 * Double(k), y: 420)).frame }
-        let path = try Self.video(frame, name: "together.mp4")
+        let path = try Self.video(heights: [380.0, 300], seed: 5, name: "together.mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let estimators = try (0..<2).map { _ in try PoseEstimator(modelsDirectory: TestFiles.package("Models")) }
         func passes(workers: Int) throws -> [(poser: WindowPoser, segments: [ClosedRange<Double>])] {
